@@ -1,0 +1,42 @@
+# The two commands of the README: `make demo` (the main job on the simulated robot) and `make test` (everything).
+# Both bootstrap a local .venv (and, for the tests, Node with the MicroPython WebAssembly port) on first use.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY_STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
+PYTEST_ARGS ?=
+
+.PHONY: demo test lint typecheck pytest setup clean
+
+demo: $(PY_STAMP)
+	$(BIN)/hanoibot solve -n 4
+
+test: $(PY_STAMP) $(NODE_STAMP) lint typecheck pytest
+
+lint: $(PY_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(PY_STAMP)
+	$(BIN)/mypy
+
+pytest: $(PY_STAMP) $(NODE_STAMP)
+	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
+
+setup: $(PY_STAMP) $(NODE_STAMP)
+
+$(PY_STAMP): pyproject.toml
+	$(PYTHON) tools/check_python.py
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,deploy]'
+	touch $@
+
+$(NODE_STAMP): package.json
+	sh tools/ensure_node.sh
+	npm install --no-audit --no-fund --loglevel=error
+	touch $@
+
+clean:
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

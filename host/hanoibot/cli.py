@@ -1,0 +1,71 @@
+"""The ``hanoibot`` command: a thin dispatcher over one module per sub-command in :mod:`hanoibot.commands`.
+
+Each command module offers ``register(subparsers)`` (cheap: argparse only) and ``run(args) -> int``; heavy
+imports happen inside ``run`` so that start-up stays fast. Every :class:`~hanoibot.errors.HanoiError` becomes one
+line on stderr and exit code 2; a closed pipe (``| head``) ends the program quietly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .errors import HanoiError
+
+#: Sub-command modules in the order ``--help`` lists them.
+COMMANDS = ("solve", "count")
+
+EPILOG = """examples:
+  hanoibot solve -n 3 --format plain        print the 7 moves of a 3-disk tower
+  hanoibot count -n 64                      print 18446744073709551615
+  hanoibot <command> --help                 help and examples for one command
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every sub-command registered."""
+    parser = argparse.ArgumentParser(
+        prog="hanoibot",
+        description="Plan the Tower of Hanoi and play it on a servo arm or its simulator.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"hanoibot {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        importlib.import_module(f"hanoibot.commands.{name}").register(sub)
+    return parser
+
+
+def fail(message: str) -> int:
+    """Print one error line naming the problem and return exit code 2."""
+    print(f"hanoibot: error: {message}", file=sys.stderr)
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 1 run failed, 2 bad input, 130 interrupted)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()
+        return code
+    except HanoiError as err:
+        return fail(str(err))
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, and keep Python from complaining at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print("hanoibot: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
