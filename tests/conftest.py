@@ -1,9 +1,56 @@
-"""Shared pytest set-up: hypothesis profiles (``ci`` is derandomized so CI runs are repeatable)."""
+"""Shared pytest set-up: hypothesis profiles (``ci`` is derandomized so CI runs are repeatable), and the link
+transports the hardware-facing tests run on: ``sim://`` and a pty to ``hanoibot emulate`` always, and a real
+board when ``--hil-port /dev/ttyACM0`` is given."""
 
+import contextlib
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+from link_checks import Transport, open_transport
 
 settings.register_profile("dev", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--hil-port``: also run the link tests that take a port against a real board on this port. The
+    hanoibot pytest plugin (hanoibot.testing) defines the same option; when it is loaded, its definition is used."""
+    with contextlib.suppress(ValueError):  # already added by the plugin
+        parser.addoption(
+            "--hil-port",
+            metavar="URL",
+            default="sim://",
+            help="serial port of a real hanoibot board (e.g. /dev/ttyACM0) for the hardware-in-the-loop tests",
+        )
+
+
+def hil_port(config: pytest.Config) -> str | None:
+    """The real board's port, or None (no option, or a sim:// URL, which the sim transport covers already)."""
+    value = config.getoption("--hil-port", default=None)
+    return None if value is None or str(value).startswith("sim://") else str(value)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Run every test that takes ``link_transport`` once per transport."""
+    if "link_transport" in metafunc.fixturenames:
+        kinds = ["sim", "pty"]
+        if hil_port(metafunc.config) is not None:
+            kinds.append("hil")
+        metafunc.parametrize("link_transport", kinds, indirect=True)
+
+
+@pytest.fixture
+def link_transport(request: pytest.FixtureRequest) -> Iterator[Transport]:
+    """A :class:`link_checks.Transport` for the parametrized kind (sim, pty or hil)."""
+    transport = open_transport(request.param, hil_port=hil_port(request.config))
+    yield transport
+    transport.close()
+
+
+@pytest.fixture
+def port_url(link_transport: Transport) -> str:
+    """The port URL of the transport under test."""
+    return link_transport.url

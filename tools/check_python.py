@@ -2,5 +2,5 @@
 
 import sys
 
-if sys.version_info < (3, 11):
+if sys.version_info < (3, 11):  # noqa: UP036 - this file runs before the venv exists
     sys.exit(f"hanoibot needs Python 3.11 or newer; this is {sys.version.split()[0]} (set PYTHON=python3.11)")

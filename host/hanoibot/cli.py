@@ -17,7 +17,7 @@ from . import __version__
 from .errors import HanoiError
 
 #: Sub-command modules in the order ``--help`` lists them.
-COMMANDS = ("solve", "count")
+COMMANDS = ("solve", "count", "render", "run", "resume", "home", "jog", "calibrate", "status", "estop", "emulate")
 
 EPILOG = """examples:
   hanoibot solve -n 3 --format plain        print the 7 moves of a 3-disk tower
@@ -49,6 +49,8 @@ def fail(message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 1 run failed, 2 bad input, 130 interrupted)."""
+    # Exact move counts are huge integers (2**100000 - 1 has 30103 digits); print them whole.
+    sys.set_int_max_str_digits(0)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -45,6 +45,10 @@ class PortError(LinkError):
     """The port does not exist, is busy, or cannot be opened."""
 
 
+class BadCommand(LinkError, ValueError):
+    """A command cannot be sent as given (cmd id not increasing, wrong channel count, bad duration)."""
+
+
 class LinkTimeout(LinkError, TimeoutError):
     """A reply did not arrive in time."""
 
@@ -60,8 +64,9 @@ class ProtocolMismatch(LinkError):
 class BoardReset(LinkError):
     """The board's boot id changed: it was reset; outstanding commands have unknown fate."""
 
-    def __init__(self, message: str, *, old_boot_id: str = "", new_boot_id: str = "",
-                 unknown_cmd_ids: tuple[int, ...] = ()) -> None:
+    def __init__(
+        self, message: str, *, old_boot_id: str = "", new_boot_id: str = "", unknown_cmd_ids: tuple[int, ...] = ()
+    ) -> None:
         super().__init__(message)
         self.old_boot_id = old_boot_id
         self.new_boot_id = new_boot_id
@@ -75,6 +80,11 @@ class BoardError(LinkError):
         super().__init__(message)
         self.code = code
         self.cmd_id = cmd_id
+
+
+# --- pictures ------------------------------------------------------------------------------------------
+class RenderError(HanoiError, ValueError):
+    """A picture cannot be drawn from what was given (no frames, a non-positive frame time)."""
 
 
 # --- running -------------------------------------------------------------------------------------------

@@ -8,11 +8,23 @@ each ``LETTER:`` followed by its disks bottom first — ``A:3,1,2/B:4/C:``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 
 from ..errors import IllegalMove, StateError
 from .move import Move
 from .pegs import MIN_PEGS, check_peg_count, peg_index, peg_letter
 from .rules import Rules
+
+
+def _board_problem(sorted_disks: list[int]) -> str:
+    """What is wrong with a sorted list of disk numbers that is not 1..n: a bad, repeated or missing disk."""
+    if sorted_disks[0] < 1:
+        return f"disk {sorted_disks[0]} is not a disk number"
+    repeated = [d for d, e in pairwise(sorted_disks) if d == e]
+    if repeated:
+        return f"disk {repeated[0]} appears more than once"
+    missing = min(set(range(1, sorted_disks[-1] + 1)) - set(sorted_disks))
+    return f"disk {missing} is missing"
 
 
 class State:
@@ -26,10 +38,7 @@ class State:
         disks = sorted(d for stack in self.stacks for d in stack)
         self.n_disks = len(disks)
         if disks != list(range(1, self.n_disks + 1)):
-            missing = sorted(set(range(1, self.n_disks + 1)) - set(disks))
-            extra = [d for i, d in enumerate(disks) if d < 1 or (i and disks[i - 1] == d) or d > self.n_disks]
-            problem = f"disk {extra[0]} is out of range or repeated" if extra else f"disk {missing[0]} is missing"
-            raise StateError(f"not a valid board: {problem}; disks must be 1..n, each exactly once")
+            raise StateError(f"not a valid board: {_board_problem(disks)}; disks must be 1..n, each exactly once")
         self._hash = hash(self.stacks)
 
     # --- constructors ---------------------------------------------------------------------------------
@@ -89,14 +98,18 @@ class State:
         for part in text.split("/"):
             letter, sep, disks = part.partition(":")
             if not sep or len(letter.strip()) != 1:
-                raise StateError(f"bad peg entry {part!r} in state {text!r}: expected LETTER:disk,disk,… (bottom first)")
+                raise StateError(
+                    f"bad peg entry {part!r} in state {text!r}: expected LETTER:disk,disk,… (bottom first)"
+                )
             peg = peg_index(letter.strip(), pegs or 26)
             if peg in named:
                 raise StateError(f"peg {peg_letter(peg)} appears twice in state {text!r}")
             try:
                 named[peg] = tuple(int(d) for d in disks.split(",") if d.strip())
             except ValueError:
-                raise StateError(f"bad disk list {disks!r} for peg {peg_letter(peg)}: expected numbers like 3,1,2") from None
+                raise StateError(
+                    f"bad disk list {disks!r} for peg {peg_letter(peg)}: expected numbers like 3,1,2"
+                ) from None
         count = pegs or max(MIN_PEGS, max(named) + 1)
         return cls([named.get(p, ()) for p in range(count)])
 
@@ -109,7 +122,7 @@ class State:
     @property
     def is_regular(self) -> bool:
         """True if no larger disk stands above a smaller one anywhere."""
-        return all(all(a > b for a, b in zip(s, s[1:], strict=False)) for s in self.stacks)
+        return all(all(a > b for a, b in pairwise(s)) for s in self.stacks)
 
     def peg_of(self, disk: int) -> int:
         """The peg on which ``disk`` stands."""
@@ -141,7 +154,10 @@ class State:
         rules = rules or Rules(self.pegs)
         disk, src, dst = move
         if not (0 <= src < self.pegs and 0 <= dst < self.pegs):
-            raise IllegalMove(f"move {move.plain() if src < 26 and dst < 26 else move} names a peg off the board")
+            raise IllegalMove(
+                f"move of disk {disk} from peg {src} to peg {dst} names a peg off the board: "
+                f"expected pegs 0 to {self.pegs - 1} (A to {peg_letter(self.pegs - 1)})"
+            )
         if self.top(src) != disk:
             raise IllegalMove(
                 f"disk {disk} is not on top of peg {peg_letter(src)} (top is {self.top(src) or 'nothing'})"

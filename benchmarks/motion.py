@@ -1,0 +1,162 @@
+"""Seconds per move of the default robot against the fixed-delay baseline of hobby projects.
+
+Run from the repository root: ``.venv/bin/python benchmarks/motion.py``.
+
+For 3, 5 and 8 disks (classic puzzle, all disks from A to C) the segments of :mod:`hanoibot.motion.segments`
+are streamed into the simulated robot (the real firmware core, virtual servos that turn no faster than the
+config allows, and the arm-and-disk physics of ``hanoibot.sim.world``). The figures are simulated seconds read
+from the virtual clock, and the fastest commanded joint speed read from the servo history, as a fraction of
+that joint's limit. The baseline is the hobby recipe measured in the same run on the same simulator: the same
+eight phase targets, each given a fixed 1 s. Without the simulator in the tree the figures fall back to the sum
+of the segment durations (said so in the output).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterator
+
+from hanoibot.config import RobotConfig, load_config
+from hanoibot.motion.segments import Segment, segments_for_moves
+from hanoibot.puzzle import Move, State
+
+#: The hobby recipe: one fixed delay per phase, eight phases per move.
+BASELINE_PHASE_MS = 1000
+DISK_COUNTS = (3, 5, 8)
+#: Segments kept queued on the simulated board (its queue holds 8).
+WINDOW = 4
+
+
+def classic_moves(n_disks: int, src: int = 0, dst: int = 2, spare: int = 1) -> Iterator[Move]:
+    """The 2**n - 1 moves of the classic tower, recursively (an independent little planner)."""
+    if n_disks == 0:
+        return
+    yield from classic_moves(n_disks - 1, src, spare, dst)
+    yield Move(n_disks, src, dst)
+    yield from classic_moves(n_disks - 1, spare, dst, src)
+
+
+def planned_segments(config: RobotConfig, n_disks: int) -> list[Segment]:
+    """Every segment of the classic n-disk run, in order."""
+    return [
+        s for _, segments in segments_for_moves(config, State.tower(n_disks), classic_moves(n_disks)) for s in segments
+    ]
+
+
+def baseline_segments(segments: list[Segment]) -> list[Segment]:
+    """The hobby version: one segment per phase to the same target, each lasting a fixed second."""
+    out: list[Segment] = []
+    for i, segment in enumerate(segments):
+        last_of_phase = i + 1 == len(segments) or segments[i + 1].phase != segment.phase
+        if last_of_phase:
+            out.append(Segment(segment.pulses_us, BASELINE_PHASE_MS, segment.phase))
+    return out
+
+
+def simulate(config: RobotConfig, n_disks: int, segments: list[Segment], *, physics: bool) -> dict[str, object]:
+    """Stream ``segments`` into a simulated robot; simulated seconds, faults, final board and peak joint speeds."""
+    from hanoibot.sim.board import SimBoard
+    from hanoibot.sim.world import make_world
+    from hanoifw.protocol import encode
+
+    world = make_world(config, State.tower(n_disks))
+    board = SimBoard(world=world if physics else None, max_speed_us_per_s=list(world.max_speed_us_per_s))
+    seq = 0
+
+    def send(kind: str, fields: list[int]) -> None:
+        nonlocal seq
+        board.feed(encode(kind, seq, 0, fields))
+        board.step()
+        seq += 1
+
+    send("SYNC", [])
+    config_fields = []
+    for low, high, start in zip(config.min_pulses_us(), config.max_pulses_us(), config.start_pulses_us(), strict=True):
+        config_fields += [low, high, start]
+    send("CONFIG", config_fields)
+    start_s = board.clock.now_s()
+    limit_s = start_s + 2 * sum(s.duration_ms for s in segments) / 1000 + 10.0
+    sent = 0
+    while len(board.executed_cmd_ids()) < len(segments):
+        while sent < len(segments) and sent - len(board.executed_cmd_ids()) < WINDOW:
+            segment = segments[sent]
+            sent += 1
+            send("MOVE", [sent, segment.duration_ms, *segment.pulses_us])
+        board.run_until(board.next_tick_s)
+        board.feed(encode("PING", 0, 0, ["bench"]))  # the heartbeat that keeps the board's watchdog quiet
+        board.take_output()
+        problems = [e for e in board.events if e["event"] in ("error", "fault")]
+        if problems or board.clock.now_s() > limit_s:
+            faults = world.faults() if physics else []
+            raise RuntimeError(f"the simulated run stopped: {problems[:1] or faults or 'no progress'}")
+    elapsed_s = board.clock.now_s() - start_s
+    return {
+        "seconds": elapsed_s,
+        "faults": world.faults() if physics else [],
+        "final": world.state if physics else None,
+        "speed_ratio": peak_speed_ratio(config, board.servos.history),
+    }
+
+
+def peak_speed_ratio(config: RobotConfig, history: list[tuple[float, int, int | None]]) -> float:
+    """Fastest commanded speed of any channel between consecutive outputs, as a fraction of its limit.
+
+    The firmware outputs whole microseconds, so one step between two ticks can be up to 1 µs longer than the
+    motion it stands for; each step is counted 1 µs shorter to take that rounding out.
+    """
+    worst = 0.0
+    last: dict[int, tuple[float, int]] = {}
+    for t_s, channel, pulse_us in history:
+        if pulse_us is None:
+            last.pop(channel, None)
+            continue
+        if channel in last and t_s > last[channel][0]:
+            t0_s, p0_us = last[channel]
+            if abs(pulse_us - p0_us) > 1:
+                p0_us += 1 if pulse_us > p0_us else -1
+            if channel < 4:
+                servo, joint = config.servos[channel], config.arm.joints[channel]
+                speed = abs(servo.angle_deg(pulse_us) - servo.angle_deg(p0_us)) / (t_s - t0_s)
+                worst = max(worst, speed / joint.max_speed_deg_s)
+            else:
+                speed = abs(pulse_us - p0_us) / config.gripper.us_per_deg / (t_s - t0_s)
+                worst = max(worst, speed / config.gripper.max_speed_deg_s)
+        last[channel] = (t_s, pulse_us)
+    return worst
+
+
+def main() -> int:
+    """Print one table row per disk count and return 0 if every run met the 3x target within every limit."""
+    config = load_config()
+    have_sim = importlib.util.find_spec("hanoibot.sim.world") is not None
+    source = "simulated seconds (virtual clock of sim/)" if have_sim else "sum of segment durations (no simulator)"
+    print(f"motion benchmark, default robot, figures are {source}")
+    print(f"{'disks':>5} {'moves':>5} {'s/move':>7} {'baseline s/move':>15} {'speed-up':>8} {'peak speed':>10}  board")
+    ok = True
+    for n_disks in DISK_COUNTS:
+        moves = 2**n_disks - 1
+        segments = planned_segments(config, n_disks)
+        baseline = baseline_segments(segments)
+        if have_sim:
+            ours = simulate(config, n_disks, segments, physics=True)
+            hobby = simulate(config, n_disks, baseline, physics=False)
+            ours_s, hobby_s, ratio = float(ours["seconds"]), float(hobby["seconds"]), float(ours["speed_ratio"])  # type: ignore[arg-type]
+            goal = State.tower(n_disks, peg=2)
+            verdict = "ok" if not ours["faults"] and ours["final"] == goal else f"FAULT {ours['faults']}"
+        else:
+            ours_s = sum(s.duration_ms for s in segments) / 1000
+            hobby_s = sum(s.duration_ms for s in baseline) / 1000
+            ratio, verdict = float("nan"), "not simulated"
+        speed_up = hobby_s / ours_s
+        ok = ok and speed_up >= 3.0 and verdict in ("ok", "not simulated") and not ratio > 1.0
+        print(
+            f"{n_disks:>5} {moves:>5} {ours_s / moves:>7.2f} {hobby_s / moves:>15.2f} {speed_up:>7.2f}x "
+            f"{ratio:>10.3f}  {verdict}"
+        )
+    print("peak speed = fastest commanded joint speed / its max_speed_deg_s (must stay <= 1)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""The board's main loop and the small pure helpers of ``main.py``, kept here so they are tested.
+
+``serve`` runs the controller at a fixed control period: read what arrived, feed it, step, write the replies,
+feed the hardware watchdog (only here, so a hung loop resets the board). The hardware watchdog is started at the
+first CONFIG, not at boot: an unconfigured board drives no servo, and this way ``mpremote`` (which stops main.py
+with Ctrl-C) can update a freshly booted board before a watchdog that cannot be stopped resets it.
+
+A raw Ctrl-C (byte 0x03) from a terminal raises KeyboardInterrupt in this loop: the controller latches ESTOP, the
+servos keep holding their last pulses (PWM hardware keeps running), and ``serve`` returns so the REPL comes up.
+Frames never contain 0x03, so only a human at a terminal can do this.
+"""
+
+import binascii
+
+_RESET_CAUSES = (
+    ("PWRON_RESET", "power"),
+    ("HARD_RESET", "hard"),
+    ("WDT_RESET", "wdt"),
+    ("DEEPSLEEP_RESET", "deepsleep"),
+    ("SOFT_RESET", "soft"),
+)
+
+
+def reset_cause_name(cause: int, machine: object) -> str:
+    """Return the name (power, hard, wdt, deepsleep, soft, unknown) of ``machine.reset_cause()`` value ``cause``;
+    ``machine`` is the module, passed in because the constants differ between ports."""
+    for attr, name in _RESET_CAUSES:
+        value = getattr(machine, attr, None)
+        if value is not None and value == cause:
+            return name
+    return "unknown"
+
+
+def make_boot_id(random_bytes: bytes) -> str:
+    """Return the boot id: the first 4 of ``random_bytes`` (from ``os.urandom``) as 8 lower-case hex digits."""
+    if len(random_bytes) < 4:
+        raise ValueError("%d random bytes: expected at least 4" % len(random_bytes))
+    return binascii.hexlify(random_bytes[:4]).decode()
+
+
+class StreamPort:
+    """USB serial on MicroPython: ``rx``/``tx`` are ``sys.stdin.buffer``/``sys.stdout.buffer`` and ``poller`` a
+    ``select.poll()`` with ``sys.stdin`` registered for reading."""
+
+    def __init__(self, poller, rx, tx, *, max_read_bytes: int = 512) -> None:
+        self._poller = poller
+        self._rx = rx
+        self._tx = tx
+        self._buf = bytearray(max_read_bytes)
+
+    def read_available(self) -> bytes:
+        """Return the bytes that can be read without blocking (at most ``max_read_bytes``)."""
+        n = 0
+        limit = len(self._buf)
+        while n < limit and self._poller.poll(0):
+            byte = self._rx.read(1)
+            if not byte:
+                break
+            self._buf[n] = byte[0]
+            n += 1
+        return bytes(self._buf[:n])
+
+    def wait(self, timeout_ms: int) -> None:
+        """Wait until bytes arrive or ``timeout_ms`` passes."""
+        self._poller.poll(timeout_ms)
+
+    def write(self, data: bytes) -> None:
+        """Send ``data`` to the host."""
+        self._tx.write(data)
+
+
+def serve(controller, port, clock, *, make_wdt=None, period_ms: int = 10, max_loops: int = -1) -> str:
+    """Run ``controller`` every ``period_ms`` (waking early when bytes arrive) until Ctrl-C or ``max_loops``.
+
+    ``clock`` has ``ticks_ms``, ``ticks_add`` and ``ticks_diff`` (the ``time`` module); ``port`` has
+    ``read_available``, ``wait`` and ``write``; ``make_wdt`` (or None) is called once, when the controller is
+    first configured, and returns an object with ``feed`` (a ``machine.WDT``). Returns "interrupted" after
+    Ctrl-C (ESTOP latched, pose held) or "stopped" after ``max_loops`` loops.
+    """
+    next_ms = clock.ticks_add(clock.ticks_ms(), period_ms)
+    loops = 0
+    wdt = None
+    try:
+        while loops != max_loops:
+            loops += 1
+            data = port.read_available()
+            if data:
+                controller.feed(data)
+            out = controller.step(clock.ticks_ms())
+            if out:
+                port.write(out)
+            if wdt is None and make_wdt is not None and controller.is_configured:
+                wdt = make_wdt()
+            if wdt is not None:
+                wdt.feed()
+            wait_ms = clock.ticks_diff(next_ms, clock.ticks_ms())
+            if wait_ms > 0:
+                port.wait(wait_ms)
+            if clock.ticks_diff(next_ms, clock.ticks_ms()) <= 0:
+                next_ms = clock.ticks_add(next_ms, period_ms)
+                if clock.ticks_diff(next_ms, clock.ticks_ms()) <= 0:  # overran: do not try to catch up
+                    next_ms = clock.ticks_add(clock.ticks_ms(), period_ms)
+    except KeyboardInterrupt:
+        controller.estop()
+        controller.report_status()  # tell the host at once
+        port.write(controller.step(clock.ticks_ms()))
+        return "interrupted"
+    return "stopped"

@@ -1,0 +1,343 @@
+"""The firmware core: frames in, servo pulses and frames out. No I/O, no clock: ``main.py`` or the simulator
+calls :meth:`Controller.feed` with received bytes and :meth:`Controller.step` with the time at least every
+20 ms (50 Hz); ``step`` returns the bytes to send. Neither ever raises.
+
+Safety rules enforced here (docs/protocol.md has the wire side):
+
+* no PWM output until the first CONFIG gives limits and start pulses (no power-up jump);
+* a MOVE with a pulse outside its channel's limits is refused with ERROR, never clamped;
+* host silence longer than ``watchdog_ms`` while moving holds the pose and latches HOST_LOST;
+* ESTOP holds the pose (the servos stay powered so a raised arm does not fall), discards all queued motion and
+  is latched, like every fault, until CLEAR.
+"""
+
+from hanoifw import FW_VERSION, reports
+from hanoifw import protocol as p
+from hanoifw.commands import parse_config, parse_move
+from hanoifw.motion import MAX_DURATION_MS, Motion
+from hanoifw.rxwindow import AHEAD, DUPLICATE, IN_ORDER, RxWindow
+
+HARD_MIN_PULSE_US = 500  # no CONFIG may set a limit outside these
+HARD_MAX_PULSE_US = 2500
+MAX_STEP_MS = 50  # default cap of one step's time: a stalled loop slows motion down instead of making it jump
+MAX_PENDING_FRAMES = 32  # outgoing frames kept between steps; more are dropped and counted
+TICKS_PERIOD = 1 << 30  # time.ticks_ms() wraps here on MicroPython; only differences are used
+_TICKS_MAX = TICKS_PERIOD - 1  # a small int on MicroPython (TICKS_PERIOD itself is not: no arithmetic with it)
+_TICKS_HALF = TICKS_PERIOD >> 1
+# Bounds that keep every frame the board sends under protocol.MAX_FRAME_LEN, even with 16 channels
+MAX_NAME_LEN = 12  # boot_id, reset_cause, fw_version
+MAX_FAULTS = 4  # latched fault names kept (ESTOP is always kept on top)
+MAX_FAULT_NAME_LEN = 14
+MAX_TOKEN_LEN = 32  # PING token echoed in PONG
+
+ESTOP_FAULT = "ESTOP"
+HOST_LOST = "HOST_LOST"
+INTERNAL = "INTERNAL"
+LIMIT_FAULT = "LIMIT"  # a computed pulse left its limits (cannot happen; checked anyway before output)
+
+MODE_UNCONFIGURED = "UNCONFIGURED"
+MODE_IDLE = "IDLE"
+MODE_MOVING = "MOVING"
+MODE_HELD = "HELD"
+MODE_ESTOP = "ESTOP"
+MODE_FAULT = "FAULT"
+
+
+def ticks_diff_ms(later: int, earlier: int) -> int:
+    """Return ``later - earlier`` in ms for tick counts that wrap at 2**30 (like ``time.ticks_diff``),
+    in -2**29 .. 2**29 - 1, without leaving MicroPython's small ints."""
+    diff = (later - earlier) & _TICKS_MAX
+    if diff & _TICKS_HALF:
+        diff = diff - _TICKS_MAX - 1
+    return diff
+
+
+class Controller:
+    """Command dispatch, motion queue, watchdog and fault latch of one board.
+
+    ``servos`` has ``set_pulse_us(channel, pulse_us)`` and ``release(channel)``; ``grip_sensor`` (or None) has
+    ``read() -> int`` (0 = nothing held, else the grip width in mm). ``boot_id`` is random per boot.
+    ``min_pulse_us``/``max_pulse_us`` bound every CONFIG limit; ``max_step_ms`` caps the time one ``step`` may
+    advance motion (a simulator running faster than real time raises it).
+    """
+
+    def __init__(
+        self,
+        servos,
+        *,
+        channels: int = 5,
+        boot_id: str,
+        reset_cause: str = "power",
+        queue_depth: int = 8,
+        watchdog_ms: int = 300,
+        grip_sensor=None,
+        fw_version: str = FW_VERSION,
+        min_pulse_us: int = HARD_MIN_PULSE_US,
+        max_pulse_us: int = HARD_MAX_PULSE_US,
+        max_step_ms: int = MAX_STEP_MS,
+    ) -> None:
+        if not 1 <= channels <= 16:
+            raise ValueError("channels=%r: expected 1..16" % (channels,))
+        if queue_depth < 1:
+            raise ValueError("queue_depth=%r: expected at least 1" % (queue_depth,))
+        for name, text in (("boot_id", boot_id), ("reset_cause", reset_cause), ("fw_version", fw_version)):
+            if not (0 < len(text) <= MAX_NAME_LEN and p.is_field_text(text)):
+                raise ValueError("%s=%r: expected 1-%d printable characters" % (name, text, MAX_NAME_LEN))
+        self.servos = servos
+        self.channels = channels
+        self.boot_id = boot_id
+        self.reset_cause = reset_cause
+        self.queue_depth = queue_depth
+        self.watchdog_ms = watchdog_ms
+        self.grip_sensor = grip_sensor
+        self.fw_version = fw_version
+        self.hard_min_us = min_pulse_us
+        self.hard_max_us = max_pulse_us
+        self.max_step_ms = max_step_ms
+        self.reader = p.FrameReader()
+        self.rx = RxWindow()
+        self.motion = Motion(channels, queue_depth)
+        self.min_us = [min_pulse_us] * channels
+        self.max_us = [max_pulse_us] * channels
+        self.pulses_us = [0] * channels  # commanded pose; 0 = never output
+        self._written_us = [0] * channels  # what the servos were last given
+        self._done_ids: list[int] = []
+        self.is_configured = False
+        self.is_held = False
+        self.faults: list[str] = []
+        self.last_queued_cmd = 0  # highest cmd id ever accepted in this boot
+        self.refused_cmd = 0  # the MOVE that was refused as invalid (-1 if its id was unreadable); 0 = none
+        self.last_done_cmd = 0
+        self.tx_seq = 0
+        self.tx_dropped = 0
+        self.internal_errors = 0
+        self.last_error = ""
+        self._out: list[bytes] = []
+        self._ack_due = False
+        self._hello_due = True  # announce the boot on the first step
+        self._rx_seen = False
+        self._last_rx_ms = 0
+        self._last_step_ms: int | None = None
+
+    # ---- public API -----------------------------------------------------------------------------------
+    @property
+    def mode(self) -> str:
+        """One of UNCONFIGURED, IDLE, MOVING, HELD, ESTOP, FAULT."""
+        if ESTOP_FAULT in self.faults:
+            return MODE_ESTOP
+        if self.faults:
+            return MODE_FAULT
+        if not self.is_configured:
+            return MODE_UNCONFIGURED
+        if self.is_held:
+            return MODE_HELD
+        return MODE_MOVING if self.motion.is_busy else MODE_IDLE
+
+    def feed(self, data: bytes) -> None:
+        """Take received bytes; act on every complete frame in them. Never raises."""
+        try:
+            for frame in self.reader.feed(data):
+                self._rx_seen = True
+                self._handle(frame)
+        except Exception as err:  # a bug must not kill the loop: stop safely and say so
+            self._internal(err)
+
+    def step(self, now_ms: int) -> bytes:
+        """Advance motion and the watchdog to ``now_ms`` (a tick count in ms) and return the frames to send."""
+        try:
+            self._step(now_ms)
+        except Exception as err:
+            self._internal(err)
+        if self._ack_due:
+            self._send(p.ACK, (self.motion.free_slots, self.last_done_cmd))
+        if not self._out:
+            return b""
+        out = b"".join(self._out)
+        self._out.clear()
+        return out
+
+    def latch_fault(self, name: str) -> None:
+        """Latch fault ``name`` (e.g. COLLISION): hold the pose, drop queued motion; only CLEAR releases it."""
+        name = p.clean_text(name.replace("|", "_"), MAX_FAULT_NAME_LEN) or INTERNAL
+        if name not in self.faults and (len(self.faults) < MAX_FAULTS or name == ESTOP_FAULT):
+            self.faults.append(name)
+        self.motion.clear()
+
+    def estop(self) -> None:
+        """Latch ESTOP (what the ESTOP frame and a Ctrl-C on the board do)."""
+        self.latch_fault(ESTOP_FAULT)
+
+    def report_status(self) -> None:
+        """Queue a STATUS frame for the next ``step`` (unasked, e.g. after a Ctrl-C on the board)."""
+        self._send_status()
+
+    # ---- time -----------------------------------------------------------------------------------------
+    def _step(self, now_ms: int) -> None:
+        last = self._last_step_ms
+        dt_ms = 0 if last is None else min(max(ticks_diff_ms(now_ms, last), 0), self.max_step_ms)
+        self._last_step_ms = now_ms
+        if self._rx_seen:
+            self._rx_seen = False
+            self._last_rx_ms = now_ms
+        if self._hello_due:
+            self._send_hello()
+        if not self.motion.is_busy or self.is_held or self.faults:
+            return
+        if self.watchdog_ms and ticks_diff_ms(now_ms, self._last_rx_ms) > self.watchdog_ms:
+            self.latch_fault(HOST_LOST)
+            return
+        done = self._done_ids
+        self.motion.advance(dt_ms, self.pulses_us, done)
+        self._write_pulses()
+        for cmd_id in done:
+            self.last_done_cmd = cmd_id
+            self._send(p.DONE, (cmd_id,))
+        done.clear()
+
+    def _write_pulses(self) -> None:
+        """Give every channel whose commanded pulse changed to the servos, after a last limit check."""
+        for ch in range(self.channels):
+            pulse_us = self.pulses_us[ch]
+            if pulse_us == self._written_us[ch]:
+                continue
+            if not self.min_us[ch] <= pulse_us <= self.max_us[ch]:
+                self.latch_fault(LIMIT_FAULT)
+                self.pulses_us[ch] = self._written_us[ch]
+                continue
+            self.servos.set_pulse_us(ch, pulse_us)
+            self._written_us[ch] = pulse_us
+
+    # ---- frames in ------------------------------------------------------------------------------------
+    def _handle(self, frame: "tuple[str, int, int, list[str]]") -> None:
+        kind, seq, _ack, fields = frame
+        if kind == p.SYNC:
+            self.rx.sync(seq, fields[0] if fields else "")
+            self._send_hello()
+        elif kind == p.ESTOP:
+            self.estop()
+            self._send_status()
+        elif kind == p.STATUS:
+            self._send_status()
+        elif kind == p.PING:
+            self._send(p.PONG, (fields[0][:MAX_TOKEN_LEN] if fields else "",))
+        else:
+            verdict = self.rx.classify(seq)
+            if verdict == IN_ORDER:
+                if self._reliable(kind, fields):
+                    self.rx.take()
+                    self._ack_due = True
+            elif verdict == DUPLICATE or verdict == AHEAD:
+                self._ack_due = True  # a repeated ack tells the host where to go back to
+            else:
+                self._error(p.E_NO_SESSION, 0, "send SYNC first")
+
+    def _reliable(self, kind: str, fields: "list[str]") -> bool:
+        """Act on an in-order reliable frame; False if it must not be acked (to be resent later)."""
+        if kind == p.MOVE:
+            return self._move(fields)
+        if kind == p.CONFIG:
+            self._config(fields)
+        elif kind == p.HOLD:
+            self.is_held = True
+        elif kind == p.RESUME:
+            self.is_held = False
+        elif kind == p.CLEAR:
+            self.faults.clear()
+            self.refused_cmd = 0
+        else:
+            self._error(p.E_UNKNOWN_KIND, 0, "unknown frame kind " + kind)
+        return True
+
+    def _config(self, fields: "list[str]") -> None:
+        if self.faults:
+            self._error(p.E_FAULTED, 0, "CONFIG refused while faulted: send CLEAR")
+            return
+        if self.motion.is_busy:
+            self._error(p.E_BUSY, 0, "CONFIG refused while motion is queued")
+            return
+        code, text, limits = parse_config(fields, self.channels, self.hard_min_us, self.hard_max_us)
+        if limits is None:
+            self._error(code, 0, text)
+            return
+        mins, maxs, starts = limits
+        if self.is_configured:
+            for ch in range(self.channels):  # later CONFIGs change limits only: the arm never jumps
+                if not mins[ch] <= self.pulses_us[ch] <= maxs[ch]:
+                    self._error(p.E_LIMIT, 0, "channel %d is at %d us: outside new limits" % (ch, self.pulses_us[ch]))
+                    return
+        for ch in range(self.channels):
+            self.min_us[ch] = mins[ch]
+            self.max_us[ch] = maxs[ch]
+            if not self.is_configured:
+                self.pulses_us[ch] = starts[ch]
+        self.is_configured = True
+        self._write_pulses()
+
+    def _move(self, fields: "list[str]") -> bool:
+        cmd_id = p.parse_uint(fields[0], p.MAX_CMD_ID) if fields else -1
+        if cmd_id < 1:
+            self._reject(
+                p.E_BAD_FRAME, 0, "MOVE cmd_id %s: expected 1..%d" % (fields[0][:10] if fields else "", p.MAX_CMD_ID)
+            )
+            return True
+        if cmd_id <= self.last_queued_cmd:
+            return True  # executed at most once: a repeat is acked and ignored
+        if ESTOP_FAULT in self.faults:
+            self._error(p.E_ESTOPPED, cmd_id, "MOVE refused: e-stop latched; send CLEAR")
+            return True
+        if self.faults:
+            self._error(p.E_FAULTED, cmd_id, "MOVE refused: fault " + "|".join(self.faults) + " latched")
+            return True
+        if not self.is_configured:
+            self._error(p.E_NOT_CONFIGURED, cmd_id, "MOVE refused: send CONFIG first")
+            return True
+        if self.refused_cmd:
+            self._error(p.E_REJECTED, cmd_id, "MOVE refused: MOVE %d was refused; send CLEAR" % self.refused_cmd)
+            return True
+        code, text, move = parse_move(fields, self.channels, self.min_us, self.max_us, MAX_DURATION_MS)
+        if move is None:
+            self._reject(code, cmd_id, text)
+            return True
+        duration_ms, targets_us = move
+        if not self.motion.push(cmd_id, duration_ms, targets_us):
+            self._error(p.E_QUEUE_FULL, cmd_id, "queue full: not acked; resend later")
+            return False
+        self.last_queued_cmd = cmd_id
+        return True
+
+    def _reject(self, code: str, cmd_id: int, text: str) -> None:
+        """Refuse an invalid MOVE. Later MOVEs are refused too until CLEAR, because they were planned to follow
+        it; what is already queued keeps running (it was planned before the bad one)."""
+        self._error(code, cmd_id, text)
+        self.refused_cmd = cmd_id or -1
+
+    def _internal(self, err: Exception) -> None:
+        self.internal_errors += 1
+        self.last_error = p.clean_text(repr(err))
+        self.latch_fault(INTERNAL)
+        try:
+            self._error(p.E_INTERNAL, 0, self.last_error)
+        except Exception:  # the error report itself must not raise either
+            self.tx_dropped += 1
+
+    # ---- frames out -----------------------------------------------------------------------------------
+    def _send(self, kind: str, fields: "p.Fields") -> None:
+        """Queue a frame for the next ``step``. Past MAX_PENDING_FRAMES it is dropped but still uses its seq,
+        so the host sees the gap and asks STATUS."""
+        seq = self.tx_seq
+        self.tx_seq = (seq + 1) % p.SEQ_MOD
+        if len(self._out) >= MAX_PENDING_FRAMES:
+            self.tx_dropped += 1
+            return
+        self._out.append(p.encode(kind, seq, self.rx.ack, fields))
+        self._ack_due = False  # every frame carries the cumulative ack
+
+    def _error(self, code: str, cmd_id: int, text: str) -> None:
+        self._send(p.ERROR, (code, cmd_id, p.clean_text(text)))
+
+    def _send_hello(self) -> None:
+        self._hello_due = False
+        self._send(p.HELLO, reports.hello_fields(self))
+
+    def _send_status(self) -> None:
+        self._send(p.STATUS, reports.status_fields(self))

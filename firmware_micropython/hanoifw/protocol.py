@@ -1,0 +1,302 @@
+"""The one wire codec of hanoibot: printable-ASCII line frames with a CRC-32, used by board and host alike.
+
+A frame is one line ``KIND,seq,ack[,field...]*crc\\n``:
+
+* ``KIND``: 1-8 upper-case letters; ``seq`` and ``ack``: decimal 0..65535 without leading zeros;
+* fields: printable ASCII (0x20-0x7E) without ``,`` and ``*``; integers are written in decimal;
+* ``crc``: CRC-32 (``binascii.crc32``) of every byte before the ``*``, as 8 lower-case hex digits;
+* the whole line, ``\\n`` included, is at most :data:`MAX_FRAME_LEN` bytes. One ``\\r`` right before the ``\\n``
+  is tolerated (some USB stacks cook line ends) and is not covered by the CRC.
+
+:class:`FrameReader` resynchronises on ``\\n``; it drops empty lines silently and oversized, malformed and bad-CRC
+lines with a count, and never raises. The full specification, with every frame kind, is docs/protocol.md.
+"""
+
+import binascii
+
+TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING as true; MicroPython never imports typing
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    Fields = Sequence[str | int]
+
+PROTOCOL_VERSION = 1
+SEQ_MOD = 65536  # sequence numbers and acks count modulo 2**16
+MAX_FRAME_LEN = 256  # bytes per frame including the closing newline
+MAX_FIELDS = 40  # fields after KIND,seq,ack
+MAX_KIND_LEN = 8
+MAX_CMD_ID = (1 << 30) - 1  # command ids stay MicroPython small ints (no heap allocation on the board)
+CRC_DIGITS = 8
+
+# host -> board, acted on at once whatever their seq (idempotent)
+SYNC = "SYNC"
+ESTOP = "ESTOP"
+STATUS = "STATUS"  # also the board's reply kind
+PING = "PING"
+# host -> board, reliable: in seq order, go-back-N, acked cumulatively
+CONFIG = "CONFIG"
+MOVE = "MOVE"
+HOLD = "HOLD"
+RESUME = "RESUME"
+CLEAR = "CLEAR"
+# board -> host
+HELLO = "HELLO"
+ACK = "ACK"
+DONE = "DONE"
+ERROR = "ERROR"
+PONG = "PONG"
+
+IMMEDIATE_KINDS = (SYNC, ESTOP, STATUS, PING)
+RELIABLE_KINDS = (CONFIG, MOVE, HOLD, RESUME, CLEAR)
+
+# ERROR codes (field "code" of an ERROR frame)
+E_BAD_FRAME = "BAD_FRAME"  # a field is missing or not a number
+E_UNKNOWN_KIND = "UNKNOWN_KIND"
+E_NO_SESSION = "NO_SESSION"  # a reliable frame before the first SYNC of this boot
+E_NOT_CONFIGURED = "NOT_CONFIGURED"
+E_BAD_CHANNELS = "BAD_CHANNELS"  # wrong number of per-channel values
+E_LIMIT = "LIMIT"  # a pulse outside its limits (refused, never clamped)
+E_BAD_DURATION = "BAD_DURATION"
+E_REJECTED = "REJECTED"  # a MOVE after a refused MOVE, until CLEAR
+E_QUEUE_FULL = "QUEUE_FULL"  # advisory: the MOVE is not acked, the host's retransmission resends it
+E_ESTOPPED = "ESTOPPED"
+E_FAULTED = "FAULTED"
+E_BUSY = "BUSY"  # CONFIG while motion is queued
+E_INTERNAL = "INTERNAL"
+
+# Field names of the board's frames, in wire order; a name ending in "*" takes all remaining fields as a list.
+FIELD_NAMES = {
+    HELLO: (
+        "proto",
+        "fw_version",
+        "boot_id",
+        "reset_cause",
+        "queue_depth",
+        "channels",
+        "min_pulse_us",
+        "max_pulse_us",
+        "max_duration_ms",
+        "watchdog_ms",
+        "max_frame_len",
+        "last_done_cmd",
+        "last_queued_cmd",
+        "mode",
+    ),
+    STATUS: (
+        "boot_id",
+        "mode",
+        "last_done_cmd",
+        "last_queued_cmd",
+        "free_slots",
+        "faults",
+        "grip_mm",
+        "pulses_us*",
+    ),
+    ACK: ("free_slots", "last_done_cmd"),
+    DONE: ("cmd_id",),
+    ERROR: ("code", "cmd_id", "text"),
+    PONG: ("token",),
+}
+TEXT_FIELDS = ("fw_version", "boot_id", "reset_cause", "mode", "faults", "code", "text", "token")
+
+_HEX = b"0123456789abcdef"
+
+
+def parse_uint(text: str, max_value: int) -> int:
+    """Return the canonical decimal ``text`` (digits only, no sign, no leading zero) as an int in
+    0..``max_value``, or -1 if it is anything else."""
+    n = len(text)
+    if n == 0 or n > 10 or (n > 1 and text[0] == "0"):
+        return -1
+    for ch in text:
+        if ch < "0" or ch > "9":  # not str.isdigit(): that also takes non-ASCII digits
+            return -1
+    value = int(text)
+    if value > max_value:
+        return -1
+    return value
+
+
+def parse_int(text: str, min_value: int, max_value: int) -> int | None:
+    """Return the canonical decimal ``text`` (optional leading ``-``) as an int in ``min_value..max_value``,
+    or None if it is anything else."""
+    if text[:1] == "-" and text != "-0":
+        value = parse_uint(text[1:], -min_value) if min_value < 0 else -1
+        return -value if value > 0 else None
+    value = parse_uint(text, max_value)
+    if value < 0 or value < min_value:
+        return None
+    return value
+
+
+def is_field_text(text: str) -> bool:
+    """True if ``text`` may be a field: printable ASCII without ``,`` and ``*``."""
+    for ch in text:
+        code = ord(ch)
+        if code < 0x20 or code > 0x7E or ch == "," or ch == "*":
+            return False
+    return True
+
+
+def clean_text(text: str, max_len: int = 60) -> str:
+    """Return ``text`` cut to ``max_len`` characters with every character a field may not hold replaced by
+    ``_`` (for free text such as an ERROR message)."""
+    out = []
+    for ch in text[:max_len]:
+        out.append(ch if is_field_text(ch) else "_")
+    return "".join(out)
+
+
+def _is_kind(text: str) -> bool:
+    if not 0 < len(text) <= MAX_KIND_LEN:
+        return False
+    for ch in text:
+        if ch < "A" or ch > "Z":
+            return False
+    return True
+
+
+def encode(kind: str, seq: int, ack: int, fields: "Fields" = ()) -> bytes:
+    """Return the frame ``KIND,seq,ack,fields...*crc\\n`` as bytes.
+
+    ``seq`` and ``ack`` are taken modulo 2**16; int fields are written in decimal. Raises ValueError naming the
+    bad kind or field, or the length, if the frame cannot be represented.
+    """
+    if not _is_kind(kind):
+        raise ValueError("frame kind %r: expected 1-%d upper-case letters" % (kind, MAX_KIND_LEN))
+    if len(fields) > MAX_FIELDS:
+        raise ValueError("%d fields: expected at most %d" % (len(fields), MAX_FIELDS))
+    parts = [kind, str(seq % SEQ_MOD), str(ack % SEQ_MOD)]
+    for field in fields:
+        if isinstance(field, int):
+            parts.append(str(field))
+        elif isinstance(field, str) and is_field_text(field):
+            parts.append(field)
+        else:
+            raise ValueError("field %r: expected an int or printable ASCII without ',' and '*'" % (field,))
+    body = ",".join(parts).encode()
+    if len(body) + CRC_DIGITS + 2 > MAX_FRAME_LEN:
+        raise ValueError("frame of %d bytes: expected at most %d" % (len(body) + CRC_DIGITS + 2, MAX_FRAME_LEN))
+    crc = binascii.crc32(body) & 0xFFFFFFFF
+    return body + ("*%08x\n" % crc).encode()
+
+
+class FrameReader:
+    """Splits a byte stream into frames ``(kind, seq, ack, fields)``; fields are a list of str.
+
+    Counters (dropped lines): ``bad_crc``, ``oversized``, ``malformed``; ``frames`` counts accepted ones.
+    """
+
+    def __init__(self, max_frame_len: int = MAX_FRAME_LEN) -> None:
+        self.max_frame_len = max_frame_len
+        self.frames = 0
+        self.bad_crc = 0
+        self.oversized = 0
+        self.malformed = 0
+        self._pending = b""  # the start of a line whose newline has not arrived yet
+        self._discarding = False  # inside an oversized line: drop bytes up to the next newline
+
+    def feed(self, data: bytes) -> "list[tuple[str, int, int, list[str]]]":
+        """Take the next bytes of the stream; return the frames completed by them, in order. Never raises."""
+        frames: list[tuple[str, int, int, list[str]]] = []
+        if not isinstance(data, bytes):
+            data = bytes(data)
+        limit = self.max_frame_len - 1  # longest line without its newline
+        start = 0
+        end = len(data)
+        while start < end:
+            newline = data.find(b"\n", start)
+            if newline < 0:
+                if not self._discarding:
+                    if len(self._pending) + end - start > limit:
+                        self.oversized += 1
+                        self._discarding = True
+                        self._pending = b""
+                    else:
+                        self._pending += data[start:]
+                break
+            if self._discarding:
+                self._discarding = False
+            else:
+                line = data[start:newline]
+                if self._pending:
+                    line = self._pending + line
+                    self._pending = b""
+                if len(line) > limit:
+                    self.oversized += 1
+                else:
+                    frame = self._decode_line(line)
+                    if frame is not None:
+                        self.frames += 1
+                        frames.append(frame)
+            start = newline + 1
+        return frames
+
+    def _decode_line(self, line: bytes) -> "tuple[str, int, int, list[str]] | None":
+        """Return the frame in ``line`` (without its newline) or None, counting the reason it was dropped."""
+        if line[-1:] == b"\r":
+            line = line[:-1]
+        if not line:
+            return None  # blank lines separate frames harmlessly; they are not counted
+        star = len(line) - CRC_DIGITS - 1
+        if star < 0 or line[star] != 0x2A:  # 0x2A is "*"
+            self.malformed += 1
+            return None
+        for code in line[star + 1 :]:
+            if code not in _HEX:
+                self.malformed += 1
+                return None
+        body = line[:star]
+        if ("%08x" % (binascii.crc32(body) & 0xFFFFFFFF)).encode() != line[star + 1 :]:
+            self.bad_crc += 1
+            return None
+        frame = _parse_body(body)
+        if frame is None:
+            self.malformed += 1
+        return frame
+
+
+def _parse_body(body: bytes) -> "tuple[str, int, int, list[str]] | None":
+    """Return the frame whose CRC-checked text is ``body``, or None if it breaks the frame grammar."""
+    for code in body:
+        if code < 0x20 or code > 0x7E or code == 0x2A:
+            return None
+    parts = body.decode().split(",")
+    if len(parts) < 3 or len(parts) > MAX_FIELDS + 3 or not _is_kind(parts[0]):
+        return None
+    seq = parse_uint(parts[1], SEQ_MOD - 1)
+    ack = parse_uint(parts[2], SEQ_MOD - 1)
+    if seq < 0 or ack < 0:
+        return None
+    return (parts[0], seq, ack, parts[3:])
+
+
+def unpack(kind: str, fields: "list[str]") -> "dict[str, object] | None":
+    """Return the fields of a board frame as a dict by name (see :data:`FIELD_NAMES`), numbers as int and a
+    trailing ``name*`` as a list of int under ``name``; None if the fields do not fit the layout of ``kind``."""
+    names = FIELD_NAMES.get(kind)
+    if names is None:
+        return None
+    rest = names[-1][-1:] == "*" if names else False
+    fixed = len(names) - 1 if rest else len(names)
+    if len(fields) < fixed or (not rest and len(fields) != fixed):
+        return None
+    out: dict[str, object] = {}
+    for i in range(fixed):
+        name = names[i]
+        if name in TEXT_FIELDS:
+            out[name] = fields[i]
+        else:
+            value = parse_int(fields[i], -MAX_CMD_ID, MAX_CMD_ID)
+            if value is None:
+                return None
+            out[name] = value
+    if rest:
+        values = []
+        for text in fields[fixed:]:
+            value = parse_int(text, -MAX_CMD_ID, MAX_CMD_ID)
+            if value is None:
+                return None
+            values.append(value)
+        out[names[-1][:-1]] = values
+    return out

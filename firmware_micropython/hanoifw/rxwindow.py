@@ -1,0 +1,57 @@
+"""The board's receive side of go-back-N: which host seq comes next, and what a frame's seq means.
+
+A host session starts with SYNC: the next expected seq becomes SYNC's seq + 1 and the cumulative ack (the last
+in-order seq taken) becomes SYNC's seq. A repeated SYNC with the same session token and seq is a duplicate and
+does not reset the window again (a late duplicate must not make the board forget frames it already took).
+"""
+
+from hanoifw.protocol import SEQ_MOD
+
+IN_ORDER = 0  # the next expected frame: act on it
+DUPLICATE = 1  # taken before: ack again, do not act
+AHEAD = 2  # a frame was lost before this one: drop it (the host goes back to the lost one)
+NO_SESSION = 3  # no SYNC yet in this boot
+
+
+class RxWindow:
+    """Receive window of the board: expected seq, session token, and counters of duplicates and gaps."""
+
+    def __init__(self) -> None:
+        self.has_session = False
+        self.expected_seq = 0
+        self.session_token = ""
+        self.sync_seq = -1
+        self.duplicates = 0
+        self.out_of_order = 0
+
+    @property
+    def ack(self) -> int:
+        """The cumulative ack: seq of the last frame taken in order (65535 before the first SYNC)."""
+        return (self.expected_seq - 1) % SEQ_MOD
+
+    def sync(self, seq: int, token: str) -> bool:
+        """Start a host session at SYNC ``seq`` with ``token``; False (and no reset) for a duplicate SYNC."""
+        if self.has_session and token and token == self.session_token and seq == self.sync_seq:
+            return False
+        self.has_session = True
+        self.session_token = token
+        self.sync_seq = seq
+        self.expected_seq = (seq + 1) % SEQ_MOD
+        return True
+
+    def classify(self, seq: int) -> int:
+        """Return IN_ORDER, DUPLICATE, AHEAD or NO_SESSION for a reliable frame with ``seq``."""
+        if not self.has_session:
+            return NO_SESSION
+        distance = (seq - self.expected_seq) % SEQ_MOD
+        if distance == 0:
+            return IN_ORDER
+        if distance >= SEQ_MOD // 2:
+            self.duplicates += 1
+            return DUPLICATE
+        self.out_of_order += 1
+        return AHEAD
+
+    def take(self) -> None:
+        """Mark the expected frame as taken: the next seq is expected and acked cumulatively."""
+        self.expected_seq = (self.expected_seq + 1) % SEQ_MOD

@@ -1,0 +1,105 @@
+"""``hanoibot emulate``: the simulated board in its own process behind a pseudo-terminal, in wall-clock time.
+
+Prints the port path as its first line (the ``--link`` symlink when given, else the pty), then serves until
+SIGTERM or SIGINT. SIGUSR1 pulls the virtual USB cable and plugs it back in (a new pty, the symlink re-pointed,
+the board keeps running); SIGUSR2 power-cycles the board (new boot id). ``--log`` writes one JSON object per line
+for every executed command, error, latched fault, injected wire fault and reset, flushed at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+from typing import Any, TextIO
+
+EPILOG = """examples:
+  hanoibot emulate                                   serve a simulated board; prints /dev/pts/N
+  hanoibot emulate --link /tmp/hanoibot --log run.jsonl
+  hanoibot emulate --flip 1e-3 --seed 7              the same with bit flips on the wire
+  kill -USR1 PID                                     unplug and replug the virtual cable
+"""
+
+
+#: (flag, metavar, help) of the emulator's own and the simulator's options.
+SIMULATOR_OPTIONS = (
+    ("--log", "FILE", "append one JSON event per line to FILE"),
+    ("--link", "PATH", "keep a symlink to the current pty at PATH"),
+    ("--speed", "X", "servo speed factor for the simulated world (default 1)"),
+    ("--board", "STATE", "start state of the disks, e.g. AAA"),
+    ("--config", "FILE", "robot TOML (default hardware/robot.toml)"),
+)
+#: (flag, metavar, help) of the wire faults, named as in a sim:// URL.
+FAULT_OPTIONS = (
+    ("--flip", "P", "probability of a bit flip per byte"),
+    ("--drop", "P", "probability of losing a byte"),
+    ("--insert", "P", "probability of a noise byte before a byte"),
+    ("--dup", "P", "probability of a frame arriving twice"),
+    ("--seed", "N", "random seed for faults and boot ids (default 0)"),
+    ("--reset-after", "K", "reboot the board once after K frames"),
+)
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``emulate`` sub-command."""
+    parser = subparsers.add_parser(
+        "emulate",
+        help="serve the simulated board on a pseudo-terminal",
+        description="Run the simulated board (the real firmware core) behind a raw pseudo-terminal.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    for flag, metavar, text in SIMULATOR_OPTIONS:
+        parser.add_argument(flag, metavar=metavar, help=text)
+    parser.add_argument("--no-world", action="store_true", help="a bare board: no arm or disk physics (for link tests)")
+    faults = parser.add_argument_group("wire faults (both directions)")
+    for flag, metavar, text in FAULT_OPTIONS:
+        faults.add_argument(flag, metavar=metavar, help=text)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until SIGTERM/SIGINT; returns 0."""
+    from ..sim.emulator import PtyEmulator
+    from ..sim.factory import make_wire
+
+    names = ("flip", "drop", "insert", "dup", "seed", "reset_after", "speed", "board", "config")
+    options = {name: str(getattr(args, name)) for name in names if getattr(args, name) is not None}
+    if args.no_world:
+        options["world"] = "0"
+    log_file = _open_log(args.log)
+    try:
+        wire = make_wire(options, on_event=None if log_file is None else _writer(log_file))
+        emulator = PtyEmulator(wire, link_path=args.link)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda _signum, _frame: emulator.stop())
+        signal.signal(signal.SIGUSR1, lambda _signum, _frame: emulator.request_replug())
+        signal.signal(signal.SIGUSR2, lambda _signum, _frame: emulator.request_power_cycle())
+        print(emulator.port_path, flush=True)
+        emulator.serve()
+    finally:
+        if log_file is not None:
+            log_file.close()
+    return 0
+
+
+def _open_log(path: str | None) -> TextIO | None:
+    """The log file opened for appending, or None; ConfigError-like one line if it cannot be opened."""
+    if path is None:
+        return None
+    from ..errors import ConfigError
+
+    try:
+        return open(path, "a", encoding="utf-8")
+    except OSError as err:
+        raise ConfigError(f"--log {path!r} cannot be opened: {err.strerror}; expected a writable file") from err
+
+
+def _writer(log_file: TextIO) -> Any:
+    """An event listener writing each event as one flushed JSON line."""
+
+    def write(event: dict[str, Any]) -> None:
+        log_file.write(json.dumps(event, separators=(",", ":")) + "\n")
+        log_file.flush()
+
+    return write

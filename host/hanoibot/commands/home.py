@@ -1,0 +1,48 @@
+"""``hanoibot home --port URL``: send the limits and bring the arm to its start pose at servo speed.
+
+A latched fault or e-stop is only released with ``--clear`` (look at the arm first: it may hold a disk).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .status import add_port_arguments, open_robot
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``home`` sub-command."""
+    parser = subparsers.add_parser(
+        "home",
+        help="bring the arm to its start pose",
+        description="Configure the board's pulse limits and move the arm to its start pose.",
+        epilog="examples:\n  hanoibot home --port /dev/ttyACM0\n  hanoibot home --port /dev/ttyACM0 --clear\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_port_arguments(parser)
+    parser.add_argument("--clear", action="store_true", help="release a latched fault or e-stop first")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Home the arm; returns 0 when it is home, 1 if the board faulted on the way."""
+    from ..errors import RunFault
+    from ..sequencer import Phase
+
+    with open_robot(args) as robot:
+        status = robot.session.status()
+        if status.faults:
+            if not args.clear:
+                raise RunFault(
+                    f"the board has latched {', '.join(status.faults)}: check the arm, then home --clear to release it"
+                )
+            robot.session.clear()
+        sequencer = robot.sequencer()
+        configure = status.mode == "UNCONFIGURED"
+        if sequencer.connect(open_link=False, configure=configure) is not Phase.READY:
+            print(f"hanoibot: homing failed: {sequencer.reason}", file=sys.stderr)
+            return 1
+        print(f"home: the arm is at its start pose on {robot.port_url}")
+        return 0

@@ -1,0 +1,134 @@
+"""Command-line options shared by ``solve`` and ``count``: what to plan (disks, pegs, rules, start, goal).
+
+Numbers are taken as text and checked here, so bad input becomes one :class:`~hanoibot.errors.HanoiError` line
+(exit code 2) that names the option and the value, never argparse's usage block or a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
+
+from ..errors import PlanError, StateError
+
+if TYPE_CHECKING:
+    from ..planner import Plan
+    from ..puzzle import Rules, State
+
+RULES_HELP = "classic (default), linear (neighbouring pegs only), cyclic (one way round), big-on-top"
+STATE_HELP = (
+    "a peg letter per disk, smallest first (ACAB), the per-peg form bottom first (A:3,1,2/B:4/C:), "
+    "or one letter for a perfect tower on that peg"
+)
+
+
+def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add -n, --pegs, --rules, --from, --to and --max-states to ``parser``."""
+    parser.add_argument("-n", "--disks", metavar="N", help="number of disks (default: as many as --from/--to name)")
+    parser.add_argument("--pegs", metavar="P", default="3", help="number of pegs, 3 to 26 (default 3)")
+    parser.add_argument("--rules", metavar="R", default="classic", help=RULES_HELP)
+    parser.add_argument(
+        "--from", dest="from_state", metavar="STATE", help=f"start state (default: tower on A): {STATE_HELP}"
+    )
+    parser.add_argument(
+        "--to",
+        dest="to_state",
+        metavar="STATE",
+        help="goal state (default: tower on the last peg), or 'any' = nearest tower",
+    )
+    parser.add_argument(
+        "--max-states", metavar="N", default=None, help="limit on states an exact search may visit (default 2000000)"
+    )
+
+
+def whole_number(text: str | None, option: str, *, minimum: int) -> int | None:
+    """``text`` as an int of at least ``minimum`` (None stays None); raise naming ``option`` otherwise."""
+    if text is None:
+        return None
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise PlanError(f"{option} {text!r} is not a whole number: expected a number of at least {minimum}") from None
+    if value < minimum:
+        raise PlanError(f"{option} {value} is too small: expected a number of at least {minimum}")
+    return value
+
+
+class RequestKeywords(TypedDict):
+    """Keyword arguments of :func:`hanoibot.planner.make_plan` after ``n_disks`` (``method`` aside)."""
+
+    pegs: int
+    rules: Rules
+    start: State | None
+    goal: State | None
+    goal_any: bool
+    max_states: int
+
+
+class PlanRequest(NamedTuple):
+    """A checked request for :func:`hanoibot.planner.make_plan` or :func:`hanoibot.planner.count_moves`."""
+
+    n_disks: int
+    pegs: int
+    rules: Rules
+    start: State | None
+    goal: State | None
+    goal_any: bool
+    max_states: int
+
+    def keywords(self) -> RequestKeywords:
+        """The keyword arguments that ``make_plan`` and ``count_moves`` share."""
+        return {
+            "pegs": self.pegs,
+            "rules": self.rules,
+            "start": self.start,
+            "goal": self.goal,
+            "goal_any": self.goal_any,
+            "max_states": self.max_states,
+        }
+
+    def make_plan(self, method: str | None = None) -> Plan:
+        """The plan for this request (``method`` applies to the classic transfer only)."""
+        from ..planner import make_plan
+
+        return make_plan(self.n_disks, method=method, **self.keywords())
+
+    def count_moves(self) -> int:
+        """The exact number of moves of the plan for this request."""
+        from ..planner import count_moves
+
+        return count_moves(self.n_disks, **self.keywords())
+
+
+def _parse_state(text: str, option: str, pegs: int, n_disks: int | None) -> State:
+    """A state from the command line; one letter with several disks means the perfect tower on that peg."""
+    from ..puzzle import State, peg_index
+
+    if len(text.strip()) == 1 and text.strip().isalpha() and n_disks is not None and n_disks > 1:
+        return State.tower(n_disks, peg_index(text.strip(), pegs), pegs)
+    try:
+        return State.parse(text, pegs=pegs, n_disks=n_disks)
+    except StateError as err:
+        raise StateError(f"{option}: {err}") from None
+
+
+def plan_request(args: argparse.Namespace) -> PlanRequest:
+    """Check the shared options and build the request; raises a HanoiError naming the first bad value."""
+    from ..planner import DEFAULT_MAX_STATES
+    from ..puzzle import Rules, check_peg_count
+
+    pegs = check_peg_count(whole_number(args.pegs, "--pegs", minimum=3) or 3)
+    rules = Rules.named(args.rules, pegs)
+    n_disks = whole_number(args.disks, "-n", minimum=1)
+    start = goal = None
+    if args.from_state is not None:
+        start = _parse_state(args.from_state, "--from", pegs, n_disks)
+        n_disks = start.n_disks
+    goal_any = args.to_state is not None and args.to_state.strip().lower() == "any"
+    if args.to_state is not None and not goal_any:
+        goal = _parse_state(args.to_state, "--to", pegs, n_disks)
+        n_disks = goal.n_disks
+    if n_disks is None:
+        raise PlanError("no disk count given: expected -n N (a whole number of at least 1) or a --from/--to state")
+    max_states = whole_number(args.max_states, "--max-states", minimum=1) or DEFAULT_MAX_STATES
+    return PlanRequest(n_disks, pegs, rules, start, goal, goal_any, max_states)

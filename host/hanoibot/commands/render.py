@@ -1,0 +1,81 @@
+"""``hanoibot render``: look at a plan before the arm plays it — the board in ASCII, or an animated SVG with the arm."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import RenderError
+from .plan_options import add_plan_arguments, plan_request, whole_number
+
+#: Most moves drawn unless --limit says otherwise (an SVG of 2**20 moves helps nobody).
+DEFAULT_LIMIT = 255
+
+EPILOG = """Without --out, prints the board after every move as text (fits 80 columns for up to 8 disks on up to
+8 pegs). With --out FILE.svg, writes an animated SVG of the run: pegs, disks and the arm at the end of every
+planned motion, laid out from the robot config.
+
+examples:
+  hanoibot render -n 3                          the 8 boards of a 3-disk solution, as text
+  hanoibot render -n 4 --out run.svg            an animated picture of the arm solving 4 disks
+  hanoibot render --from ACAB --to C --out fix.svg --frame-s 0.3
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``render`` sub-command."""
+    parser = subparsers.add_parser(
+        "render",
+        help="draw a plan: text boards or an animated SVG with the arm",
+        description="Draw what a plan will do: every board as text, or an animated SVG of the arm playing it.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_plan_arguments(parser)
+    parser.add_argument("--config", metavar="FILE", help="robot config (default hardware/robot.toml)")
+    parser.add_argument("--out", metavar="FILE.svg", help="write an animated SVG here instead of printing text")
+    parser.add_argument("--frame-s", metavar="S", default="0.4", help="seconds each SVG frame shows (default 0.4)")
+    parser.add_argument("--limit", metavar="M", default=None, help=f"draw at most M moves (default {DEFAULT_LIMIT})")
+    parser.set_defaults(run=run)
+
+
+def _frame_seconds(text: str) -> float:
+    """The --frame-s option as a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < 3600:
+        raise RenderError(f"--frame-s {text!r} is not valid: expected a number of seconds above 0 (e.g. 0.4)")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    """Draw the requested plan; returns 0."""
+    from itertools import islice
+
+    from ..render import render_board_ascii, render_run_svg
+
+    request = plan_request(args)
+    limit = whole_number(args.limit, "--limit", minimum=1) or DEFAULT_LIMIT
+    frame_s = _frame_seconds(args.frame_s)
+    plan = request.make_plan()
+    moves = list(islice(plan, limit))
+    if args.out is None:
+        state = plan.start
+        print(f"start {state}\n{render_board_ascii(state)}")
+        for k, move in enumerate(moves, start=1):
+            state = state.apply(move, plan.rules)
+            print(f"\nmove {k} of {plan.length}: {move.plain()}\n{render_board_ascii(state)}")
+        return 0
+    from ..config import load_config
+    from ..render.plan_frames import plan_frames
+
+    config = load_config(args.config)
+    svg = render_run_svg(config, plan_frames(config, plan.start, moves), frame_s=frame_s)
+    try:
+        with open(args.out, "w", encoding="utf-8") as out:
+            out.write(svg)
+    except OSError as err:
+        raise RenderError(f"cannot write --out {args.out!r}: {err.strerror or err}") from err
+    print(f"wrote {len(moves)} of {plan.length} moves to {args.out}")
+    return 0

@@ -1,0 +1,115 @@
+"""``hanoibot resume --journal FILE``: finish a journaled run after the host stopped, every move exactly once.
+
+Same board boot: the board is asked which command ids finished; what finished is recorded, what did not is
+sent again with fresh ids, and the run goes on. Board reset (new boot id): the arm is homed, the operator
+confirms where the disks are (``--board STATE`` or a prompt), and the rest is replanned from that state.
+Exit codes as ``hanoibot run``; 2 also for a journal of another robot config or plan, or no confirmation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from .run import add_robot_arguments
+
+if TYPE_CHECKING:
+    from ..journal import JournalLog
+    from ..puzzle import State
+
+EPILOG = """examples:
+  hanoibot resume --journal run.journal                      after the host was killed or the cable pulled
+  hanoibot resume --journal run.journal --board ACB          after a board reset: the disks are as ACB
+  hanoibot resume --journal run.journal --port /dev/ttyACM1  the board came back under another name
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``resume`` sub-command."""
+    parser = subparsers.add_parser(
+        "resume",
+        help="finish a journaled run, every move exactly once",
+        description="Continue a run from its journal after a host crash, a pause-and-stop or a board reset.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--journal", metavar="FILE", required=True, help="the journal the run wrote")
+    parser.add_argument("--board", metavar="STATE", help="where the disks are now, if the board was reset")
+    add_robot_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the journal against the robot, rejoin the board and finish the run."""
+    from ..config import load_config
+    from ..journal import Journal, load_journal
+    from ..recovery import check_journal, resume_after_reset, resume_same_boot
+    from ..robot import Robot
+    from ..runner import Run
+    from .run import drive, make_view, sim_port_url
+
+    log = load_journal(args.journal)
+    if log.end_status == "done":
+        print(f"nothing to resume: the run in {args.journal} finished ({log.moves_done} moves)")
+        return 0
+    config = load_config(args.config or log.config_path or None)
+    plan = check_journal(log, config.config_hash, args.journal)
+    port = args.port or log.port or "sim://"
+    board = _parse_board(args.board, plan.start.pegs) if args.board else None
+    if port.lower().startswith("sim:"):
+        # an in-process simulated board never outlives the host: it is always a new boot
+        board = board or _ask_board(log, "the simulated board starts afresh")
+        port = sim_port_url(_without_board(port), board, args.config or log.config_path or None)
+    robot = Robot(port, config)
+    robot.open()
+    with robot, Journal.open_append(args.journal) as journal:
+        if robot.boot_id == log.boot_id and board is None:
+            point = resume_same_boot(log, plan, robot, journal)
+        else:
+            board = board or _ask_board(log, f"the board was reset (boot {log.boot_id} -> {robot.boot_id})")
+            point = resume_after_reset(log, plan, robot, board)
+        view = make_view(robot, point.plan.length, point.board_state, args, first_k=point.first_k)
+        job = Run(
+            robot,
+            point.plan,
+            journal=journal,
+            first_k=point.first_k,
+            first_phase=point.first_phase,
+            board_state=point.board_state,
+            first_cmd_id=point.first_cmd_id,
+            pose_us=point.pose_us,
+            on_move_done=view.move_done,
+        )
+        same = point.same_boot
+        return drive(job, view, args, home=not same, configure=not same, record_plan=not same)
+
+
+def _parse_board(text: str, pegs: int) -> State:
+    from ..errors import StateError
+    from ..puzzle import State
+
+    try:
+        return State.parse(text, pegs=pegs)
+    except StateError as err:
+        raise StateError(f"--board: {err}") from None
+
+
+def _ask_board(log: JournalLog, why: str) -> State:
+    """Ask the operator where the disks are now (JournalError when nobody can answer)."""
+    from ..errors import JournalError
+
+    if not sys.stdin.isatty():
+        raise JournalError(f"{why}: confirm where the disks are with --board STATE (e.g. {log.plan_spec['start']})")
+    text = input(f"{why}. Where are the disks now (e.g. {log.plan_spec['start']})? ").strip()
+    return _parse_board(text, int(log.plan_spec["pegs"]))
+
+
+def _without_board(url: str) -> str:
+    """A sim:// URL without ``board=`` (the confirmed board replaces it) and ``reset_after=`` (a one-off fault)."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit
+
+    query = [
+        (k, v) for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True) if k not in ("board", "reset_after")
+    ]
+    return f"sim://?{urlencode(query)}" if query else "sim://"

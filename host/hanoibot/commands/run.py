@@ -1,0 +1,175 @@
+"""``hanoibot run``: plan a puzzle and play it on the arm (the simulated one by default), journaled.
+
+Ctrl-C pauses safely: the board is told to HOLD at the next segment boundary, then the operator chooses to
+continue or stop. Exit codes: 0 done, 1 the run stopped in fault or e-stop, 2 bad input (nothing moved),
+130 stopped by the operator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import signal
+import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, quote, urlsplit
+
+from .plan_options import add_plan_arguments, plan_request
+
+if TYPE_CHECKING:
+    from ..config import RobotConfig
+    from ..puzzle import State
+    from ..runner import Run
+
+EPILOG = """examples:
+  hanoibot run                                       3 disks A -> C on the simulated arm (sim://)
+  hanoibot run -n 5 --journal run.journal            the same with a journal, for `hanoibot resume`
+  hanoibot run --from ACAB --to C --report r.json    from a shuffled start; one JSON report at the end
+  hanoibot run --port '/dev/ttyACM0' -n 4            on a real board
+  hanoibot run --port 'sim://?flip=1e-2&seed=3'      the simulated arm over a noisy wire
+
+exit codes: 0 done, 1 fault or e-stop, 2 bad input (nothing moved), 130 stopped by the operator
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``run`` sub-command."""
+    parser = subparsers.add_parser(
+        "run",
+        help="play a puzzle on the arm (simulated by default)",
+        description="Plan the moves and play them on the arm, with a live progress bar and the board.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_plan_arguments(parser)
+    add_robot_arguments(parser)
+    parser.add_argument("--journal", metavar="FILE", help="write a journal to FILE (must not exist) for resume")
+    parser.set_defaults(run=run)
+
+
+def add_robot_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options ``run`` and ``resume`` share: port, robot config, report file, plain output."""
+    parser.add_argument("--port", metavar="URL", help="serial port or pyserial URL (default sim://)")
+    parser.add_argument("--config", metavar="FILE", help="robot config TOML (default hardware/robot.toml)")
+    parser.add_argument("--report", metavar="FILE", help="write one JSON object with the outcome to FILE")
+    parser.add_argument("--plain", action="store_true", help="plain progress lines even on a terminal")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check everything, open the board, then play the plan; see the module doc for exit codes."""
+    from ..config import load_config
+    from ..journal import Journal
+    from ..robot import Robot
+    from ..runner import Run
+
+    if args.disks is None and args.from_state is None and args.to_state is None:
+        args.disks = "3"
+    request = plan_request(args)
+    config = load_config(args.config)
+    check_board_fits(config, request.n_disks, request.pegs)
+    plan = request.make_plan()
+    port_url = sim_port_url(args.port or "sim://", plan.start, args.config)
+    robot = Robot(port_url, config)
+    robot.open()
+    try:
+        journal = Journal.create(args.journal) if args.journal else None
+    except BaseException:
+        robot.close()
+        raise
+    with robot, journal if journal is not None else contextlib.nullcontext():
+        view = make_view(robot, plan.length, plan.start, args)
+        job = Run(robot, plan, journal=journal, on_move_done=view.move_done)
+        return drive(job, view, args)
+
+
+def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
+    """ConfigError unless the robot's board has at least ``pegs`` pegs and ``n_disks`` disks."""
+    from ..errors import ConfigError
+
+    source = str(config.source_path or "the robot config")
+    if pegs > len(config.board.pegs):
+        raise ConfigError(
+            f"{pegs} pegs asked but {source} has {len(config.board.pegs)} [[board.pegs]]: add pegs or use --pegs"
+        )
+    if n_disks > config.board.disk_count:
+        raise ConfigError(f"{n_disks} disks asked but {source} declares {config.board.disk_count} in [board]")
+
+
+def sim_port_url(url: str, start: State, config_path: str | None) -> str:
+    """``url``, and for ``sim://`` with the simulated disks placed as ``start`` and the same robot config."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() != "sim":
+        return url
+    options = dict(parse_qsl(parts.query, keep_blank_values=True))
+    extra = []
+    if "board" not in options:
+        extra.append(f"board={quote(start.to_string(), safe='')}")
+    if config_path is not None and "config" not in options:
+        extra.append(f"config={quote(str(config_path), safe='')}")
+    query = "&".join(q for q in (parts.query, *extra) if q)
+    return f"sim://?{query}" if query else "sim://"
+
+
+def make_view(robot: Any, total: int, state: State, args: argparse.Namespace, *, first_k: int = 0) -> Any:
+    """The progress view, on robot time (the simulated clock on sim://)."""
+    import time
+
+    from .run_view import RunView
+
+    clock = robot.board_clock
+    now_s = clock.now_s if clock is not None else time.monotonic
+    return RunView(total, state, now_s, first_k=first_k, live=False if args.plain else None)
+
+
+@contextlib.contextmanager
+def pause_on_interrupt(job: Run) -> Iterator[None]:
+    """While inside, Ctrl-C asks the run to pause (HOLD) at the next segment boundary instead of killing it."""
+
+    def handler(signum: int, frame: object) -> None:
+        job.request_pause()
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def ask_continue(view: Any) -> bool:
+    """Ask the operator, after a pause, whether to continue (True) or stop; stop when nobody can answer."""
+    if not sys.stdin.isatty():
+        view.message("paused: the arm is held; no terminal to ask, stopping")
+        return False
+    while True:
+        try:
+            answer = input("paused: the arm is held. [c]ontinue or [s]top? ").strip().lower()
+        except EOFError:
+            return False
+        if answer in ("c", "continue"):
+            return True
+        if answer in ("s", "stop"):
+            return False
+
+
+def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) -> int:
+    """Run ``job`` with the view and the pause prompt, write the report, and return the exit code."""
+    from ..sequencer import Phase
+
+    with view, pause_on_interrupt(job):
+        phase = job.start(**start_options)
+        while phase is Phase.PAUSED:
+            phase = job.go_on() if ask_continue(view) else job.stop()
+    report = job.report()
+    if args.report:
+        report.write(args.report)
+    if phase is Phase.DONE:
+        print(f"done: {report.moves_done} of {report.moves_total} moves, board {report.final}", flush=True)
+        return 0
+    where = f"after {report.moves_done} of {report.moves_total} moves"
+    journal_hint = f"; continue with: hanoibot resume --journal {job.journal.path}" if job.journal else ""
+    if phase is Phase.DISCONNECTED:
+        print(f"hanoibot: stopped by the operator {where}{journal_hint}", file=sys.stderr)
+        return 130
+    print(f"hanoibot: run stopped in {phase.value} {where}: {job.sequencer.reason}{journal_hint}", file=sys.stderr)
+    return 1

@@ -1,0 +1,136 @@
+"""What ``hanoibot run`` and ``resume`` show while the arm works: a live progress bar and the ASCII board on a
+terminal (rich), one plain line per move when the output is piped or in CI.
+
+Times are robot time: the simulated clock on ``sim://`` (so a simulated run shows the seconds a real arm would
+take), the wall clock on a real board. The ETA is the measured mean cycle time per move times the moves left.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, Self, TextIO
+
+from ..puzzle import Move, State, peg_letter
+from ..render import render_board_ascii
+
+
+def format_duration_s(seconds: float | None) -> str:
+    """``seconds`` as ``h:mm:ss`` (or ``-:--:--`` when unknown)."""
+    if seconds is None:
+        return "-:--:--"
+    whole = round(seconds)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+
+
+class RunView:
+    """Progress of a run of ``total`` moves starting at move ``first_k`` from ``state``; a context manager.
+
+    ``now_s`` reads robot time in seconds. ``live``: rich display (default: when ``out`` is a terminal).
+    """
+
+    def __init__(
+        self,
+        total: int,
+        state: State,
+        now_s: Callable[[], float],
+        *,
+        first_k: int = 0,
+        live: bool | None = None,
+        out: TextIO | None = None,
+    ) -> None:
+        self.total = total
+        self.first_k = first_k
+        self.state = state
+        self.now_s = now_s
+        self.out = out if out is not None else sys.stdout
+        self.live = self.out.isatty() if live is None else live
+        self.start_s = now_s()
+        self.done = first_k
+        self._last_move: Move | None = None
+        self._live: Any = None
+        self._progress: Any = None
+        self._task: Any = None
+
+    # --- numbers ------------------------------------------------------------------------------------
+    def elapsed_s(self) -> float:
+        """Robot time since the view started, in seconds."""
+        return self.now_s() - self.start_s
+
+    def eta_s(self) -> float | None:
+        """Robot time still needed, from the mean cycle time of the moves run so far (None before the first)."""
+        run = self.done - self.first_k
+        if run <= 0:
+            return None
+        return self.elapsed_s() / run * (self.total - self.done)
+
+    def line(self) -> str:
+        """One plain progress line for the last move."""
+        move = self._last_move
+        what = f"disk {move.disk} {peg_letter(move.src)} -> {peg_letter(move.dst)}" if move else "ready"
+        return (
+            f"move {self.done} of {self.total}: {what}  elapsed {format_duration_s(self.elapsed_s())}"
+            f"  eta {format_duration_s(self.eta_s())}"
+        )
+
+    # --- updates ------------------------------------------------------------------------------------
+    def move_done(self, k: int, move: Move, state: State) -> None:
+        """The board confirmed move ``k`` (0-based); ``state`` is the board after it."""
+        self.done = k + 1
+        self._last_move = move
+        self.state = state
+        if self._live is not None:
+            self._refresh()
+        else:
+            print(self.line(), file=self.out, flush=True)
+
+    def message(self, text: str) -> None:
+        """A line for the operator (above the live display on a terminal)."""
+        if self._live is not None:
+            self._live.console.print(text)
+        else:
+            print(text, file=self.out, flush=True)
+
+    def _refresh(self) -> None:
+        from rich.console import Group
+        from rich.text import Text
+
+        move = self._last_move
+        what = f"disk {move.disk} {peg_letter(move.src)} → {peg_letter(move.dst)}" if move else "ready"
+        self._progress.update(
+            self._task,
+            completed=self.done,
+            description=what,
+            elapsed=format_duration_s(self.elapsed_s()),
+            eta=format_duration_s(self.eta_s()),
+        )
+        self._live.update(Group(self._progress, Text(render_board_ascii(self.state))))
+
+    # --- lifetime -----------------------------------------------------------------------------------
+    def __enter__(self) -> Self:
+        if self.live:
+            from rich.console import Console
+            from rich.live import Live
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            self._progress = Progress(
+                TextColumn("move"),
+                MofNCompleteColumn(),
+                BarColumn(),
+                TextColumn("{task.description}"),
+                TextColumn("elapsed {task.fields[elapsed]}  ETA {task.fields[eta]}"),
+            )
+            self._task = self._progress.add_task(
+                "ready", total=self.total, completed=self.done, elapsed=format_duration_s(0), eta="-:--:--"
+            )
+            self._live = Live(console=Console(file=self.out), refresh_per_second=8, transient=False)
+            self._live.__enter__()
+            self._refresh()
+        else:
+            print(f"run: {self.total} moves from {self.state}", file=self.out, flush=True)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._live is not None:
+            self._live.__exit__(None, None, None)
+            self._live = None

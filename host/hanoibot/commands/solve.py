@@ -1,0 +1,73 @@
+"""``hanoibot solve``: print the moves of a plan as text, plain ``DISK FROM TO`` lines or JSON lines."""
+
+from __future__ import annotations
+
+import argparse
+
+from .plan_options import add_plan_arguments, plan_request, whole_number
+
+FORMATS = ("text", "plain", "json")
+METHOD_NAMES = ("recursive", "iterative", "gray", "bits", "turing")
+
+EPILOG = """output formats:
+  text    a header line (start -> goal, length, optimality note, method), then numbered moves: '  5  disk 1  A -> C'
+  plain   one move per line, 'DISK FROM TO' with peg letters: '1 A C' (no header; --all-optimal: blank line between)
+  json    first line a header object {"disks", "pegs", "rules", "start", "goal", "length", "optimal", "note",
+          "method", "first", "last"}; then one object per move: {"k": 1, "disk": 1, "from": "A", "to": "C"}
+          ("optimal": true = proven, null = conjectured (Frame-Stewart, 5+ pegs), false = not proven optimal)
+
+methods (classic 3-peg tower transfer only; all give the identical optimal sequence):
+  recursive (default), iterative, gray (Gray-code counter), bits (closed bit formula), turing (a 16-row Turing
+  machine run literally; its step count is printed as a footer in text, on stderr for plain and json)
+
+examples:
+  hanoibot solve -n 3                                   the 7 moves of a 3-disk tower from A to C
+  hanoibot solve -n 20 --format plain > moves.txt       1048575 lines like '1 A B'
+  hanoibot solve -n 64 --start 10000000000000000000 --limit 3 --format plain
+  hanoibot solve --from ACAB --to C --format json       from a given state to the tower on C
+  hanoibot solve -n 5 --to B --method turing            A to B, run on the Turing machine
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``solve`` sub-command."""
+    parser = subparsers.add_parser(
+        "solve",
+        help="print the moves of a plan",
+        description="Plan the moves from a start state to a goal state and print them.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_plan_arguments(parser)
+    parser.add_argument("--format", default="text", metavar="F", help="text (default), plain or json")
+    parser.add_argument("--start", metavar="K", help="first move to print, 1-based (default 1); O(n) to reach")
+    parser.add_argument("--limit", metavar="M", help="print at most M moves (default: to the end)")
+    parser.add_argument("--method", metavar="NAME", help=f"classic only: {', '.join(METHOD_NAMES)}")
+    parser.add_argument("--all-optimal", action="store_true", help="print every optimal plan when there are several")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the options, make the plan and print the chosen moves; returns 0."""
+    from ..errors import PlanError
+    from .solve_output import write_plan
+
+    if args.format not in FORMATS:
+        raise PlanError(f"unknown format {args.format!r}: expected one of {', '.join(FORMATS)}")
+    if args.method is not None and args.method not in METHOD_NAMES:
+        raise PlanError(f"unknown method {args.method!r}: expected one of {', '.join(METHOD_NAMES)}")
+    first = whole_number(args.start, "--start", minimum=1) or 1
+    limit = whole_number(args.limit, "--limit", minimum=0)
+    plan = plan_request(args).make_plan(args.method)
+    plans = plan.all_optimal() if args.all_optimal else (plan,)
+    for number, each in enumerate(plans):
+        if first > max(each.length, 1):
+            raise PlanError(
+                f"--start {first} is past the end: the plan has {each.length} moves (expected 1 to {each.length})"
+            )
+        lo = first - 1
+        hi = each.length if limit is None else min(each.length, lo + limit)
+        if number and args.format == "plain":
+            print()
+        write_plan(each, lo, hi, args.format)
+    return 0

@@ -1,0 +1,146 @@
+"""Writers for ``hanoibot solve``: text (for people), plain (``DISK FROM TO``) and json (one object per line).
+
+Each writer prints moves ``lo`` .. ``hi - 1`` (0-based) of a plan in bounded memory, writing in chunks. Plain output
+of the classic recursive plan takes the bulk path (:mod:`hanoibot.planner.bulk`): large bytes blocks, no per-move
+Python. The plain and json writers return the Turing machine's step count when the plan ran one (the text writer
+prints it as a footer), else None.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from itertools import islice
+from typing import TextIO
+
+from ..planner import ClassicPlan, Plan
+from ..puzzle import PEG_LETTERS, Move
+
+#: Moves formatted per write call on the per-move paths.
+CHUNK_MOVES = 8192
+
+
+def _open(plan: Plan, lo: int, hi: int) -> Iterator[Move]:
+    """The plan's lazy move iterator from move ``lo`` (empty when nothing is to be shown)."""
+    return plan.moves_from(lo) if hi > lo else iter(())
+
+
+def _chunks(moves: Iterator[Move], lo: int, hi: int) -> Iterator[tuple[int, list[Move]]]:
+    """Up to ``hi - lo`` moves from ``moves`` in lists of at most :data:`CHUNK_MOVES`, each with the 0-based
+    index of its first move."""
+    k = lo
+    while k < hi:
+        chunk = list(islice(moves, min(hi - k, CHUNK_MOVES)))
+        if not chunk:
+            return
+        yield k, chunk
+        k += len(chunk)
+
+
+def _steps(moves: Iterator[Move], *, at_end: bool) -> int | None:
+    """The machine step count of a Turing run, else None. When the last move was shown, the iterator is drained
+    first so that a machine also counts the steps it takes to find that it is done."""
+    if at_end:
+        for _ in moves:
+            pass
+    steps = getattr(moves, "machine_steps", None)
+    return steps if isinstance(steps, int) else None
+
+
+def write_plain(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:
+    """``DISK FROM TO`` lines, e.g. ``1 A C``; the classic recursive plan streams precomputed byte blocks."""
+    out.flush()
+    sink = out.buffer
+    if isinstance(plan, ClassicPlan) and plan.method == "recursive":
+        from ..planner.bulk import plain_pieces
+
+        for piece in plain_pieces(plan.n_disks, plan.src, plan.dst, lo, hi):
+            sink.write(piece)
+        return None
+    lines: dict[Move, bytes] = {}
+    moves = _open(plan, lo, hi)
+    for _, chunk in _chunks(moves, lo, hi):
+        sink.write(b"".join([lines.get(m) or lines.setdefault(m, (m.plain() + "\n").encode()) for m in chunk]))
+    return _steps(moves, at_end=hi == plan.length)
+
+
+def _plan_header(plan: Plan, lo: int, hi: int) -> dict[str, object]:
+    """The JSON header object: what was planned, how long, how optimal, by which method, which moves follow."""
+    return {
+        "disks": plan.start.n_disks,
+        "pegs": plan.rules.pegs,
+        "rules": plan.rules.name,
+        "start": plan.start.to_string(),
+        "goal": plan.goal.to_string(),
+        "length": plan.length,
+        "optimal": plan.optimal,
+        "note": plan.note,
+        "method": plan.method,
+        "first": lo + 1 if hi > lo else None,
+        "last": hi if hi > lo else None,
+    }
+
+
+def _write_numbered(plan: Plan, lo: int, hi: int, out: TextIO, line: Callable[[int, Move], str]) -> int | None:
+    """Write ``line(k, move)`` for moves ``lo`` .. ``hi - 1`` (k is 1-based) in chunks; returns Turing steps."""
+    moves = _open(plan, lo, hi)
+    for k, chunk in _chunks(moves, lo, hi):
+        out.write("".join([line(k + i, m) for i, m in enumerate(chunk, start=1)]))
+    return _steps(moves, at_end=hi == plan.length)
+
+
+def write_json(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:
+    """A header object (length, optimality, method, …), then one ``{"k", "disk", "from", "to"}`` object per move."""
+    import json
+
+    out.write(json.dumps(_plan_header(plan, lo, hi)) + "\n")
+    return _write_numbered(
+        plan,
+        lo,
+        hi,
+        out,
+        lambda k, m: f'{{"k": {k}, "disk": {m.disk}, "from": "{PEG_LETTERS[m.src]}", "to": "{PEG_LETTERS[m.dst]}"}}\n',
+    )
+
+
+def steps_line(steps: int, plan: Plan, lo: int, hi: int) -> str:
+    """``Turing machine: N steps``, naming the moves when only part of the plan was run."""
+    part = "" if lo == 0 and hi == plan.length else f" for moves {lo + 1} to {hi}"
+    return f"Turing machine: {steps} steps{part}"
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters for a header line people read."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def write_text(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:
+    """A header line, then numbered moves like ``  5  disk 1  A -> C``; a Turing run adds a footer line."""
+    shown = f"moves {lo + 1} to {hi}" if hi > lo else "no moves"
+    out.write(
+        f"{_short(plan.start.to_string())} -> {_short(plan.goal.to_string())}: {plan.length} moves, {plan.note}; "
+        f"method {plan.method}; showing {shown}\n"
+    )
+    width = len(str(hi))
+    steps = _write_numbered(
+        plan,
+        lo,
+        hi,
+        out,
+        lambda k, m: f"  {k:>{width}}  disk {m.disk}  {PEG_LETTERS[m.src]} -> {PEG_LETTERS[m.dst]}\n",
+    )
+    if steps is not None:
+        out.write(steps_line(steps, plan, lo, hi) + "\n")
+    return None
+
+
+WRITERS = {"text": write_text, "plain": write_plain, "json": write_json}
+
+
+def write_plan(plan: Plan, lo: int, hi: int, fmt: str) -> None:
+    """Print moves ``lo`` .. ``hi - 1`` of ``plan`` to stdout in format ``fmt``. The text writer puts a Turing
+    machine's step count in its footer; for plain and json it goes to stderr so that stdout stays clean."""
+    steps = WRITERS[fmt](plan, lo, hi, sys.stdout)
+    if steps is not None:
+        sys.stdout.flush()
+        print(f"hanoibot: {steps_line(steps, plan, lo, hi)}", file=sys.stderr)

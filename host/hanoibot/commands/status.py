@@ -1,0 +1,66 @@
+"""``hanoibot status --port URL``: what the board says about itself (boot, mode, faults, grip, pulses)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+EPILOG = """examples:
+  hanoibot status                          the simulated board
+  hanoibot status --port /dev/ttyACM0      a real board
+  hanoibot status --port /dev/ttyACM0 --json
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``status`` sub-command."""
+    parser = subparsers.add_parser(
+        "status",
+        help="show the board's boot id, mode, faults, grip and servo pulses",
+        description="Connect to the board and print its STATUS. Nothing moves.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_port_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="one JSON object instead of text")
+    parser.set_defaults(run=run)
+
+
+def add_port_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--port`` and ``--config``, shared by home, jog, calibrate, status and estop."""
+    parser.add_argument("--port", metavar="URL", default="sim://", help="serial port or pyserial URL (default sim://)")
+    parser.add_argument("--config", metavar="FILE", help="robot config TOML (default hardware/robot.toml)")
+
+
+def open_robot(args: argparse.Namespace) -> Any:
+    """The robot on ``--port`` with ``--config``, link open (one-line errors for a bad port or protocol)."""
+    from ..config import load_config
+    from ..robot import Robot
+
+    robot = Robot(args.port, load_config(args.config))
+    robot.open()
+    return robot
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the board's status; returns 0."""
+    with open_robot(args) as robot:
+        status = robot.session.status()
+        fields = dict(status._asdict())
+        fields["faults"] = list(status.faults)
+        fields["pulses_us"] = list(status.pulses_us)
+        fields["port"] = robot.port_url
+        if args.json:
+            print(json.dumps(fields, sort_keys=True))
+            return 0
+        grip = "no sensor" if status.grip_mm < 0 else ("empty" if status.grip_mm == 0 else f"{status.grip_mm} mm")
+        print(f"port        {robot.port_url}")
+        print(f"boot id     {status.boot_id}")
+        print(f"mode        {status.mode}")
+        print(f"faults      {', '.join(status.faults) or 'none'}")
+        print(f"commands    last done {status.last_done_cmd}, last queued {status.last_queued_cmd}")
+        print(f"queue       {status.free_slots} free slots")
+        print(f"grip        {grip}")
+        print(f"pulses_us   {' '.join(str(p) for p in status.pulses_us)}")
+    return 0

@@ -1,0 +1,278 @@
+"""The robot config: ``hardware/robot.toml`` read with :mod:`tomllib` and validated where each option is read.
+
+Every option is checked against its bounds as it is read; an unknown or misspelt key, a missing key, a value out
+of bounds or a board the arm cannot serve is a :class:`~hanoibot.errors.ConfigError` naming the key and the
+section (an unreachable peg is an :class:`~hanoibot.errors.UnreachableError` naming the peg and the level).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config_reader import Section
+from .errors import ConfigError
+from .motion.calibration import Calibration, LinearCalibration, PointsCalibration
+from .motion.geometry import JOINT_NAMES, Arm, Board, Joint, Peg
+from .motion.hardware import Gripper, MotionSettings, Servo
+from .motion.kinematics import JointAngles, Point, forward_kinematics
+from .motion.workspace import check_board, check_reachable
+from .puzzle import MAX_PEGS, MIN_PEGS, peg_letter
+
+__all__ = [
+    "Gripper",
+    "MotionSettings",
+    "RobotConfig",
+    "Servo",
+    "config_hash",
+    "default_config_path",
+    "load_config",
+    "parse_config",
+]
+
+#: Largest disk count a board may declare (the simulated runs use up to 8).
+MAX_DISKS = 16
+
+
+@dataclass(frozen=True)
+class RobotConfig:
+    """A validated robot: board, arm, servos (joint order), gripper and motion settings.
+
+    ``config_hash`` is the sha256 (hex) of the file's bytes, for the journal; ``source_path`` the file read.
+    Channel order on the wire is base, shoulder, elbow, wrist, gripper.
+    """
+
+    board: Board
+    arm: Arm
+    servos: tuple[Servo, Servo, Servo, Servo]
+    gripper: Gripper
+    motion: MotionSettings
+    config_hash: str
+    source_path: Path | None
+
+    @property
+    def channels(self) -> int:
+        """Number of servo channels on the wire (4 joints + gripper)."""
+        return len(self.servos) + 1
+
+    def start_pulses_us(self) -> tuple[int, ...]:
+        """Start (home) pose pulses in µs, channel order, gripper open."""
+        joints = (round(s.pulse_us(s.start_deg)) for s in self.servos)
+        return (*joints, self.gripper.open_us)
+
+    def min_pulses_us(self) -> tuple[int, ...]:
+        """Lowest allowed pulse in µs per channel (for the firmware's CONFIG)."""
+        return (*(s.min_us for s in self.servos), self.gripper.min_us)
+
+    def max_pulses_us(self) -> tuple[int, ...]:
+        """Highest allowed pulse in µs per channel (for the firmware's CONFIG)."""
+        return (*(s.max_us for s in self.servos), self.gripper.max_us)
+
+    def joint_pulses_us(self, angles: JointAngles) -> tuple[int, int, int, int]:
+        """Whole-µs pulses of the four joint servos for ``angles`` (degrees)."""
+        b, s, e, w = (round(servo.pulse_us(a)) for servo, a in zip(self.servos, angles, strict=True))
+        return b, s, e, w
+
+    def joint_angles(self, pulses_us: Sequence[float]) -> JointAngles:
+        """Joint angles in degrees produced by the first four (joint) pulses of ``pulses_us``."""
+        b, s, e, w = (servo.angle_deg(p) for servo, p in zip(self.servos, pulses_us[:4], strict=True))
+        return JointAngles(b, s, e, w)
+
+    def grip_point(self, pulses_us: Sequence[float]) -> Point:
+        """Grip point in mm (forward kinematics) for channel pulses ``pulses_us`` (gripper pulse ignored)."""
+        return forward_kinematics(self.arm, self.joint_angles(pulses_us))
+
+    def max_speeds_us_s(self) -> tuple[float, ...]:
+        """Top pulse rate in µs/s per channel that keeps every joint within its max_speed_deg_s.
+
+        Uses the calibration's average slope over the joint's limits (hanoibot's own segments stay below it,
+        as they are timed with the steepest local slope); for the simulator's virtual servos.
+        """
+        rates = []
+        for servo, joint in zip(self.servos, self.arm.joints, strict=True):
+            span_us = abs(servo.pulse_us(joint.max_deg) - servo.pulse_us(joint.min_deg))
+            rates.append(joint.max_speed_deg_s * span_us / (joint.max_deg - joint.min_deg))
+        return (*rates, self.gripper.max_speed_deg_s * self.gripper.us_per_deg)
+
+    def output_channels(self) -> tuple[int, ...]:
+        """Hardware outputs (PCA9685 channel or pin index) of the wire channels, in wire order."""
+        return (*(s.channel for s in self.servos), self.gripper.channel)
+
+
+def default_config_path() -> Path:
+    """The default robot config: ``hardware/robot.toml`` in the source tree."""
+    return Path(__file__).resolve().parents[2] / "hardware" / "robot.toml"
+
+
+def config_hash(data: bytes) -> str:
+    """sha256 (hex) of a config file's bytes: the journal uses it to refuse resuming on another robot."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def load_config(path: str | Path | None = None) -> RobotConfig:
+    """Read and validate the robot config at ``path`` (default :func:`default_config_path`)."""
+    source = Path(path) if path is not None else default_config_path()
+    try:
+        data = source.read_bytes()
+    except OSError as err:
+        raise ConfigError(f"cannot read robot config {str(source)!r}: {err.strerror or err}") from err
+    return parse_config(data, source_path=source)
+
+
+def parse_config(data: bytes, *, source_path: Path | None = None) -> RobotConfig:
+    """Validate a robot config given as TOML bytes (``source_path`` only names it in messages and the result)."""
+    name = str(source_path) if source_path is not None else "robot config"
+    try:
+        document = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"{name} is not valid TOML: {err}") from err
+    root = Section("", document)
+    board = _read_board(root.table("board"))
+    arm = _read_arm(root.table("arm"))
+    motion = _read_motion(root.table("motion"))
+    servos_section = root.table("servos")
+    servos = tuple(_read_servo(servos_section.table(joint), arm.joints[i]) for i, joint in enumerate(JOINT_NAMES))
+    gripper = _read_gripper(servos_section.table("gripper"), root.table("gripper"))
+    servos_section.finish()
+    root.finish()
+    _check_channels(servos, gripper)
+    check_board(
+        board,
+        open_width_mm=gripper.open_width_mm,
+        finger_length_mm=gripper.finger_length_mm,
+        clearance_mm=motion.clearance_mm,
+    )
+    check_reachable(board, arm, motion.clearance_mm)
+    return RobotConfig(
+        board, arm, (servos[0], servos[1], servos[2], servos[3]), gripper, motion, config_hash(data), source_path
+    )
+
+
+def _read_board(section: Section) -> Board:
+    peg_height_mm = section.number("peg_height_mm", 5.0, 500.0)
+    peg_diameter_mm = section.number("peg_diameter_mm", 1.0, 50.0)
+    disk_count = section.integer("disk_count", 1, MAX_DISKS)
+    diameters_mm = section.numbers("disk_diameters_mm", peg_diameter_mm, 300.0, count=disk_count)
+    if any(b <= a for a, b in itertools.pairwise(diameters_mm)):
+        raise section.error("disk_diameters_mm", diameters_mm, "strictly rising diameters, smallest disk first")
+    thickness_mm = section.number("disk_thickness_mm", 1.0, 100.0)
+    peg_tables = section.tables("pegs", MIN_PEGS, MAX_PEGS)
+    pegs = []
+    for index, table in enumerate(peg_tables):
+        x_mm = table.number("x_mm", -1000.0, 1000.0)
+        y_mm = table.number("y_mm", -1000.0, 1000.0)
+        height_mm = table.number("height_mm", 5.0, 500.0, default=peg_height_mm)
+        table.finish()
+        pegs.append(Peg(peg_letter(index), x_mm, y_mm, height_mm))
+    section.finish()
+    return Board(tuple(pegs), peg_diameter_mm, diameters_mm, thickness_mm)
+
+
+def _read_arm(section: Section) -> Arm:
+    shoulder_height_mm = section.number("shoulder_height_mm", 0.0, 1000.0)
+    upper_arm_mm = section.number("upper_arm_mm", 10.0, 1000.0)
+    forearm_mm = section.number("forearm_mm", 10.0, 1000.0)
+    tool_length_mm = section.number("tool_length_mm", 0.0, 500.0)
+    joints = []
+    for joint in JOINT_NAMES:
+        table = section.table(joint)
+        min_deg = table.number("min_deg", -180.0, 180.0)
+        max_deg = table.number("max_deg", -180.0, 180.0)
+        if max_deg <= min_deg:
+            raise table.error("max_deg", max_deg, f"more than min_deg = {min_deg:g}")
+        speed_deg_s = table.number("max_speed_deg_s", 0.0, 2000.0, low_open=True)
+        table.finish()
+        joints.append(Joint(joint, min_deg, max_deg, speed_deg_s))
+    section.finish()
+    return Arm(
+        shoulder_height_mm, upper_arm_mm, forearm_mm, tool_length_mm, (joints[0], joints[1], joints[2], joints[3])
+    )
+
+
+def _read_pulse_range(section: Section) -> tuple[int, int, int]:
+    """``channel``, ``min_us`` and ``max_us`` of a servo table."""
+    channel = section.integer("channel", 0, 31)
+    min_us = section.integer("min_us", 300, 3000)
+    max_us = section.integer("max_us", 300, 3000)
+    if max_us <= min_us:
+        raise section.error("max_us", max_us, f"more than min_us = {min_us} (the pulse range is inverted)")
+    return channel, min_us, max_us
+
+
+def _read_servo(section: Section, joint: Joint) -> Servo:
+    channel, min_us, max_us = _read_pulse_range(section)
+    calibration = _read_calibration(section)
+    for key, angle_deg in (("min_deg", joint.min_deg), ("max_deg", joint.max_deg)):
+        pulse_us = calibration.pulse_us(angle_deg)
+        if not min_us <= pulse_us <= max_us:
+            raise section.error(
+                "min_us" if pulse_us < min_us else "max_us",
+                min_us if pulse_us < min_us else max_us,
+                f"a range that holds the pulse {pulse_us:.0f} µs of [arm.{joint.name}] {key} = {angle_deg:g}",
+            )
+    start_deg = section.number("start_deg", joint.min_deg, joint.max_deg)
+    section.finish()
+    return Servo(joint.name, channel, min_us, max_us, calibration, start_deg)
+
+
+def _read_calibration(section: Section) -> Calibration:
+    """Either ``points_deg_us`` or ``center_us`` + ``offset_deg`` + ``direction`` + ``us_per_deg``."""
+    if section.has("points_deg_us"):
+        points = section.pairs("points_deg_us", (-360.0, 360.0), (300.0, 3000.0))
+        try:
+            return PointsCalibration(points)
+        except ConfigError as err:
+            raise section.error("points_deg_us", [list(p) for p in points], str(err).split(": ", 1)[-1]) from None
+    center_us = section.number("center_us", 300.0, 3000.0)
+    offset_deg = section.number("offset_deg", -360.0, 360.0)
+    direction = section.integer("direction", -1, 1)
+    if direction == 0:
+        raise section.error("direction", direction, "1 (a longer pulse turns the joint positive) or -1")
+    us_per_deg = section.number("us_per_deg", 1.0, 50.0)
+    return LinearCalibration(center_us, offset_deg, direction, us_per_deg)
+
+
+def _read_gripper(servo: Section, section: Section) -> Gripper:
+    channel, min_us, max_us = _read_pulse_range(servo)
+    us_per_deg = servo.number("us_per_deg", 1.0, 50.0)
+    servo.finish()
+    open_us = section.integer("open_us", min_us, max_us)
+    closed_us = section.integer("closed_us", min_us, max_us)
+    if closed_us == open_us:
+        raise section.error("closed_us", closed_us, f"a pulse other than open_us = {open_us}")
+    open_width_mm = section.number("open_width_mm", 1.0, 300.0)
+    closed_width_mm = section.number("closed_width_mm", 0.0, open_width_mm, high_open=True)
+    finger_length_mm = section.number("finger_length_mm", 1.0, 500.0)
+    speed_deg_s = section.number("max_speed_deg_s", 0.0, 3000.0, low_open=True)
+    squeeze_mm = section.number("squeeze_mm", 0.0, 20.0)
+    grip_sensor = section.boolean("grip_sensor")
+    section.finish()
+    return Gripper(
+        channel, min_us, max_us, us_per_deg, open_us, closed_us, open_width_mm, closed_width_mm,
+        finger_length_mm, speed_deg_s, squeeze_mm, grip_sensor,
+    )  # fmt: skip
+
+
+def _read_motion(section: Section) -> MotionSettings:
+    clearance_mm = section.number("clearance_mm", 1.0, 100.0)
+    tolerance_mm = section.number("line_tolerance_mm", 0.5, 20.0)
+    settle_ms = section.integer("settle_ms", 0, 2000)
+    peak_ratio = section.number("profile_peak_ratio", 1.0, 3.0)
+    section.finish()
+    return MotionSettings(clearance_mm, tolerance_mm, settle_ms, peak_ratio)
+
+
+def _check_channels(servos: tuple[Servo, ...], gripper: Gripper) -> None:
+    """Two servos on one output would fight each other."""
+    seen: dict[int, str] = {}
+    for name, channel in [*((s.joint, s.channel) for s in servos), ("gripper", gripper.channel)]:
+        if channel in seen:
+            raise ConfigError(
+                f"[servos.{name}] channel = {channel}: already used by [servos.{seen[channel]}]; "
+                "expected one output per servo"
+            )
+        seen[channel] = name

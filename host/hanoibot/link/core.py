@@ -1,0 +1,446 @@
+"""The engine under :class:`~hanoibot.link.session.Session`: port, handshake, frames in, timers, frames out.
+
+:class:`LinkCore` owns the port and the protocol state. Reliable frames go through a go-back-N
+:class:`~hanoibot.link.window.SendWindow`. A frame whose ack is overdue (twice the recent minimum round trip) is
+asked about with a PING: the PONG's cumulative ack tells at once whether the board took it, so a loss costs a
+round trip instead of a retransmission timeout; the adaptive RTO (:mod:`hanoibot.link.rtt`) is the fallback.
+Lost ACKs and DONEs are recovered from later ACK and STATUS frames, which carry ``last_done_cmd``. When idle, a
+heartbeat (PING, or STATUS every ``status_every_s``) keeps the firmware watchdog fed and shows a reboot quickly.
+Every blocking read is bounded by the next timer, and on ``sim://`` it advances the simulator's virtual clock.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from typing import Any
+
+import serial
+from hanoifw import protocol
+
+from ..clock import Clock, WallClock
+from ..errors import BadCommand, BoardError, BoardReset, LinkLost, LinkTimeout, PortError
+from .port import READ_QUANTUM_S, close_quietly, open_port, read_available, reopen_port
+from .rtt import RttEstimator
+from .status import Status, parse_hello, parse_status
+from .window import Pending, SendWindow
+
+#: Board ERROR codes that are flow control, not failures.
+_QUIET_ERRORS = (protocol.E_QUEUE_FULL,)
+#: Granularity of read time-outs, in s.
+_TIMEOUT_STEP_S = 0.0005
+#: Shortest time between two PINGs asking about the same unacked frame, in s.
+_MIN_REPROBE_S = 0.001
+#: Heartbeat period while the board is quiet, in s.
+_SILENT_HEARTBEAT_S = 0.01
+#: PINGs remembered while their PONG is awaited.
+_MAX_PINGS = 32
+
+
+class LinkCore:
+    """Port, protocol state and service loop of one host session (the public commands are on Session).
+
+    Times in s of ``clock`` (a sim:// port's virtual clock replaces it): ``silence_s`` without a valid frame is
+    LinkLost; ``handshake_s`` bounds SYNC/HELLO; ``reconnect_s`` bounds reopening a vanished port (0 = PortError
+    at once); ``heartbeat_s`` is the longest gap between frames to the board (also capped at an eighth of the
+    board's watchdog); ``status_every_s`` is how often a heartbeat is a STATUS rather than a PING.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        clock: Clock | None = None,
+        window: int = 4,
+        silence_s: float = 1.0,
+        handshake_s: float = 5.0,
+        reconnect_s: float = 5.0,
+        heartbeat_s: float = 0.075,
+        status_every_s: float = 0.25,
+        baudrate: int = 115200,
+    ) -> None:
+        if window < 1:
+            raise BadCommand(f"window {window} is invalid: expected at least 1 frame")
+        self.url = url
+        self.clock: Clock = clock if clock is not None else WallClock()
+        self.silence_s = silence_s
+        self.handshake_s = handshake_s
+        self.reconnect_s = reconnect_s
+        self.baudrate = baudrate
+        self.status_every_s = status_every_s
+        # A serial line has no congestion to back off from: cap the RTO well below the silence bound.
+        self.rtt = RttEstimator(max_rto_s=min(1.0, silence_s / 5))
+        self.retransmits = 0
+        self.reconnects = 0
+        self.hello: dict[str, Any] = {}
+        self.boot_id = ""
+        self.channels = 0
+        self.queue_depth = 0
+        self.last_done_cmd = 0
+        self.last_sent_cmd = 0
+        self.last_status: Status | None = None
+        self._heartbeat_max_s = heartbeat_s
+        self._heartbeat_s = heartbeat_s
+        self._window = SendWindow(window, first_seq=random.randrange(protocol.SEQ_MOD))
+        self._port: serial.SerialBase | None = None
+        self._read_timeout_s: float | None = None
+        self._reader = protocol.FrameReader()
+        self._board_seq: int | None = None
+        self._open_cmds: deque[int] = deque()
+        self._errors: list[BoardError] = []
+        self._reset: BoardReset | None = None
+        self._status_s = -1.0
+        self._status_count = 0
+        self._status_asked_s = -1.0
+        self._fast_retransmit_key = (-1, 0)
+        self._pings: dict[str, float] = {}
+        self._wanted: dict[str, float] = {}
+        self._ping_count = 0
+        self._probe_key = (-1, 0)
+        self._probe_sent_s = 0.0
+        self._last_rx_s = 0.0
+        self._last_tx_s = 0.0
+
+    @property
+    def port(self) -> serial.SerialBase | None:
+        """The pyserial port object (a sim:// port has ``.board`` and ``.clock``); None before the first open."""
+        return self._port
+
+    @property
+    def is_open(self) -> bool:
+        """True while the port is open."""
+        return self._port is not None and bool(self._port.is_open)
+
+    def close(self) -> None:
+        """Close the port (the board keeps running; its watchdog holds the arm if it was moving). The port
+        object is kept, so :meth:`open` reopens the same device (a sim:// port keeps its board)."""
+        close_quietly(self._port)
+
+    def reconnect(self) -> None:
+        """Reopen the port within ``reconnect_s`` and shake hands again; unacked frames are resent if the
+        board kept its boot id (command ids keep each MOVE at most once), else BoardReset."""
+        self.close()
+        self.reconnects += 1
+        deadline_s = self.clock.now_s() + self.reconnect_s
+        while True:
+            try:
+                self._open_port()
+                break
+            except PortError as err:
+                if self.clock.now_s() >= deadline_s:
+                    raise PortError(
+                        f"port {self.url!r} vanished and did not come back within {self.reconnect_s:g} s: {err}"
+                    ) from err
+                self.clock.sleep(0.1)
+        self._handshake()
+
+    def _open_port(self) -> None:
+        """Open the port, adopt its clock if it has one (sim://), and drop whatever is waiting in it."""
+        port = self._port
+        if port is None:
+            port = open_port(self.url, baudrate=self.baudrate)
+        elif not port.is_open:
+            reopen_port(port, self.url)
+        port_clock = getattr(port, "clock", None)
+        if port_clock is not None:
+            self.clock = port_clock
+        self._port = port
+        self._reader = protocol.FrameReader()
+        self._board_seq = None
+        self._read_timeout_s = port.timeout
+        try:
+            port.reset_input_buffer()
+        except (serial.SerialException, OSError) as err:
+            raise PortError(f"cannot use port {self.url!r}: {err}") from err
+
+    def _handshake(self) -> None:
+        """SYNC until a HELLO answers it; check protocol and boot id; renumber unacked frames."""
+        token = f"{random.getrandbits(32):08x}"
+        sync_seq = self._window.next_seq
+        sync = protocol.encode(protocol.SYNC, sync_seq, self._rx_ack(), [token])
+        start_s = self.clock.now_s()
+        hello: dict[str, Any] | None = None
+        attempts = 0
+        while hello is None:
+            now_s = self.clock.now_s()
+            attempts += 1
+            if now_s - start_s >= self.handshake_s:
+                raise LinkTimeout(
+                    f"no HELLO from {self.url!r} within {self.handshake_s:g} s: expected a hanoibot board there"
+                )
+            self._transmit(sync)
+            while hello is None and self.clock.now_s() - now_s < self.rtt.rto_s:
+                hello = self._read_hello(sync_seq)
+            if hello is None:
+                self.rtt.back_off()
+        if attempts == 1:
+            self.rtt.sample(self.clock.now_s() - start_s)  # one SYNC, one HELLO: an unambiguous round trip
+        self._adopt_hello(hello)
+        self._window.restart(sync_seq + 1, ack=self._rx_ack())
+
+    def _read_hello(self, sync_seq: int) -> dict[str, Any] | None:
+        """Read once; the HELLO that acks ``sync_seq``, if it came (other frames are dropped here)."""
+        for kind, seq, ack, fields in self._reader.feed(self._read(wait=True)):
+            self._board_seq = seq
+            if kind == protocol.HELLO and ack == sync_seq:
+                return parse_hello(fields)
+        return None
+
+    def _adopt_hello(self, hello: dict[str, Any]) -> None:
+        """Take the board's HELLO; a changed boot id (after a reconnect) is a BoardReset."""
+        if self.boot_id and hello["boot_id"] != self.boot_id:
+            self._board_reset(str(hello["boot_id"]), str(hello["reset_cause"]))
+        self.hello = hello
+        self.boot_id = str(hello["boot_id"])
+        self.channels = int(hello["channels"])
+        self.queue_depth = int(hello["queue_depth"])
+        self.last_done_cmd = max(self.last_done_cmd, int(hello["last_done_cmd"]))
+        self.last_sent_cmd = max(self.last_sent_cmd, int(hello["last_queued_cmd"]))
+        # An eighth of the board's watchdog: it trips only if seven heartbeats in a row are lost.
+        self._heartbeat_s = min(self._heartbeat_max_s, int(hello["watchdog_ms"]) / 8000.0)
+        self._last_rx_s = self.clock.now_s()
+
+    def _service(self, *, wait: bool) -> None:
+        """Read and act on frames, run the timers, and raise what the board reported."""
+        if self._reset is not None:
+            raise self._reset
+        for frame in self._reader.feed(self._read(wait=wait)):
+            self._on_frame(*frame)
+        self._run_timers()
+        if self._errors:
+            raise self._errors.pop(0)
+
+    def _read(self, *, wait: bool) -> bytes:
+        """Bytes from the port; if it vanished, reconnect (or PortError when that is off)."""
+        if self._port is None or not self._port.is_open:
+            raise PortError(f"port {self.url!r} is not open: call open() first")
+        try:
+            if wait:
+                wait_s = self._time_to_next_timer_s()
+                wait = wait_s > 0
+                if wait and wait_s != self._read_timeout_s:
+                    self._port.timeout = self._read_timeout_s = wait_s
+            return read_available(self._port, wait=wait)
+        except (serial.SerialException, OSError) as err:
+            self._port_lost(err)
+            return b""
+
+    def _time_to_next_timer_s(self) -> float:
+        """How long a read may block before a timer is due, in s: 0 to READ_QUANTUM_S, in 0.5 ms steps (so
+        a real port is not reconfigured for every read)."""
+        if not self.boot_id:
+            return READ_QUANTUM_S  # handshaking: no timers run yet
+        wait_s = min(READ_QUANTUM_S, min(self._timer_deadlines_s()) - self.clock.now_s())
+        return 0.0 if wait_s <= 0 else math.ceil(wait_s / _TIMEOUT_STEP_S) * _TIMEOUT_STEP_S
+
+    def _timer_deadlines_s(self) -> tuple[float, float, float, float]:
+        """When each timer fires, in s of the session clock: (retransmit, probe, heartbeat, silence). The
+        same numbers decide both how long to block and what fires, so a timer can never be due yet not fire."""
+        never_s = math.inf
+        retransmit_s = probe_s = never_s
+        oldest = self._window.oldest
+        if oldest is not None:
+            retransmit_s = oldest.sent_s + self.rtt.rto_s if oldest.transmissions else -never_s
+            if oldest.transmissions:
+                probe_s = oldest.sent_s + self.rtt.probe_s
+                if (oldest.seq, oldest.transmissions) == self._probe_key:
+                    # Asked already and no verdict yet (the PING or PONG may be lost too): ask again soon.
+                    probe_s = max(probe_s, self._probe_sent_s + max(2 * self.rtt.probe_s, _MIN_REPROBE_S))
+        # Once the board has been quiet for a heartbeat period, ask every _SILENT_HEARTBEAT_S: on a noisy line a
+        # run of lost replies must not add up to the silence bound while the board is in fact fine.
+        heartbeat_s = min(
+            self._last_tx_s + self._heartbeat_s,
+            max(self._last_tx_s + _SILENT_HEARTBEAT_S, self._last_rx_s + self._heartbeat_s),
+        )
+        return retransmit_s, probe_s, heartbeat_s, self._last_rx_s + self.silence_s
+
+    def _transmit(self, frame: bytes) -> None:
+        """Write one frame; if the port vanished, reconnect (the frame is resent by the window if reliable)."""
+        if self._port is None or not self._port.is_open:
+            raise PortError(f"port {self.url!r} is not open: call open() first")
+        try:
+            self._port.write(frame)
+        except (serial.SerialException, OSError) as err:
+            self._port_lost(err)
+        self._last_tx_s = self.clock.now_s()
+
+    def _port_lost(self, err: BaseException) -> None:
+        """The port failed under us: reconnect within the bound, else PortError naming it."""
+        if self.reconnect_s <= 0:
+            self.close()
+            raise PortError(f"port {self.url!r} failed: {err}") from err
+        self.reconnect()
+
+    def _on_frame(self, kind: str, seq: int, ack: int, fields: list[str]) -> None:
+        """Act on one valid frame from the board."""
+        now_s = self.clock.now_s()
+        self._last_rx_s = now_s
+        if self._board_seq is not None and seq != (self._board_seq + 1) % protocol.SEQ_MOD:
+            self._ask_status()  # a board frame was lost: STATUS tells what it said (last_done_cmd, faults)
+        self._board_seq = seq
+        if kind == protocol.HELLO:
+            if fields[2:3] != [self.boot_id]:
+                hello = parse_hello(fields)
+                self._board_reset(str(hello["boot_id"]), str(hello["reset_cause"]))
+            return
+        if kind == protocol.ERROR and fields[:1] == [protocol.E_NO_SESSION]:
+            self._ask_status()  # the board forgot our session: did it reboot?
+            return
+        self._take_ack(kind, ack, now_s)
+        if kind == protocol.ACK and len(fields) == 2:
+            self._done_up_to(protocol.parse_uint(fields[1], protocol.MAX_CMD_ID))
+        elif kind == protocol.DONE and fields:
+            self._done_up_to(protocol.parse_uint(fields[0], protocol.MAX_CMD_ID))
+        elif kind == protocol.STATUS:
+            self._on_status(parse_status(fields), now_s)
+        elif kind == protocol.PONG and fields:
+            self._on_pong(fields[0], now_s)
+        elif kind == protocol.ERROR:
+            self._on_error(fields)
+
+    def _take_ack(self, kind: str, ack: int, now_s: float) -> None:
+        """Drop what a cumulative ack covers; RTT sample; an ACK that covers nothing means a frame was lost."""
+        if self._window.take_ack(ack):
+            self.rtt.clear_back_off()
+
+    def _on_pong(self, token: str, now_s: float) -> None:
+        """A PONG gives a clean RTT sample, and proves a loss: the board saw the oldest frame's last
+        transmission before this PING, yet its ack (already taken) does not cover it."""
+        sent_s = self._pings.pop(token, None)
+        if sent_s is None:
+            return
+        self.rtt.sample(now_s - sent_s)
+        if token in self._wanted:
+            self._wanted[token] = now_s - sent_s
+        oldest = self._window.oldest
+        if oldest is None or not oldest.transmissions or sent_s < oldest.sent_s:
+            return
+        key = (oldest.seq, oldest.transmissions)
+        if key != self._fast_retransmit_key:
+            self._fast_retransmit_key = key
+            self._resend_window()
+
+    def _on_status(self, status: Status, now_s: float) -> None:
+        """Keep a STATUS; a new boot id is a reset."""
+        if status.boot_id != self.boot_id:
+            self._board_reset(status.boot_id, "unknown")
+        self.last_status = status
+        self._status_s = now_s
+        self._status_count += 1
+        self._done_up_to(status.last_done_cmd)
+
+    def _on_error(self, fields: list[str]) -> None:
+        """Queue a board ERROR to be raised at the end of this service round (flow-control codes excepted)."""
+        code = fields[0] if fields else "?"
+        if code in _QUIET_ERRORS:
+            return
+        cmd_id = protocol.parse_uint(fields[1], protocol.MAX_CMD_ID) if len(fields) > 1 else -1
+        text = ",".join(fields[2:])
+        where = f" for command {cmd_id}" if cmd_id > 0 else ""
+        self._errors.append(BoardError(f"board refused{where}: {code}: {text}", code=code, cmd_id=cmd_id))
+
+    def _done_up_to(self, cmd_id: int) -> None:
+        """Commands finish in id order: everything up to ``cmd_id`` is done."""
+        if cmd_id > self.last_done_cmd:
+            self.last_done_cmd = cmd_id
+
+    def _run_timers(self) -> None:
+        """Retransmit on timeout, probe an overdue ack, send a heartbeat when idle, and give up after the
+        silence bound."""
+        now_s = self.clock.now_s()
+        retransmit_s, probe_s, heartbeat_s, silence_s = self._timer_deadlines_s()
+        oldest = self._window.oldest
+        if oldest is not None and now_s >= retransmit_s:
+            if oldest.transmissions:
+                self.rtt.back_off()
+            self._resend_window()
+        elif oldest is not None and now_s >= probe_s:
+            # Not acked as soon as expected: a PING now tells at once whether it was lost (see _on_pong).
+            self._probe_key = (oldest.seq, oldest.transmissions)
+            self._probe_sent_s = now_s
+            self._send_ping()
+        if now_s >= heartbeat_s:
+            self._heartbeat(now_s)
+        if now_s >= silence_s:
+            raise LinkLost(
+                f"no valid frame from {self.url!r} for {now_s - self._last_rx_s:.2f} s (bound {self.silence_s:g} s):"
+                " check the cable and the board's power"
+            )
+
+    def _send_reliable(self, kind: str, fields: list[str | int], *, cmd_id: int | None = None) -> Pending:
+        """Wait for room in the window, then send a reliable frame."""
+        while self._window.is_full:
+            self._service(wait=True)
+        entry = self._window.add(kind, fields, ack=self._rx_ack(), cmd_id=cmd_id)
+        self._send_entry(entry)
+        return entry
+
+    def _send_entry(self, entry: Pending) -> None:
+        """(Re)send one reliable frame and note when."""
+        if entry.transmissions:
+            self.retransmits += 1
+        entry.transmissions += 1
+        entry.sent_s = self.clock.now_s()
+        self._transmit(entry.frame)
+
+    def _resend_window(self) -> None:
+        """Go back N: send every unacked frame again, oldest first."""
+        for entry in self._window.pending():
+            self._send_entry(entry)
+
+    def _wait_acked(self, entry: Pending) -> None:
+        """Service the link until ``entry`` is acked."""
+        while not entry.acked:
+            self._service(wait=True)
+
+    def _heartbeat(self, now_s: float) -> None:
+        """Keep the watchdog fed: a short PING, or a STATUS when the last one is older than ``status_every_s``
+        (STATUS shows a reboot and what was done; PONG is short, so it survives a noisy line more often)."""
+        if now_s - max(self._status_s, self._status_asked_s) >= self.status_every_s:
+            self._ask_status()
+        else:
+            self._send_ping()
+
+    def _send_ping(self) -> str:
+        """Send a PING with a fresh token and remember when; returns the token."""
+        self._ping_count += 1
+        token = str(self._ping_count)
+        if len(self._pings) >= _MAX_PINGS:
+            del self._pings[next(iter(self._pings))]  # its PONG was lost
+        self._pings[token] = self.clock.now_s()
+        self._transmit(protocol.encode(protocol.PING, self._window.next_seq, self._rx_ack(), [token]))
+        return token
+
+    def _ask_status(self) -> None:
+        """Send a STATUS request (acted on at once by the board whatever its seq)."""
+        self._status_asked_s = self.clock.now_s()
+        self._transmit(protocol.encode(protocol.STATUS, self._window.next_seq, self._rx_ack()))
+
+    def _rx_ack(self) -> int:
+        """Our ack of the board's frames: the last board seq seen (the board does not need it)."""
+        return 0 if self._board_seq is None else self._board_seq
+
+    def _unfinished(self) -> deque[int]:
+        """MOVE ids sent and not known done, oldest first."""
+        while self._open_cmds and self._open_cmds[0] <= self.last_done_cmd:
+            self._open_cmds.popleft()
+        return self._open_cmds
+
+    def _board_reset(self, new_boot_id: str, cause: str) -> None:
+        """Record and raise BoardReset: unfinished commands have unknown fate and are dropped, never replayed."""
+        unknown = tuple(self._unfinished())
+        self._window.clear()
+        self._open_cmds.clear()
+        shown = ", ".join(map(str, unknown[:8])) + (" ..." if len(unknown) > 8 else "")
+        self._reset = BoardReset(
+            f"board at {self.url!r} was reset (boot id {self.boot_id} -> {new_boot_id}, cause {cause}):"
+            f" {len(unknown)} unfinished command(s) [{shown}] have unknown fate and were not replayed",
+            old_boot_id=self.boot_id,
+            new_boot_id=new_boot_id,
+            unknown_cmd_ids=unknown,
+        )
+        self.last_done_cmd = 0
+        self.last_sent_cmd = 0
+        self.last_status = None
+        raise self._reset

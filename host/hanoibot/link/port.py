@@ -1,0 +1,69 @@
+"""Opening a pyserial URL and reading from it, with serial errors translated once into hanoibot errors.
+
+``sim://`` is registered by importing :mod:`hanoibot.link`. A port that does not exist, is busy or vanishes
+becomes a :class:`~hanoibot.errors.PortError` with one line naming the port.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import serial
+
+from ..errors import HanoiError, PortError
+
+#: Longest a single read blocks, in s (of the port's clock); the session loops on it.
+READ_QUANTUM_S = 0.01
+#: Longest a write may block before the port is considered stuck, in s.
+WRITE_TIMEOUT_S = 1.0
+
+
+def open_port(url: str, *, baudrate: int = 115200) -> serial.SerialBase:
+    """Open ``url`` (a device path or any pyserial URL) with a short read timeout; PortError if it cannot be."""
+    try:
+        return serial.serial_for_url(url, baudrate=baudrate, timeout=READ_QUANTUM_S, write_timeout=WRITE_TIMEOUT_S)
+    except HanoiError:
+        raise
+    except (serial.SerialException, OSError, ValueError) as err:
+        raise PortError(
+            f"cannot open port {url!r}: {_reason(err)}; expected a free serial port or a sim:// URL"
+        ) from err
+
+
+def reopen_port(port: serial.SerialBase, url: str) -> None:
+    """Open a closed port object again (the same device path; a sim:// port keeps its board)."""
+    try:
+        port.open()
+    except HanoiError:
+        raise
+    except (serial.SerialException, OSError, ValueError) as err:
+        raise PortError(f"cannot reopen port {url!r}: {_reason(err)}; expected the port to be back") from err
+
+
+def read_available(port: serial.SerialBase, *, wait: bool) -> bytes:
+    """What has arrived; with ``wait``, block up to the port timeout for the first byte. Serial errors raise."""
+    waiting = port.in_waiting
+    if waiting:
+        return bytes(port.read(waiting))
+    if not wait:
+        return b""
+    data = bytes(port.read(1))
+    if data:
+        waiting = port.in_waiting
+        if waiting:
+            data += port.read(waiting)
+    return data
+
+
+def close_quietly(port: serial.SerialBase | None) -> None:
+    """Close ``port`` ignoring errors (it may already be gone)."""
+    if port is None:
+        return
+    with contextlib.suppress(serial.SerialException, OSError):
+        port.close()
+
+
+def _reason(err: BaseException) -> str:
+    """The useful part of a serial error message, on one line."""
+    text = str(err).strip() or type(err).__name__
+    return " ".join(text.split())

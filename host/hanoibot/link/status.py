@@ -1,0 +1,73 @@
+"""What the board says about itself: HELLO at boot or SYNC, STATUS on request, parsed into typed values.
+
+Field layouts come from :data:`hanoifw.protocol.FIELD_NAMES` (the one codec). A frame that does not fit is a
+:class:`~hanoibot.errors.ProtocolMismatch` naming what was wrong.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from hanoifw import protocol
+
+from ..errors import ProtocolMismatch
+
+#: ``mode`` values of a board that will not move until the host clears it.
+STOPPED_MODES = ("ESTOP", "FAULT")
+
+
+class Status(NamedTuple):
+    """One STATUS report. Pulses in µs per channel (0 = never output); ``grip_mm`` is -1 without a sensor."""
+
+    boot_id: str
+    mode: str
+    last_done_cmd: int
+    last_queued_cmd: int
+    free_slots: int
+    faults: tuple[str, ...]
+    grip_mm: int
+    pulses_us: tuple[int, ...]
+
+    @property
+    def is_stopped(self) -> bool:
+        """True while an e-stop or a fault is latched (only CLEAR releases it)."""
+        return self.mode in STOPPED_MODES or bool(self.faults)
+
+
+def parse_status(fields: list[str]) -> Status:
+    """The :class:`Status` in a STATUS frame's fields; ProtocolMismatch if they do not fit."""
+    values = _unpack(protocol.STATUS, fields)
+    faults = str(values["faults"])
+    return Status(
+        boot_id=str(values["boot_id"]),
+        mode=str(values["mode"]),
+        last_done_cmd=int(values["last_done_cmd"]),
+        last_queued_cmd=int(values["last_queued_cmd"]),
+        free_slots=int(values["free_slots"]),
+        faults=() if faults in ("", "-") else tuple(faults.split("|")),
+        grip_mm=int(values["grip_mm"]),
+        pulses_us=tuple(values["pulses_us"]),
+    )
+
+
+def parse_hello(fields: list[str]) -> dict[str, Any]:
+    """The HELLO fields by name; ProtocolMismatch (one line) if the board speaks another protocol version."""
+    proto = fields[0] if fields else "?"
+    if proto != str(protocol.PROTOCOL_VERSION):
+        raise ProtocolMismatch(
+            f"board speaks protocol version {proto}: this host speaks version {protocol.PROTOCOL_VERSION};"
+            " flash the firmware that comes with this hanoibot"
+        )
+    return _unpack(protocol.HELLO, fields)
+
+
+def _unpack(kind: str, fields: list[str]) -> dict[str, Any]:
+    """Fields of a board frame by name, or ProtocolMismatch naming the frame kind."""
+    values = protocol.unpack(kind, fields)
+    if values is None:
+        shown = ",".join(fields)[:80]
+        raise ProtocolMismatch(
+            f"board sent {kind} with fields {shown!r}: expected the layout of protocol version "
+            f"{protocol.PROTOCOL_VERSION}"
+        )
+    return values

@@ -1,0 +1,90 @@
+"""The host's send window of go-back-N: reliable frames sent and not yet acked, in seq order.
+
+The board acks cumulatively with the seq of the last frame it took in order. Sequence numbers count modulo
+:data:`hanoifw.protocol.SEQ_MOD`. After a SYNC the board expects SYNC's seq + 1, so :meth:`SendWindow.restart`
+renumbers what is still unacked (same commands, new seqs; command ids keep a resent MOVE at-most-once).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from hanoifw.protocol import SEQ_MOD, encode
+
+
+class Pending:
+    """One reliable frame in flight: its seq, what it says and when it was last sent (s)."""
+
+    __slots__ = ("acked", "cmd_id", "fields", "frame", "kind", "sent_s", "seq", "transmissions")
+
+    def __init__(self, seq: int, kind: str, fields: Sequence[str | int], cmd_id: int | None) -> None:
+        self.seq = seq
+        self.kind = kind
+        self.fields = tuple(fields)
+        self.cmd_id = cmd_id
+        self.frame = b""
+        self.sent_s = 0.0
+        self.transmissions = 0
+        self.acked = False
+
+
+class SendWindow:
+    """Up to ``size`` unacked reliable frames; seqs start after ``first_seq`` - 1."""
+
+    def __init__(self, size: int, first_seq: int = 0) -> None:
+        self.size = size
+        self.next_seq = first_seq % SEQ_MOD
+        self._pending: deque[Pending] = deque()
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    @property
+    def is_full(self) -> bool:
+        """True when no more frames may be sent before an ack."""
+        return len(self._pending) >= self.size
+
+    @property
+    def oldest(self) -> Pending | None:
+        """The first unacked frame (the one go-back-N resends from), or None."""
+        return self._pending[0] if self._pending else None
+
+    def pending(self) -> list[Pending]:
+        """Every unacked frame, oldest first."""
+        return list(self._pending)
+
+    def add(self, kind: str, fields: Sequence[str | int], *, ack: int, cmd_id: int | None = None) -> Pending:
+        """Give the next seq to a new frame and keep it until acked (the caller sends ``frame``)."""
+        entry = Pending(self.next_seq, kind, fields, cmd_id)
+        entry.frame = encode(kind, entry.seq, ack, entry.fields)
+        self._pending.append(entry)
+        self.next_seq = (self.next_seq + 1) % SEQ_MOD
+        return entry
+
+    def take_ack(self, ack: int) -> list[Pending]:
+        """Remove and return the frames a cumulative ``ack`` covers (none if it acks nothing new)."""
+        if not self._pending:
+            return []
+        covered = (ack - self._pending[0].seq) % SEQ_MOD
+        if covered >= len(self._pending):
+            return []
+        acked = [self._pending.popleft() for _ in range(covered + 1)]
+        for entry in acked:
+            entry.acked = True
+        return acked
+
+    def restart(self, first_seq: int, *, ack: int) -> None:
+        """Renumber the unacked frames from ``first_seq`` (after a SYNC) as never sent."""
+        self.next_seq = first_seq % SEQ_MOD
+        for entry in self._pending:
+            entry.seq = self.next_seq
+            entry.frame = encode(entry.kind, entry.seq, ack, entry.fields)
+            entry.transmissions = 0
+            self.next_seq = (self.next_seq + 1) % SEQ_MOD
+
+    def clear(self) -> list[Pending]:
+        """Forget every unacked frame (the board rebooted) and return them."""
+        dropped = list(self._pending)
+        self._pending.clear()
+        return dropped

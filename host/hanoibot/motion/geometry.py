@@ -1,0 +1,101 @@
+"""Board and arm geometry: where pegs stand, how tall stacks are, how long the links are.
+
+Coordinates are millimetres in the arm's frame: the origin is the base yaw axis on the table top, +x points
+forward from the arm, +y to its left, +z up. Disks are numbered from 1 (smallest).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..puzzle import peg_letter
+
+
+@dataclass(frozen=True)
+class Peg:
+    """One peg: its axis at (``x_mm``, ``y_mm``) on the table and its tip ``height_mm`` above the table."""
+
+    name: str
+    x_mm: float
+    y_mm: float
+    height_mm: float
+
+    def distance_mm(self, x_mm: float, y_mm: float) -> float:
+        """Horizontal distance in mm from this peg's axis to the point (``x_mm``, ``y_mm``)."""
+        return math.hypot(x_mm - self.x_mm, y_mm - self.y_mm)
+
+
+@dataclass(frozen=True)
+class Board:
+    """The peg board: pegs (A, B, … in order), peg diameter and the disk set (smallest disk first)."""
+
+    pegs: tuple[Peg, ...]
+    peg_diameter_mm: float
+    disk_diameters_mm: tuple[float, ...]
+    disk_thickness_mm: float
+
+    @property
+    def disk_count(self) -> int:
+        """How many disks the board holds (a run may use fewer: disks 1..n, the smallest ones)."""
+        return len(self.disk_diameters_mm)
+
+    def peg(self, index: int) -> Peg:
+        """Peg number ``index`` (0 = A)."""
+        return self.pegs[index]
+
+    def disk_diameter_mm(self, disk: int) -> float:
+        """Outer diameter in mm of ``disk`` (1 = smallest)."""
+        return self.disk_diameters_mm[disk - 1]
+
+    def grip_z_mm(self, level: int) -> float:
+        """Height in mm of the grip point for a disk at stack ``level`` (0 = lying on the board): its mid-plane."""
+        return (level + 0.5) * self.disk_thickness_mm
+
+    def stack_top_mm(self, disks_on_peg: int) -> float:
+        """Height in mm of the top face of a stack of ``disks_on_peg`` disks."""
+        return disks_on_peg * self.disk_thickness_mm
+
+
+@dataclass(frozen=True)
+class Joint:
+    """One arm joint: its mechanical limits in degrees and its safe (derated) top speed in deg/s."""
+
+    name: str
+    min_deg: float
+    max_deg: float
+    max_speed_deg_s: float
+
+    def contains(self, angle_deg: float, tolerance_deg: float = 1e-9) -> bool:
+        """True if ``angle_deg`` lies within the limits (plus ``tolerance_deg`` for rounding)."""
+        return self.min_deg - tolerance_deg <= angle_deg <= self.max_deg + tolerance_deg
+
+
+#: Joint order everywhere in hanoibot (and the order of the first four servo channels).
+JOINT_NAMES = ("base", "shoulder", "elbow", "wrist")
+
+
+@dataclass(frozen=True)
+class Arm:
+    """A 4-DOF arm: base yaw, shoulder and elbow pitch, wrist pitch; link lengths in mm.
+
+    ``shoulder_height_mm`` is the shoulder axis above the table, on the base yaw axis. ``tool_length_mm``
+    runs from the wrist axis to the grip point (between the fingertips). ``joints`` follow :data:`JOINT_NAMES`.
+    """
+
+    shoulder_height_mm: float
+    upper_arm_mm: float
+    forearm_mm: float
+    tool_length_mm: float
+    joints: tuple[Joint, Joint, Joint, Joint]
+
+    @property
+    def reach_mm(self) -> float:
+        """Longest distance in mm from the shoulder axis to the wrist axis (arm stretched out)."""
+        return self.upper_arm_mm + self.forearm_mm
+
+
+def peg_label(peg: int, level: int | None = None) -> str:
+    """A peg (and stack level, 1 = bottom disk) as people read it in messages: ``peg C level 3``."""
+    text = f"peg {peg_letter(peg)}"
+    return text if level is None else f"{text} level {level}"

@@ -1,0 +1,41 @@
+"""Segment durations from the servo speed limits: every channel arrives together, the slowest sets the time.
+
+The firmware moves all channels from their start to their end pulse along one shared, smooth time profile
+whose peak speed is ``profile_peak_ratio`` times the average (1.5 for smoothstep). A segment therefore lasts
+``peak_ratio * max(travel / speed)`` over the channels, rounded up to whole milliseconds, plus ``settle_ms`` on the
+last piece of a phase. The firmware spreads the motion over the whole duration, so that extra time slows the piece
+a little and leaves the servos, which trail their command, time to come to rest before the next phase starts.
+For a calibration given as measured pairs the travel in degrees is taken at the steepest piece the pulses cross,
+so no part of the segment runs faster than the limit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ..config import RobotConfig
+
+#: Shortest segment in ms: one firmware control tick is 10 ms, so a segment spans at least two.
+MIN_DURATION_MS = 20
+
+
+def channel_times_s(config: RobotConfig, from_us: Sequence[float], to_us: Sequence[float]) -> list[float]:
+    """Seconds each channel needs at its top (derated) speed to go from ``from_us`` to ``to_us``, no profile."""
+    times = []
+    for servo, joint, a_us, b_us in zip(config.servos, config.arm.joints, from_us, to_us, strict=False):
+        travel_deg = abs(b_us - a_us) * servo.calibration.max_deg_per_us(a_us, b_us)
+        times.append(travel_deg / joint.max_speed_deg_s)
+    gripper = config.gripper
+    times.append(abs(to_us[4] - from_us[4]) / gripper.us_per_deg / gripper.max_speed_deg_s)
+    return times
+
+
+def duration_ms(config: RobotConfig, from_us: Sequence[float], to_us: Sequence[float], *, settle: bool = True) -> int:
+    """Duration in ms of a segment from pulses ``from_us`` to ``to_us`` (channel order) within every speed limit.
+
+    ``settle`` adds ``[motion] settle_ms`` for a segment after which the arm must be at rest.
+    """
+    moving_s = max(channel_times_s(config, from_us, to_us)) * config.motion.profile_peak_ratio
+    total_ms = math.ceil(moving_s * 1000.0 - 1e-9) + (config.motion.settle_ms if settle else 0)
+    return max(total_ms, MIN_DURATION_MS)

@@ -1,0 +1,108 @@
+"""Where a journaled run goes on after the host stopped: same board boot, or a board that was reset.
+
+Same boot: the board is asked which command ids finished (motion still queued on it is flushed first), finished
+moves are journaled done, and the run continues at the phase of the first unfinished segment. Board reset: the
+rest is replanned from the board state the operator confirmed. Nothing is ever replayed blindly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import JournalError, RunFault
+from .journal import Journal, JournalLog
+from .planner import make_plan
+from .planner.base import Plan
+from .puzzle import State
+from .robot import Robot
+from .runner import plan_from_spec
+from .sequencer import faults_of
+
+#: Faults after which the arm still holds its pose and the disks are where the journal says.
+HOLDING_FAULTS = ("HOST_LOST", "ESTOP")
+#: Phases that start with the disk of the move in the gripper (during ``release`` it may already be let go).
+CARRYING_PHASES = ("lift", "travel", "lower")
+
+
+@dataclass
+class ResumePoint:
+    """Where a journaled run goes on: ``plan`` from move ``first_k`` at ``first_phase``, the board in ``board_state``.
+
+    ``same_boot``: the board was not reset, so the arm is where the journal left it (no homing, no CONFIG).
+    """
+
+    plan: Plan
+    first_k: int
+    first_phase: str
+    board_state: State
+    first_cmd_id: int
+    same_boot: bool
+    pose_us: tuple[int, ...] | None = None
+
+
+def check_journal(log: JournalLog, config_hash: str, path: str) -> Plan:
+    """The plan a journal recorded, after checking it was written for the robot config with ``config_hash``."""
+    if log.config_hash != config_hash:
+        raise JournalError(
+            f"journal {path!r} was written for robot config {log.config_hash[:12]} but this config is "
+            f"{config_hash[:12]}: resume with the robot config of the run (--config)"
+        )
+    return plan_from_spec(log.plan_spec, source=f"journal {path!r}")
+
+
+def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal) -> ResumePoint:
+    """Rejoin a board that kept running: ask which command ids finished, and go on from there.
+
+    Motion still queued on the board is flushed first (ESTOP holds the pose and drops the queue, CLEAR releases
+    the latch), so nothing runs twice: what did not finish is sent again with fresh command ids.
+    """
+    session = robot.session
+    status = session.status()
+    if int(status.last_queued_cmd) > int(status.last_done_cmd) and str(status.mode) in ("MOVING", "HELD"):
+        session.estop()
+        status = session.status()
+    faults = faults_of(status.faults)
+    lost = [f for f in faults if f not in HOLDING_FAULTS]
+    if lost:
+        raise RunFault(
+            f"the board latched {', '.join(lost)}: the disks may not be where the journal says; check the "
+            "board and resume with --board STATE"
+        )
+    if faults:
+        session.clear()
+    session.resume()  # a run stopped while paused left the board HELD; RESUME is harmless otherwise
+    last_done = int(status.last_done_cmd)
+    first_cmd_id = max(log.last_cmd_id, int(status.last_queued_cmd), last_done) + 1
+    k, state, phase = log.moves_done, plan.state_at(log.moves_done), "approach"
+    while k in log.moves:
+        entry = log.moves[k]
+        reached = entry.phase_after(last_done)
+        if reached is not None:
+            phase = reached
+            break
+        if not entry.done:
+            journal.record_done(k)
+        state = state.apply(entry.move)
+        k += 1
+    if phase in CARRYING_PHASES and robot.config.gripper.grip_sensor and int(session.status().grip_mm) == 0:
+        if phase in ("lift", "travel"):
+            phase = "approach"  # the pick missed and the disk is still on its peg: pick it again
+        else:
+            raise RunFault(
+                f"disk {log.moves[k].move.disk} is no longer in the gripper: check the board, resume with --board"
+            )
+    pose_us = tuple(int(p) for p in status.pulses_us)
+    return ResumePoint(plan, k, phase, state, first_cmd_id, same_boot=True, pose_us=pose_us)
+
+
+def resume_after_reset(log: JournalLog, plan: Plan, robot: Robot, board: State) -> ResumePoint:
+    """The board was reset: replan from the confirmed ``board`` to the journal's goal (after homing)."""
+    if (board.n_disks, board.pegs) != (plan.start.n_disks, plan.start.pegs):
+        raise JournalError(
+            f"board {board} has {board.n_disks} disks on {board.pegs} pegs but the journal's run has "
+            f"{plan.start.n_disks} on {plan.start.pegs}: confirm the state of this run's board"
+        )
+    replanned = make_plan(board.n_disks, pegs=board.pegs, rules=plan.rules, start=board, goal=plan.goal)
+    status = robot.session.status()
+    first_cmd_id = max(log.last_cmd_id, int(status.last_queued_cmd)) + 1
+    return ResumePoint(replanned, 0, "approach", board, first_cmd_id, same_boot=False)

@@ -1,0 +1,125 @@
+"""The robot facade: one link session to a board plus the robot config that turns moves into segments.
+
+``Robot`` is what the commands and the pytest fixtures hold: it opens the port (any pyserial URL, ``sim://`` by
+default), knows whether the board is simulated, and builds a :class:`~hanoibot.sequencer.Sequencer` wired to the
+config's segments, home pose, pulse limits and grip sensor.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from .clock import Clock
+from .config import RobotConfig, load_config
+from .errors import ConfigError
+from .journal import Journal
+from .puzzle import Move, State
+from .sequencer import Sequencer
+
+
+class Robot:
+    """A servo arm behind ``port_url`` described by ``config``; a context manager (``close()`` closes the link).
+
+    The link is opened by :meth:`open` (or by the sequencer's ``connect``); ``session`` is the
+    :class:`~hanoibot.link.session.Session`.
+    """
+
+    def __init__(
+        self, port_url: str = "sim://", config: RobotConfig | None = None, *, clock: Clock | None = None
+    ) -> None:
+        from .link.session import Session
+
+        self.port_url = port_url
+        self.config = config if config is not None else load_config()
+        self.session: Any = Session(port_url, clock=clock)
+        self.is_open = False
+
+    # --- link ---------------------------------------------------------------------------------------
+    def open(self) -> None:
+        """Open the port and shake hands; PortError / ProtocolMismatch / ConfigError before anything moves."""
+        if self.is_open:
+            return
+        self.session.open()
+        self.is_open = True
+        channels = int(getattr(self.session, "channels", self.config.channels))
+        if channels != self.config.channels:
+            self.close()
+            raise ConfigError(
+                f"the board on {self.port_url} drives {channels} servo channels but the robot config "
+                f"needs {self.config.channels}: check the firmware build and the [servos] section"
+            )
+
+    @property
+    def boot_id(self) -> str:
+        """The boot id the board announced (changes when the board is reset)."""
+        return str(self.session.boot_id)
+
+    @property
+    def board_clock(self) -> Clock | None:
+        """The simulated board's virtual clock on ``sim://``, else None."""
+        return self.session.clock if self.is_simulated else None  # the session adopts the port's clock
+
+    @property
+    def is_simulated(self) -> bool:
+        """True when the port is an in-process simulated board (``sim://``)."""
+        return self.port_url.lower().startswith("sim:")
+
+    @property
+    def sim_board(self) -> Any:
+        """The in-process SimBoard behind ``sim://`` (None on any other port)."""
+        return getattr(self._port(), "board", None) if self.is_simulated else None
+
+    def _port(self) -> Any:
+        """The pyserial port object under the session (None while closed)."""
+        return getattr(self.session, "_port", None)
+
+    # --- motion -------------------------------------------------------------------------------------
+    def segments_for(self, state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Any]:
+        """The pick-and-place segments of ``move`` from ``state``, the arm starting at ``from_pulses_us``."""
+        from .motion.segments import segments_for_move
+
+        return list(segments_for_move(self.config, state, move, from_pulses_us=from_pulses_us))
+
+    def duration_between_ms(self, from_pulses_us: tuple[int, ...], to_pulses_us: tuple[int, ...]) -> int:
+        """Time in ms the servos need to go from one pose to another at their speed limits."""
+        from .motion.timing import duration_ms
+
+        return duration_ms(self.config, from_pulses_us, to_pulses_us)
+
+    def limits(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """Per-channel pulse limits and the start pose in µs, for the board's CONFIG."""
+        return self.config.min_pulses_us(), self.config.max_pulses_us(), self.config.start_pulses_us()
+
+    def home_segment(self) -> Any:
+        """The segment to the start pose from where the arm is now (timed by the servo speeds)."""
+        from .motion.segments import home_segment
+
+        pulses_us = tuple(int(p) for p in self.session.status().pulses_us)
+        lowest_us = min(self.config.min_pulses_us())
+        return home_segment(self.config, pulses_us if min(pulses_us) >= lowest_us else None)
+
+    def sequencer(self, *, journal: Journal | None = None, first_cmd_id: int = 1, queue_ahead: int = 3) -> Sequencer:
+        """A sequencer that drives this robot (segments, home pose, limits and grip sensor from the config)."""
+        return Sequencer(
+            self.session,
+            segments_for=self.segments_for,
+            home=self.home_segment,
+            limits=self.limits(),
+            journal=journal,
+            queue_ahead=queue_ahead,
+            has_grip_sensor=self.config.gripper.grip_sensor,
+            first_cmd_id=first_cmd_id,
+            duration_between=self.duration_between_ms,
+        )
+
+    # --- lifetime -----------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Close the link (the board's watchdog then holds the arm still)."""
+        self.session.close()
+        self.is_open = False
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,206 @@
+"""The glue of a run: plan → segments → link, journaled, with a report at the end.
+
+:class:`Run` owns one run of one plan on one :class:`~hanoibot.robot.Robot`: it connects (configure, home),
+records the plan in the journal, streams the moves through the sequencer, and can be paused, continued or stopped
+by the operator. :func:`plan_spec` / :func:`plan_from_spec` write and rebuild a plan from what the journal keeps.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import JournalError, PortError, ProtocolMismatch
+from .journal import Journal
+from .planner import make_plan
+from .planner.base import Plan
+from .puzzle import Move, Rules, State
+from .robot import Robot
+from .sequencer import Phase, Sequencer
+
+#: What a run's report says about how it ended, per final phase.
+STATUS_OF = {
+    Phase.DONE: "done",
+    Phase.FAULT: "fault",
+    Phase.ESTOPPED: "estopped",
+    Phase.PAUSED: "paused",
+    Phase.DISCONNECTED: "stopped",
+}
+
+MoveListener = Callable[[int, Move, State], None]
+
+
+def plan_spec(plan: Plan) -> dict[str, Any]:
+    """What the journal keeps of a plan: enough to rebuild it with :func:`plan_from_spec` and check it."""
+    return {
+        "n_disks": plan.start.n_disks,
+        "pegs": plan.rules.pegs,
+        "topology": plan.rules.topology,
+        "big_on_top": plan.rules.big_on_top,
+        "start": plan.start.to_string(),
+        "goal": plan.goal.to_string(),
+        "planner": "make_plan",
+        "length": plan.length,
+    }
+
+
+def plan_from_spec(spec: dict[str, Any], *, source: str = "journal") -> Plan:
+    """Rebuild the plan a journal recorded; JournalError if this planner now makes another plan of it."""
+    try:
+        pegs = int(spec["pegs"])
+        rules = Rules(pegs, str(spec["topology"]), bool(spec["big_on_top"]))
+        start = State.parse(str(spec["start"]), pegs)
+        goal = State.parse(str(spec["goal"]), pegs)
+        plan = make_plan(int(spec["n_disks"]), pegs=pegs, rules=rules, start=start, goal=goal)
+    except KeyError as err:
+        raise JournalError(f"{source} plan record lacks {err}: expected n_disks, pegs, rules, start, goal") from None
+    if plan.length != int(spec.get("length", plan.length)):
+        raise JournalError(
+            f"{source} records a plan of {spec['length']} moves but the planner now makes {plan.length}: "
+            "it belongs to another plan or another planner version"
+        )
+    return plan
+
+
+@dataclass
+class RunReport:
+    """What ``--report FILE`` writes: how the run ended and what it cost (times in seconds)."""
+
+    status: str
+    moves_done: int
+    moves_total: int
+    start: str
+    final: str
+    elapsed_s: float
+    simulated_s: float | None
+    s_per_move: float | None
+    retransmits: int
+    faults: list[str] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        """The report as one JSON object."""
+        return json.dumps(asdict(self), sort_keys=True)
+
+    def write(self, path: str | Path) -> None:
+        """Write the report to ``path`` (one JSON object and a newline)."""
+        Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+
+
+class Run:
+    """One plan run on one robot, from ``first_k`` (moves before it are done; the board is in ``board_state``).
+
+    ``first_phase`` and ``pose_us`` (the arm's pulses now) resume a move the journal shows half done.
+    """
+
+    def __init__(
+        self,
+        robot: Robot,
+        plan: Plan,
+        *,
+        journal: Journal | None = None,
+        first_k: int = 0,
+        first_phase: str = "approach",
+        board_state: State | None = None,
+        first_cmd_id: int = 1,
+        pose_us: tuple[int, ...] | None = None,
+        on_move_done: MoveListener | None = None,
+    ) -> None:
+        self.robot = robot
+        self.plan = plan
+        self.journal = journal
+        self.first_k = first_k
+        self.first_phase = first_phase
+        self.pose_us = pose_us
+        self.board_state = (
+            board_state if board_state is not None else (plan.state_at(first_k) if first_k else plan.start)
+        )
+        self.sequencer: Sequencer = robot.sequencer(journal=journal, first_cmd_id=first_cmd_id)
+        self.sequencer.on_move_done = on_move_done
+        self._wall_start_s = time.monotonic()
+        self._sim_start_s = 0.0
+
+    def start(self, *, home: bool = True, configure: bool = True, record_plan: bool = True) -> Phase:
+        """Journal the plan (or the board rejoined), connect and home, and stream until the run stops.
+
+        The robot's link is opened first if needed: its boot id goes into the journal before anything moves.
+        """
+        self.robot.open()
+        self._wall_start_s = time.monotonic()
+        clock = self.robot.board_clock
+        self._sim_start_s = clock.now_s() if clock is not None else 0.0
+        if self.journal is not None and record_plan:
+            self.journal.record_plan(
+                plan_spec(self.plan),
+                config_hash=self.robot.config.config_hash,
+                boot_id=self.robot.boot_id,
+                port=self.robot.port_url,
+                config_path=str(self.robot.config.source_path or ""),
+            )
+        elif self.journal is not None:
+            self.journal.record_boot(self.robot.boot_id)
+        seq = self.sequencer
+        seq.load(
+            self.board_state,
+            self.plan.moves_from(self.first_k),
+            self.plan.length,
+            first_k=self.first_k,
+            first_phase=self.first_phase,
+            pose_us=self.pose_us,
+        )
+        if seq.connect(open_link=False, configure=configure, home=home) is not Phase.READY:
+            return self._stopped_before_moving()
+        return self._finish_if_stopped(seq.run())
+
+    def go_on(self) -> Phase:
+        """Continue after a pause (RESUME) and stream until the run stops again."""
+        self.sequencer.unpause()
+        return self._finish_if_stopped(self.sequencer.run())
+
+    def stop(self) -> Phase:
+        """Stop for good after a pause; the arm stays held and the journal says where the run stopped."""
+        self.sequencer.stop()
+        return self._finish_if_stopped(self.sequencer.state)
+
+    def request_pause(self) -> None:
+        """Ask for a pause at the next segment boundary (call from a signal handler)."""
+        self.sequencer.request_pause()
+
+    def _stopped_before_moving(self) -> Phase:
+        """Connecting failed: a bad port or protocol is bad input (exit 2), anything else a fault."""
+        error = self.sequencer.error
+        if isinstance(error, PortError | ProtocolMismatch):
+            raise error
+        return self._finish_if_stopped(self.sequencer.state)
+
+    def _finish_if_stopped(self, phase: Phase) -> Phase:
+        if phase is not Phase.PAUSED and self.journal is not None:
+            self.journal.record_end(STATUS_OF.get(phase, phase.value))
+        return phase
+
+    def report(self) -> RunReport:
+        """The report of the run so far."""
+        seq = self.sequencer
+        clock = self.robot.board_clock
+        simulated_s = clock.now_s() - self._sim_start_s if clock is not None else None
+        elapsed_s = time.monotonic() - self._wall_start_s
+        moves_run = seq.moves_done - self.first_k
+        robot_s = simulated_s if simulated_s is not None else elapsed_s
+        faults = [seq.reason] if seq.state in (Phase.FAULT, Phase.ESTOPPED) and seq.reason else []
+        if seq.recoveries:
+            faults.append(f"HOST_LOST recovered {seq.recoveries} times (arm held, dropped segments sent again)")
+        return RunReport(
+            status=STATUS_OF.get(seq.state, seq.state.value),
+            moves_done=seq.moves_done,
+            moves_total=self.plan.length,
+            start=self.plan.start.to_string(),
+            final=(seq.board_state or self.board_state).to_string(),
+            elapsed_s=round(elapsed_s, 6),
+            simulated_s=round(simulated_s, 6) if simulated_s is not None else None,
+            s_per_move=round(robot_s / moves_run, 6) if moves_run > 0 else None,
+            retransmits=int(getattr(self.robot.session, "retransmits", 0)),
+            faults=faults,
+        )

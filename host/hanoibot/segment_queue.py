@@ -1,0 +1,148 @@
+"""Moves become numbered segments on their way to the board: command ids, journal records and arm poses.
+
+:class:`SegmentSource` expands one move at a time, lazily, when the sequencer needs its first segment: it asks
+the motion layer for the move's segments starting from the pose the previous move ends in, gives them
+consecutive command ids and journals them (``send`` record, fsync'd) before any of them can be sent.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from typing import NamedTuple, Protocol
+
+from .journal import Journal
+from .puzzle import Move, State
+
+Pulses = tuple[int, ...]
+
+
+class SegmentLike(Protocol):
+    """What the sequencer needs of a motion segment (motion.segments.Segment fits)."""
+
+    @property
+    def pulses_us(self) -> tuple[int, ...]: ...
+
+    @property
+    def duration_ms(self) -> int: ...
+
+    @property
+    def phase(self) -> str: ...
+
+
+#: ``segments_for(state_before, move, from_pulses_us)``: the segments of ``move`` starting at that pose (None =
+#: the start pose).
+SegmentsFor = Callable[[State, Move, Pulses | None], Sequence[SegmentLike]]
+#: ``duration_between(from_pulses_us, to_pulses_us)``: how long in ms the servos need between two poses.
+DurationBetween = Callable[[Pulses, Pulses], int]
+
+
+class Item(NamedTuple):
+    """One segment with its command id: of move ``k`` (0-based in the plan); ``last_of_move`` ends the move."""
+
+    k: int
+    move: Move
+    cmd_id: int
+    pulses_us: Pulses
+    duration_ms: int
+    phase: str
+    last_of_move: bool
+
+
+class SegmentSource:
+    """Numbered segments of the loaded moves, one move expanded at a time."""
+
+    def __init__(
+        self,
+        segments_for: SegmentsFor,
+        *,
+        journal: Journal | None = None,
+        first_cmd_id: int = 1,
+        duration_between: DurationBetween | None = None,
+    ) -> None:
+        self.segments_for = segments_for
+        self.journal = journal
+        self.next_cmd_id = first_cmd_id
+        self.duration_between = duration_between
+        self.pose_us: Pulses | None = None
+        self.pick: tuple[int, Move, State] | None = None
+        self._pending: deque[Item] = deque()
+        self._moves: Iterator[Move] = iter(())
+        self._state: State | None = None
+        self._next_k = 0
+        self._first_phase = "approach"
+
+    def load(self, state: State, moves: Iterator[Move], *, first_k: int = 0, first_phase: str = "approach") -> None:
+        """Moves ``first_k``, ``first_k + 1``, … from ``state``; the first one from ``first_phase`` on."""
+        self._state = state
+        self._moves = moves
+        self._next_k = first_k
+        self._first_phase = first_phase
+        self._pending.clear()
+
+    def take_cmd_ids(self, count: int) -> int:
+        """Reserve ``count`` consecutive command ids; returns the first."""
+        first = self.next_cmd_id
+        self.next_cmd_id += count
+        return first
+
+    def peek(self) -> Item | None:
+        """The next segment to send (expanding the next move if needed), or None when every move is out."""
+        if not self._pending and not self._expand_next_move():
+            return None
+        return self._pending[0]
+
+    def pop(self) -> Item:
+        """Take the segment :meth:`peek` returned."""
+        return self._pending.popleft()
+
+    def redo_pick(self, from_pulses_us: Pulses) -> None:
+        """Drop what is left of the current move and plan it again, from ``approach``, starting at that pose."""
+        assert self.pick is not None
+        k, move, before = self.pick
+        self._pending.clear()
+        self._expand(k, move, list(self.segments_for(before, move, from_pulses_us)), from_pulses_us)
+
+    def requeue(self, dropped: Sequence[Item]) -> None:
+        """Put segments the board dropped back in front and give them, and every waiting one, fresh ids.
+
+        Each move's renumbered segments are journaled as a new ``send`` record, which replaces the old one.
+        """
+        waiting = [*dropped, *self._pending]
+        self._pending.clear()
+        for k, group in itertools.groupby(waiting, key=lambda item: item.k):
+            items = list(group)
+            first = self.take_cmd_ids(len(items))
+            if self.journal is not None:
+                self.journal.record_send(k, items[0].move, first, first + len(items) - 1, [i.phase for i in items])
+            self._pending.extend(item._replace(cmd_id=first + i) for i, item in enumerate(items))
+
+    def _expand_next_move(self) -> bool:
+        move = next(self._moves, None)
+        if move is None or self._state is None:
+            return False
+        before, k = self._state, self._next_k
+        self._state = before.apply(move)
+        self.pick = (k, move, before)
+        segments = list(self.segments_for(before, move, self.pose_us))
+        if self._first_phase != "approach":
+            phases = [segment.phase for segment in segments]
+            segments = segments[phases.index(self._first_phase) :]
+            self._first_phase = "approach"
+        self._expand(k, move, segments, self.pose_us)
+        self._next_k += 1
+        return True
+
+    def _expand(self, k: int, move: Move, segments: Sequence[SegmentLike], from_us: Pulses | None) -> None:
+        """Number the segments, journal them, and line them up; the first one is given time from ``from_us``."""
+        first = self.take_cmd_ids(len(segments))
+        if self.journal is not None:
+            self.journal.record_send(k, move, first, first + len(segments) - 1, [s.phase for s in segments])
+        for i, segment in enumerate(segments):
+            duration_ms = segment.duration_ms
+            if i == 0 and from_us is not None and self.duration_between is not None:
+                duration_ms = max(duration_ms, self.duration_between(from_us, tuple(segment.pulses_us)))
+            last = i == len(segments) - 1
+            self._pending.append(Item(k, move, first + i, tuple(segment.pulses_us), duration_ms, segment.phase, last))
+        self.pose_us = tuple(segments[-1].pulses_us)

@@ -1,0 +1,538 @@
+"""The sequencer: a ``transitions`` state machine that streams pick-and-place segments to the board.
+
+The model is :class:`Sequencer`; its state is a :class:`Phase`. The table :data:`TRANSITIONS` below is the whole
+behaviour, read top to bottom. While a run streams, the phase is the phase of the segment the arm is executing
+now: the host keeps ``queue_ahead`` segments (2–4) queued on the firmware and moves to the next phase when the
+board reports the current segment's command id DONE, so the arm never waits for the host between segments.
+
+Grip check: with a grip sensor, nothing past the ``lift`` of a move is sent until the sensor confirms the disk is
+held (the arm is lifting meanwhile, so it does not wait). A missed pick is retried ``grip_retries`` times with
+fresh command ids, then the run stops in ``fault`` naming the disk and the peg. A fault latched by the board
+(DROP, COLLISION, ...) or any link error also ends in ``fault``; the reason is kept in :attr:`Sequencer.reason`.
+
+I/O lives in the driver methods (:meth:`Sequencer.connect`, :meth:`Sequencer.run`); the transition callbacks only
+send the one-frame commands that belong to entering a state (HOLD, RESUME, ESTOP).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from enum import Enum
+from typing import Any, Protocol
+
+from transitions import EventData, Machine, MachineError
+
+from .errors import BoardError, HanoiError, RunFault
+from .journal import Journal
+from .puzzle import Move, State, peg_letter
+from .segment_queue import DurationBetween, Item, SegmentLike, SegmentsFor, SegmentSource
+
+
+class Phase(Enum):
+    """Every state of the sequencer."""
+
+    DISCONNECTED = "disconnected"
+    CONNECTING = "connecting"
+    HOMING = "homing"
+    READY = "ready"
+    APPROACH = "approach"
+    DESCEND = "descend"
+    GRIP = "grip"
+    LIFT = "lift"
+    TRAVEL = "travel"
+    LOWER = "lower"
+    RELEASE = "release"
+    RETREAT = "retreat"
+    PAUSED = "paused"
+    ESTOPPED = "estopped"
+    FAULT = "fault"
+    DONE = "done"
+
+
+#: The pick-and-place phases of one move, in the order the arm runs them.
+MOTION = (
+    Phase.APPROACH,
+    Phase.DESCEND,
+    Phase.GRIP,
+    Phase.LIFT,
+    Phase.TRAVEL,
+    Phase.LOWER,
+    Phase.RELEASE,
+    Phase.RETREAT,
+)
+#: States in which the arm may be moving (a pause or an e-stop makes sense there).
+ACTIVE = (Phase.HOMING, Phase.READY, *MOTION)
+#: States in which a run has stopped.
+STOPPED = (Phase.PAUSED, Phase.ESTOPPED, Phase.FAULT, Phase.DONE, Phase.DISCONNECTED)
+#: States from which an error leads to ``fault``.
+FAULT_SOURCES = (Phase.CONNECTING, *ACTIVE, Phase.PAUSED)
+
+P = Phase
+TRANSITIONS: list[dict[str, Any]] = [
+    # bring-up
+    {"trigger": "open_link", "source": P.DISCONNECTED, "dest": P.CONNECTING},
+    {"trigger": "connected", "source": P.CONNECTING, "dest": P.HOMING},
+    {"trigger": "homed", "source": P.HOMING, "dest": P.READY},
+    # one move: each trigger fires when the segment before it is DONE and the arm starts this one
+    {"trigger": "approach", "source": [P.READY, P.RETREAT, P.LIFT], "dest": P.APPROACH},  # from LIFT: a retry
+    {"trigger": "descend", "source": P.APPROACH, "dest": P.DESCEND},
+    {"trigger": "grip", "source": P.DESCEND, "dest": P.GRIP},
+    {"trigger": "lift", "source": P.GRIP, "dest": P.LIFT},
+    {"trigger": "pick_missed", "source": P.GRIP, "dest": P.LIFT, "conditions": "is_retry_left"},
+    {
+        "trigger": "pick_missed",
+        "source": P.GRIP,
+        "dest": P.FAULT,
+        "before": "_keep_missed_pick_reason",
+        "after": "_hold_quietly",
+    },
+    {"trigger": "travel", "source": P.LIFT, "dest": P.TRAVEL},
+    {"trigger": "lower", "source": P.TRAVEL, "dest": P.LOWER},
+    {"trigger": "release", "source": P.LOWER, "dest": P.RELEASE},
+    {"trigger": "retreat", "source": P.RELEASE, "dest": P.RETREAT},
+    *(  # a move the journal shows half done, after a host crash, resumes at the phase it had reached
+        {"trigger": phase.value, "source": P.READY, "dest": phase, "conditions": "is_resuming_mid_move"}
+        for phase in MOTION[1:]
+    ),
+    {"trigger": "finish", "source": [P.READY, P.RETREAT], "dest": P.DONE, "conditions": "is_plan_finished"},
+    # the operator
+    {"trigger": "pause", "source": list(ACTIVE), "dest": P.PAUSED, "before": "_remember_phase", "after": "_hold"},
+    *(
+        {
+            "trigger": "unpause",
+            "source": P.PAUSED,
+            "dest": phase,
+            "conditions": "is_back_to_paused_phase",
+            "after": "_resume",
+        }
+        for phase in ACTIVE
+    ),
+    {"trigger": "stop", "source": P.PAUSED, "dest": P.DISCONNECTED},
+    {"trigger": "estop", "source": [*ACTIVE, P.PAUSED, P.FAULT], "dest": P.ESTOPPED, "before": "_send_estop"},
+    # anything that went wrong
+    {
+        "trigger": "fault",
+        "source": list(FAULT_SOURCES),
+        "dest": P.FAULT,
+        "before": "_keep_reason",
+        "after": "_hold_quietly",
+    },
+]
+
+
+class Link(Protocol):
+    """What the sequencer needs of a link session (link.session.Session fits)."""
+
+    boot_id: str
+
+    def open(self) -> None: ...
+
+    def send_move(self, cmd_id: int, pulses_us: Sequence[int], duration_ms: int) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def wait_done(self, cmd_id: int, timeout_s: float | None = None) -> None: ...
+
+    def status(self) -> Any: ...
+
+    def hold(self) -> None: ...
+
+    def resume(self) -> None: ...
+
+    def estop(self) -> None: ...
+
+
+class Sequencer:
+    """Drives one robot through a plan; the model of a ``transitions`` machine (its ``state`` is a Phase).
+
+    ``segments_for(state_before, move, from_pulses_us)`` turns a move into its segments (one or more per phase);
+    ``home()`` makes the segment to the rest pose from wherever the arm is, sent when homing; ``limits`` (min,
+    max, start pulses in µs per channel) is sent to the board on connecting.
+    ``queue_ahead``: segments kept queued on the firmware (2–4). ``grip_retries``: extra tries of a missed pick.
+    ``max_recoveries``: how often one move may go on after the board froze for host silence (HOST_LOST).
+    """
+
+    state: Phase
+    # Triggers, bound by the machine from TRANSITIONS (declared here for the type checker only).
+    open_link: Callable[..., bool]
+    connected: Callable[..., bool]
+    homed: Callable[..., bool]
+    pick_missed: Callable[..., bool]
+    finish: Callable[..., bool]
+    pause: Callable[..., bool]
+    unpause: Callable[..., bool]
+    stop: Callable[..., bool]
+    estop: Callable[..., bool]
+    fault: Callable[..., bool]
+
+    def __init__(
+        self,
+        link: Link,
+        *,
+        segments_for: SegmentsFor,
+        home: Callable[[], SegmentLike] | None = None,
+        limits: tuple[Sequence[int], Sequence[int], Sequence[int]] | None = None,
+        journal: Journal | None = None,
+        queue_ahead: int = 3,
+        grip_retries: int = 2,
+        has_grip_sensor: bool = True,
+        first_cmd_id: int = 1,
+        duration_between: DurationBetween | None = None,
+        max_recoveries: int = 5,
+    ) -> None:
+        if not 2 <= queue_ahead <= 4:
+            raise ValueError(f"queue_ahead {queue_ahead} is out of range: expected 2 to 4 segments")
+        self.link = link
+        self.source = SegmentSource(
+            segments_for, journal=journal, first_cmd_id=first_cmd_id, duration_between=duration_between
+        )
+        self.home_segment = home
+        self.limits = limits
+        self.journal = journal
+        self.queue_ahead = queue_ahead
+        self.grip_retries = grip_retries
+        self.has_grip_sensor = has_grip_sensor
+        self.reason = ""
+        self.error: BaseException | None = None
+        self.board_state: State | None = None
+        self.moves_done = 0
+        self.moves_total = 0
+        self.on_move_done: Callable[[int, Move, State], None] | None = None
+        self._queued: deque[Item] = deque()
+        self._awaiting_grip = False
+        self._tries = 0
+        self._paused_from: Phase | None = None
+        self._loaded_k = 0
+        self._first_phase = "approach"
+        self._pause_requested = False
+        self._retry_queued = False
+        self._renumbered_below = 0
+        self.recoveries = 0
+        self._recoveries_this_move = 0
+        self.max_recoveries = max_recoveries
+        self.machine = Machine(
+            model=self,
+            states=Phase,
+            transitions=TRANSITIONS,
+            initial=Phase.DISCONNECTED,
+            queued=True,
+            send_event=True,
+            auto_transitions=False,
+            on_exception="_on_exception",
+        )
+
+    # --- predicates ---------------------------------------------------------------------------------
+    def is_retry_left(self, event: EventData) -> bool:
+        """True while a missed pick may be tried again."""
+        return self._tries <= self.grip_retries
+
+    def is_plan_finished(self, event: EventData) -> bool:
+        """True when every move of the plan is confirmed done."""
+        return self.moves_done >= self.moves_total
+
+    def is_resuming_mid_move(self, event: EventData) -> bool:
+        """True when the first move of the loaded work starts half done (resume after a host crash)."""
+        return self.moves_done == self._loaded_k and self._first_phase != "approach"
+
+    def is_back_to_paused_phase(self, event: EventData) -> bool:
+        """True for the unpause transition that returns to the phase the pause interrupted."""
+        dest = event.transition.dest if event.transition else None
+        return self._paused_from is not None and dest == self._paused_from.name
+
+    def is_streaming(self) -> bool:
+        """True while the run is in a state from which it goes on by itself."""
+        return self.state in (Phase.READY, *MOTION)
+
+    # --- callbacks (one frame each, no waiting) -----------------------------------------------------
+    def _remember_phase(self, event: EventData) -> None:
+        self._paused_from = self.state
+        self._pause_requested = False
+
+    def _hold(self, event: EventData) -> None:
+        self.link.hold()
+
+    def _resume(self, event: EventData) -> None:
+        self.link.resume()
+
+    def _send_estop(self, event: EventData) -> None:
+        self.link.estop()
+        self.reason = str(event.kwargs.get("reason", "e-stop"))
+
+    def _keep_reason(self, event: EventData) -> None:
+        self.reason = str(event.kwargs.get("reason", "fault"))
+        self.error = event.kwargs.get("error")
+
+    def _keep_missed_pick_reason(self, event: EventData) -> None:
+        k, move, _ = self.source.pick or (0, Move(0, 0, 0), None)
+        self.reason = (
+            f"missed pick: disk {move.disk} was not gripped on peg {peg_letter(move.src)} "
+            f"after {self._tries} tries (move {k + 1})"
+        )
+
+    def _hold_quietly(self, event: EventData) -> None:
+        """Freeze the arm after a fault; the link itself may be what failed, so errors are not raised."""
+        with contextlib.suppress(HanoiError):
+            self.link.hold()
+
+    def _on_exception(self, event: EventData) -> None:
+        error = event.error
+        if isinstance(error, MachineError):
+            raise error  # a trigger the table does not allow here is a bug in the caller, not a robot fault
+        if self.state is Phase.FAULT or error is None:
+            return
+        if self.state not in FAULT_SOURCES:
+            self.reason, self.error = f"{type(error).__name__}: {error}", error
+            return
+        self.fault(reason=str(error), error=error)
+
+    # --- driver -------------------------------------------------------------------------------------
+    def load(
+        self,
+        start: State,
+        moves: Iterator[Move],
+        total: int,
+        *,
+        first_k: int = 0,
+        first_phase: str = "approach",
+        pose_us: tuple[int, ...] | None = None,
+    ) -> None:
+        """Set the work: the board is in ``start``; ``moves`` are moves ``first_k`` .. ``total - 1`` of the plan.
+
+        ``first_phase`` resumes move ``first_k`` half done: its segments before that phase are not sent again.
+        ``pose_us`` is where the arm is (default: the home pose once homed).
+        """
+        self._loaded_k = first_k
+        self._first_phase = first_phase
+        self.board_state = start
+        self.moves_done = first_k
+        self.moves_total = total
+        self.source.load(start, moves, first_k=first_k, first_phase=first_phase)
+        self.source.pose_us = pose_us
+
+    def request_pause(self) -> None:
+        """Ask the running loop to pause at the next segment boundary (safe from a signal handler)."""
+        self._pause_requested = True
+
+    def connect(self, *, open_link: bool = True, configure: bool = True, home: bool = True) -> Phase:
+        """Open the link, send limits and start pose, home the arm; returns READY or FAULT.
+
+        ``open_link=False`` when the caller opened it already; ``configure`` and ``home`` are skipped when
+        rejoining a board that is mid-move (same boot id after a host crash).
+        """
+        self.open_link()
+        try:
+            if open_link:
+                self.link.open()
+            if configure and self.limits is not None:
+                self.link.configure(*self.limits)  # type: ignore[attr-defined]
+            self.connected()
+            if home and self.home_segment is not None:
+                segment = self.home_segment()
+                cmd_id = self.source.take_cmd_ids(1)
+                self.link.send_move(cmd_id, segment.pulses_us, segment.duration_ms)
+                self.link.wait_done(cmd_id)
+                self.source.pose_us = tuple(segment.pulses_us)
+            self.homed()
+        except (HanoiError, OSError) as err:
+            self.fault(reason=str(err), error=err)
+        return self.state
+
+    def run(self) -> Phase:
+        """Stream every loaded move until done, paused, e-stopped or faulted; returns the phase it stopped in."""
+        try:
+            if self.state is Phase.READY:
+                self._fill()
+                self._enter_next_phase()
+            while self.is_streaming():
+                if self._pause_requested:
+                    self.pause()
+                    break
+                self._advance()
+        except (HanoiError, OSError) as err:
+            if self.state not in (Phase.FAULT, Phase.ESTOPPED):
+                self._stop_for(err)
+        return self.state
+
+    def _stop_for(self, err: BaseException) -> None:
+        """Go to ESTOPPED if the board latched an e-stop (a button, `hanoibot estop`), else to FAULT."""
+        faults = self._board_faults()
+        reason = f"{err} (board faults: {', '.join(faults)})" if faults else str(err)
+        if "ESTOP" in faults:
+            self.estop(reason=f"e-stop latched on the board: {reason}")
+        else:
+            self.fault(reason=reason, error=err)
+
+    def _advance(self) -> None:
+        """Wait for the segment the arm is running, then move to the phase of the next one."""
+        try:
+            head = self._queued[0]
+            self.link.wait_done(head.cmd_id)
+            self._queued.popleft()
+            self._segment_done(head)
+            if self.is_streaming():
+                if self._queued:
+                    self._enter_next_phase()
+                self._fill()
+                self._enter_next_phase()
+        except BoardError as err:
+            if not self._is_stale_refusal(err) and not self._recover_from_host_lost():
+                raise
+
+    def _past_refusals(self, call: Callable[[], Any]) -> Any:
+        """``call()``, again while the link reports MOVEs the frozen board refused (they are sent again anyway)."""
+        for _ in range(self.queue_ahead + 8):
+            try:
+                return call()
+            except BoardError as err:
+                if err.code != "FAULTED":
+                    raise
+        return call()
+
+    def _is_stale_refusal(self, err: BoardError) -> bool:
+        """True for a MOVE the board refused while frozen, which a recovery has already sent again."""
+        return err.code == "FAULTED" and err.cmd_id is not None and err.cmd_id < self._renumbered_below
+
+    def _segment_done(self, head: Item) -> None:
+        """Book-keeping after the board finished ``head``: grip check after a grip, the journal after a move."""
+        if head.phase == "grip" and self._awaiting_grip and not self._is_holding():
+            self._tries += 1
+            self._awaiting_grip = False
+            self.pick_missed()
+            if self.state is Phase.LIFT:
+                self.source.redo_pick(self._queued[-1].pulses_us if self._queued else head.pulses_us)
+                self._retry_queued = True
+            return
+        if head.last_of_move:
+            self._finish_move(head)
+
+    def _recover_from_host_lost(self) -> bool:
+        """After the board froze for host silence (HOST_LOST only): clear it and send again what it dropped.
+
+        The arm held its pose, so the disks are where the host thinks; segments the board had queued but not
+        finished get fresh command ids (journaled). At most ``max_recoveries`` times in one move.
+        """
+        status = self._past_refusals(self.link.status)
+        if faults_of(status.faults) != ["HOST_LOST"] or self._recoveries_this_move >= self.max_recoveries:
+            return False
+        self.recoveries += 1
+        self._recoveries_this_move += 1
+        self._past_refusals(self.link.clear)
+        self._retry_queued = False
+        while self._queued and self._queued[0].cmd_id <= int(status.last_done_cmd):
+            self._segment_done(self._queued.popleft())
+            if self._queued and not self._retry_queued and self.is_streaming():
+                self._enter_next_phase()
+        dropped = [] if self._retry_queued else list(self._queued)
+        self._queued.clear()
+        if any(item.phase == "grip" for item in dropped):
+            self._awaiting_grip = False  # the grip goes out again and is checked then
+        self._renumbered_below = self.source.next_cmd_id
+        self.source.requeue(dropped)
+        if self.is_streaming():
+            self._fill()
+            self._enter_next_phase()
+        return True
+
+    def _enter_next_phase(self) -> None:
+        """Enter the phase of the segment the arm runs now (a phase may span several segments)."""
+        if not self._queued:
+            self.finish()
+        elif self._queued[0].phase != self.state.value:
+            getattr(self, self._queued[0].phase)()
+
+    def _is_holding(self) -> bool:
+        """Ask the grip sensor after a grip segment (RunFault if the board latched a fault meanwhile)."""
+        status = self.link.status()
+        faults = [f for f in _faults_of(status) if f != "HOST_LOST"]  # a frozen arm still holds: grip is valid
+        if faults:
+            raise RunFault(f"board latched fault {', '.join(faults)} while gripping")
+        if int(getattr(status, "grip_mm", -1)) != 0:  # -1: no sensor fitted or it failed, so no verdict
+            self._awaiting_grip = False
+            self._tries = 0
+            return True
+        return False
+
+    def _finish_move(self, item: Item) -> None:
+        assert self.board_state is not None
+        self.board_state = self.board_state.apply(item.move)
+        self.moves_done = item.k + 1
+        self._recoveries_this_move = 0
+        if self.journal is not None:
+            self.journal.record_done(item.k)
+        if self.on_move_done is not None:
+            self.on_move_done(item.k, item.move, self.board_state)
+
+    def _fill(self) -> None:
+        """Send segments until ``queue_ahead`` are queued (nothing past the lift of an unconfirmed grip)."""
+        while len(self._queued) < self.queue_ahead:
+            item = self.source.peek()
+            if item is None or (self._awaiting_grip and item.phase != "lift"):
+                return
+            try:
+                self.link.send_move(item.cmd_id, item.pulses_us, item.duration_ms)
+            except BoardError as err:
+                if self._is_stale_refusal(err):
+                    continue  # raised before this MOVE went out: send it now
+                raise
+            self.source.pop()
+            self._queued.append(item)
+            if item.phase == "grip" and self.has_grip_sensor:
+                self._awaiting_grip = True
+
+    def _board_faults(self) -> list[str]:
+        """The faults the board latched, asked best-effort (the link may be what failed)."""
+        try:
+            return _faults_of(self.link.status())
+        except HanoiError:
+            return []
+
+
+def _faults_of(status: Any) -> list[str]:
+    """The latched fault names in a STATUS: a list, or text joined by ``|`` or ``,`` (``-`` = none)."""
+    return faults_of(getattr(status, "faults", ()))
+
+
+def faults_of(faults: Any) -> list[str]:
+    """Fault names from a STATUS faults field: a list, or text joined by ``|`` or ``,`` (``-`` or empty = none)."""
+    if isinstance(faults, str):
+        faults = faults.replace("|", ",").split(",")
+    return [str(f).strip() for f in faults or () if str(f).strip() not in ("", "-")]
+
+
+def mermaid_diagram() -> str:
+    """The state diagram of :data:`TRANSITIONS` as mermaid text (for docs/sequencer.md)."""
+    from transitions.extensions.diagrams import GraphMachine
+
+    class _Model:
+        pass
+
+    model = _Model()
+    GraphMachine(
+        model=model,
+        states=Phase,
+        transitions=TRANSITIONS,
+        initial=Phase.DISCONNECTED,
+        auto_transitions=False,
+        graph_engine="mermaid",
+        show_conditions=True,
+        title="hanoibot sequencer",
+    )
+    return str(model.get_graph().draw(None))  # type: ignore[attr-defined]
+
+
+def diagram_markdown() -> str:
+    """The whole of docs/sequencer.md: a short explanation and the generated diagram."""
+    return (
+        "# Sequencer state machine\n\n"
+        "Generated from `TRANSITIONS` in `host/hanoibot/sequencer.py` by `python -m hanoibot.sequencer > "
+        "docs/sequencer.md`;\na test fails when this file is stale. While a run streams, the state is the phase of "
+        "the segment the arm\nis executing; the next phase is entered when the board reports the current segment "
+        "DONE. `pick_missed`\nretries a pick while `is_retry_left`, then goes to FAULT naming the disk and peg.\n\n"
+        f"```mermaid\n{mermaid_diagram().strip()}\n```\n"
+    )
+
+
+if __name__ == "__main__":
+    print(diagram_markdown(), end="")

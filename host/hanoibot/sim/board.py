@@ -1,0 +1,184 @@
+"""The simulated board: the real firmware :class:`~hanoifw.controller.Controller` driving virtual servos.
+
+Time is a :class:`~hanoibot.clock.VirtualClock`; :meth:`SimBoard.run_until` advances it in control ticks of
+``tick_s`` seconds and steps the controller at each one, so minutes of arm time simulate in a fraction of that.
+Everything the board does that a test or a log wants to see lands in :attr:`SimBoard.events` as one dict each:
+``executed`` (a DONE, with ``cmd_id``), ``error`` (an ERROR frame), ``fault`` (a newly latched fault), ``reset``
+(a reboot) and ``injected`` (a wire fault, added by :class:`~hanoibot.sim.wire.FaultyWire`). An optional
+*world* (arm and disk physics) sees the servo horns after every tick; its own events (pick, place, drop, fault)
+join :attr:`SimBoard.events` with ``"source": "world"``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from hanoifw.controller import Controller
+from hanoifw.protocol import FrameReader
+
+from ..clock import VirtualClock
+from .servos import VirtualServos
+
+#: Control period of the simulated firmware loop, in seconds.
+TICK_S = 0.01
+#: Times closer than this (s) are the same instant (float sums of ticks are not exact).
+_TIME_EPSILON_S = 1e-9
+
+Event = dict[str, Any]
+EventListener = Callable[[Event], None]
+
+
+class World(Protocol):
+    """What the board needs from a physics model (sim/world.py provides one)."""
+
+    grip_sensor: Any
+
+    def on_tick(self, t_s: float, pulses_us: list[int | None]) -> None: ...
+
+
+class SimBoard:
+    """The firmware core, virtual servos and an optional world on one virtual clock."""
+
+    _boards_made = 0
+
+    def __init__(
+        self,
+        *,
+        clock: VirtualClock | None = None,
+        channels: int = 5,
+        seed: int = 0,
+        world: World | None = None,
+        max_speed_us_per_s: list[float | None] | None = None,
+        tick_s: float = TICK_S,
+        on_event: EventListener | None = None,
+    ) -> None:
+        self.clock = clock if clock is not None else VirtualClock()
+        self.channels = channels
+        self.world = world
+        self.tick_s = tick_s
+        self.events: list[Event] = []
+        self.on_event = on_event
+        self.servos = VirtualServos(channels, now_s=self.clock.now_s, max_speed_us_per_s=max_speed_us_per_s)
+        if world is not None and hasattr(world, "on_event"):
+            world.on_event = self._log_world_event
+        # Boot ids are repeatable for a seed, yet differ between boards made in one process, as after a
+        # power cycle (reopening sim:// makes a new board).
+        SimBoard._boards_made += 1
+        self._rng = random.Random(f"{seed}:boot:{SimBoard._boards_made}")
+        self._origin_s = self.clock.now_s()
+        self._ticks_run = 0
+        self._output = bytearray()
+        self._boot_count = 0
+        self._fed = False
+        self.controller = self._boot("power")
+
+    # --- the wire ------------------------------------------------------------------------------------
+    def feed(self, data: bytes) -> None:
+        """Bytes arriving at the board's serial input (processed at the next :meth:`step` or tick)."""
+        self.controller.feed(data)
+        self._fed = True
+
+    def take_output(self) -> bytes:
+        """Everything the board has sent since the last call, and clear it."""
+        data = bytes(self._output)
+        self._output.clear()
+        return data
+
+    # --- time ----------------------------------------------------------------------------------------
+    def step(self) -> None:
+        """Answer input fed since the last step or tick at the current time, without advancing time."""
+        if self._fed:
+            self._run_controller(self.clock.now_s())
+
+    def run_until(self, t_s: float) -> None:
+        """Advance virtual time to ``t_s`` seconds, stepping the controller at every control tick on the way."""
+        while self.next_tick_s <= t_s + _TIME_EPSILON_S:
+            tick_s = self.next_tick_s
+            self.clock.advance(tick_s - self.clock.now_s())
+            self._run_controller(tick_s)
+            if self.world is not None:
+                self.world.on_tick(tick_s, self._horn_pulses_us())
+            self._ticks_run += 1
+        self.clock.advance(t_s - self.clock.now_s())
+
+    def catch_up(self) -> None:
+        """Run the ticks that are due if somebody else advanced the clock."""
+        self.run_until(self.clock.now_s())
+
+    # --- lifecycle -----------------------------------------------------------------------------------
+    def reset(self, cause: str = "reset") -> None:
+        """Reboot: a new boot id, the queue and serial buffers lost, every servo released until CONFIG."""
+        # Bytes already returned by step() are on the wire (the real main.py writes them at once): keep them.
+        self.servos.release_all()
+        self.controller = self._boot(cause)
+
+    @property
+    def next_tick_s(self) -> float:
+        """Virtual time in s of the next control tick."""
+        # Counted, not summed, so that tick k is at origin + k * tick_s however long the run.
+        return self._origin_s + self._ticks_run * self.tick_s
+
+    @property
+    def boot_id(self) -> str:
+        """The boot id announced since the last (re)boot."""
+        return self._boot_id
+
+    def log(self, event: str, **fields: Any) -> None:
+        """Append one event stamped with the virtual time in s, and tell the listener."""
+        record: Event = {"t_s": round(self.clock.now_s(), 6), "event": event, **fields}
+        self.events.append(record)
+        if self.on_event is not None:
+            self.on_event(record)
+
+    def _log_world_event(self, event: Event) -> None:
+        """A pick, place, drop or fault seen by the world, logged like the board's own events."""
+        record: Event = {"t_s": round(float(event.get("t_s", self.clock.now_s())), 6), "source": "world"}
+        record.update((key, value) for key, value in event.items() if key != "t_s")
+        self.events.append(record)
+        if self.on_event is not None:
+            self.on_event(record)
+
+    def executed_cmd_ids(self) -> list[int]:
+        """Command ids the board reported DONE, in the order it did so."""
+        return [event["cmd_id"] for event in self.events if event["event"] == "executed"]
+
+    # --- internals -----------------------------------------------------------------------------------
+    def _boot(self, cause: str) -> Controller:
+        """Make a fresh controller with a new random boot id."""
+        self._boot_count += 1
+        self._boot_id = f"{self._rng.getrandbits(32):08x}"
+        self._reader = FrameReader()
+        self._faults: set[str] = set()
+        grip_sensor = self.world.grip_sensor if self.world is not None else None
+        controller = Controller(
+            self.servos, channels=self.channels, boot_id=self._boot_id, reset_cause=cause, grip_sensor=grip_sensor
+        )
+        attach = getattr(self.world, "attach", None)
+        if attach is not None:
+            attach(controller)
+        if self._boot_count > 1:
+            self.log("reset", boot_id=self._boot_id, cause=cause)
+        return controller
+
+    def _run_controller(self, t_s: float) -> None:
+        """Step the controller at ``t_s`` and log what its output frames say."""
+        self._fed = False
+        out = self.controller.step(round(t_s * 1000.0))
+        if out:
+            self._output += out
+            if b"DONE" in out or b"ERROR" in out:  # the only frames that make events; skip decoding the rest
+                for kind, _seq, _ack, fields in self._reader.feed(out):
+                    self._note_frame(kind, fields)
+
+    def _note_frame(self, kind: str, fields: list[str]) -> None:
+        """Turn one outgoing frame into events (DONE, ERROR, newly latched faults in STATUS)."""
+        if kind == "DONE":
+            self.log("executed", cmd_id=int(fields[0]))
+        elif kind == "ERROR":
+            self.log("error", code=fields[0], cmd_id=fields[1], text=",".join(fields[2:]))
+
+    def _horn_pulses_us(self) -> list[int | None]:
+        """Physical servo positions rounded to whole µs (None = released), for the world."""
+        return [None if p is None else round(p) for p in self.servos.positions_us()]

@@ -1,0 +1,145 @@
+"""The simulated board behind a pseudo-terminal, in wall-clock time: what ``hanoibot emulate`` runs.
+
+The host opens the pty's slave side like any serial port and cannot tell it from a board. The emulator keeps
+its own handle on the slave open, so the host may close and reopen the port at will (a host-side unplug).
+:meth:`PtyEmulator.replug` closes the pty and makes a new one (the cable was pulled and put back; the board
+keeps power and keeps running), and re-points the stable symlink ``link_path`` at it so a reconnecting host
+finds it. :meth:`PtyEmulator.power_cycle` reboots the board instead. The loop runs the board's control ticks on
+the wall clock and answers input as soon as it arrives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import time
+import tty
+from pathlib import Path
+
+from ..errors import PortError
+from .wire import FaultyWire
+
+#: Largest chunk read from the pty at once, in bytes.
+_READ_BYTES = 4096
+
+
+class PtyEmulator:
+    """Serve a :class:`FaultyWire` (and its board) on a raw-mode pty until :meth:`stop` is called."""
+
+    def __init__(self, wire: FaultyWire, *, link_path: str | None = None) -> None:
+        self.wire = wire
+        self.link_path = Path(link_path) if link_path is not None else None
+        self._master_fd = -1
+        self._slave_fd = -1
+        self.device_path = ""
+        self._stopping = False
+        self._replug_pending = False
+        self._reset_pending = False
+        self._origin_s = time.monotonic() - wire.board.clock.now_s()
+        self._make_pty()
+
+    @property
+    def port_path(self) -> str:
+        """The path a host should open: the stable symlink when there is one, else the pty itself."""
+        return str(self.link_path) if self.link_path is not None else self.device_path
+
+    # --- requests (safe to call from a signal handler: they only set flags) --------------------------
+    def stop(self) -> None:
+        """Ask the loop to finish."""
+        self._stopping = True
+
+    def request_replug(self) -> None:
+        """Ask the loop to pull the cable and plug it back in (a new pty; the board keeps running)."""
+        self._replug_pending = True
+
+    def request_power_cycle(self) -> None:
+        """Ask the loop to reboot the board (new boot id)."""
+        self._reset_pending = True
+
+    # --- the loop ------------------------------------------------------------------------------------
+    def serve(self) -> None:
+        """Run until :meth:`stop`; every control tick on time, input answered at once."""
+        board = self.wire.board
+        try:
+            while not self._stopping:
+                if self._replug_pending:
+                    self._replug_pending = False
+                    self.replug()
+                if self._reset_pending:
+                    self._reset_pending = False
+                    board.reset("power")
+                wait_s = max(0.0, self._origin_s + board.next_tick_s - time.monotonic())
+                with contextlib.suppress(InterruptedError):
+                    readable, _, _ = select.select([self._master_fd], [], [], wait_s)
+                if readable:
+                    self._receive()
+                board.run_until(time.monotonic() - self._origin_s)
+                self._transmit()
+        finally:
+            self.close()
+
+    def replug(self) -> None:
+        """Close the pty (the host sees the port vanish) and open a new one at the same symlink."""
+        self._close_pty()
+        self._make_pty()
+
+    def close(self) -> None:
+        """Close the pty and remove the symlink."""
+        self._close_pty()
+        if self.link_path is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.link_path.unlink()
+
+    # --- internals -----------------------------------------------------------------------------------
+    def _make_pty(self) -> None:
+        """Open a raw pty pair and point the symlink at its slave."""
+        self._master_fd, self._slave_fd = os.openpty()
+        tty.setraw(self._slave_fd)
+        os.set_blocking(self._master_fd, False)
+        self.device_path = os.ttyname(self._slave_fd)
+        if self.link_path is not None:
+            temporary = self.link_path.with_name(self.link_path.name + ".new")
+            try:
+                with contextlib.suppress(FileNotFoundError):
+                    temporary.unlink()
+                temporary.symlink_to(self.device_path)
+                temporary.replace(self.link_path)
+            except OSError as err:
+                self._close_pty()
+                raise PortError(
+                    f"--link {str(self.link_path)!r} cannot be made: {err.strerror}; expected a writable folder"
+                ) from err
+
+    def _close_pty(self) -> None:
+        """Close both sides of the pty."""
+        for fd in (self._master_fd, self._slave_fd):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._master_fd = self._slave_fd = -1
+
+    def _receive(self) -> None:
+        """Move what the host wrote into the board and let it answer at the current time."""
+        try:
+            data = os.read(self._master_fd, _READ_BYTES)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            # EIO: no process has the slave open; nothing to read.
+            return
+        board = self.wire.board
+        board.run_until(time.monotonic() - self._origin_s)
+        self.wire.write(data)
+        board.step()
+        self._transmit()
+
+    def _transmit(self) -> None:
+        """Send what the board said; if the host is not reading and the pty is full, the bytes are lost."""
+        data = self.wire.read()
+        while data:
+            try:
+                written = os.write(self._master_fd, data)
+            except (BlockingIOError, InterruptedError, OSError):
+                return
+            data = data[written:]

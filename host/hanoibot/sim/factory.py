@@ -1,0 +1,68 @@
+"""Build a simulated board and its faulty wire from ``sim://`` query options or ``hanoibot emulate`` flags.
+
+Options are strings, as they come from a URL query: the fault options of :class:`~hanoibot.sim.faults.FaultSpec`
+(flip, drop, insert, dup, seed, reset_after) and the world options ``board`` (start state, e.g. ``ACAB``),
+``config`` (robot TOML path) and ``speed`` (servo speed factor), which are handed to
+``hanoibot.sim.world.make_world`` when that module exists; without it, or with ``world=0`` (a bare board whose
+servos move nothing, for link tests that send arbitrary poses), the board runs with no world.
+``servo_limits=1`` makes the virtual servos turn no faster than the world's joint speeds.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import math
+from collections.abc import Mapping
+
+from ..clock import VirtualClock
+from ..errors import ConfigError
+from .board import EventListener, SimBoard, World
+from .faults import FaultSpec
+from .wire import FaultyWire
+
+#: Options the simulator understands (``realtime`` is read by the sim:// port itself).
+WORLD_OPTIONS = ("board", "config", "speed", "world", "servo_limits")
+FAULT_OPTIONS = ("flip", "drop", "insert", "dup", "seed", "reset_after")
+
+
+def speed_factor(text: str) -> float:
+    """The ``speed`` option as a positive finite factor; ConfigError otherwise."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (value > 0 and math.isfinite(value)):
+        raise ConfigError(f"sim option speed={text!r} is invalid: expected a positive number (1 = real speed)")
+    return value
+
+
+def make_world(options: Mapping[str, str]) -> World | None:
+    """The arm-and-disk world for these options, or None (``world=0``, or no physics module installed)."""
+    wanted = options.get("world", "1")
+    if wanted not in ("0", "1"):
+        raise ConfigError(f"sim option world={wanted!r} is invalid: expected 0 (bare board) or 1 (arm and disks)")
+    if wanted == "0" or importlib.util.find_spec("hanoibot.sim.world") is None:
+        return None
+    module = importlib.import_module("hanoibot.sim.world")
+    speed = speed_factor(options["speed"]) if "speed" in options else 1.0
+    world: World = module.make_world(options.get("config"), options.get("board"), speed=speed)
+    return world
+
+
+def make_wire(
+    options: Mapping[str, str], *, clock: VirtualClock | None = None, on_event: EventListener | None = None
+) -> FaultyWire:
+    """A fresh :class:`SimBoard` (new boot) behind a :class:`FaultyWire`, both configured from ``options``."""
+    spec = FaultSpec.from_options(options)
+    if "speed" in options:
+        speed_factor(options["speed"])
+    world = make_world(options)
+    limits = options.get("servo_limits", "0")
+    if limits not in ("0", "1"):
+        raise ConfigError(f"sim option servo_limits={limits!r} is invalid: expected 0 (off) or 1 (the arm's speeds)")
+    # With servo_limits=1 the horns turn no faster than the robot config's joint speeds (off by default: see
+    # the D note in the contracts of 2026-11-29; runs on a noisy wire then end in COLLISION).
+    speeds = getattr(world, "max_speed_us_per_s", None) if limits == "1" else None
+    board = SimBoard(clock=clock, seed=spec.seed, world=world, max_speed_us_per_s=speeds, on_event=on_event)
+    return FaultyWire(board, spec)

@@ -1,0 +1,188 @@
+"""The simulated world around the firmware: the arm's body, the disks on the board and the grip sensor.
+
+:class:`SimBoard <hanoibot.sim.board.SimBoard>` calls :meth:`SimWorld.on_tick` after every control tick with the
+servo horns' pulses; the world moves the arm (:class:`~hanoibot.sim.arm.SimArm`), lets the disks react
+(:class:`~hanoibot.sim.disks.DiskBoard`) and latches ``COLLISION``, ``DROP`` or ``BAD_STACK`` in the firmware
+controller it was attached to. A missed pick is not a fault: :attr:`SimWorld.grip_sensor` reads 0 and the host
+decides. :attr:`SimWorld.events` logs picks, places, drops and faults with their time in seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Protocol
+
+from ..config import RobotConfig, load_config
+from ..errors import ConfigError
+from ..puzzle import State
+from ..render.svg import Frame
+from .arm import SimArm
+from .disks import BoardGeometry, DiskBoard, Event
+
+#: The hole in every disk is this much wider (mm) than the peg it slides on.
+HOLE_CLEARANCE_MM = 2.0
+#: Thickness (mm) of each gripper finger, seen from above.
+FINGER_THICKNESS_MM = 4.0
+#: Disks on peg A when no start board is given (the CLI's default puzzle).
+DEFAULT_DISKS = 3
+
+
+class FaultLatch(Protocol):
+    """The part of the firmware controller the world talks to."""
+
+    def latch_fault(self, name: str) -> None: ...
+
+
+class GripSensor:
+    """The finger-gap sensor: reads the held disk's diameter in whole mm, 0 when the fingers hold nothing."""
+
+    def __init__(self, disks: DiskBoard) -> None:
+        self._disks = disks
+
+    def read(self) -> int:
+        """Measured grip width in mm (0 = nothing held)."""
+        return round(self._disks.grip_width_mm())
+
+
+def board_geometry(config: RobotConfig) -> BoardGeometry:
+    """The simulated board and gripper shapes (mm) described by a robot config."""
+    board, gripper = config.board, config.gripper
+    return BoardGeometry(
+        pegs_xy_mm=tuple((peg.x_mm, peg.y_mm) for peg in board.pegs),
+        peg_heights_mm=tuple(peg.height_mm for peg in board.pegs),
+        peg_diameter_mm=board.peg_diameter_mm,
+        disk_diameters_mm=board.disk_diameters_mm,
+        disk_thickness_mm=board.disk_thickness_mm,
+        hole_diameter_mm=board.peg_diameter_mm + HOLE_CLEARANCE_MM,
+        finger_length_mm=gripper.finger_length_mm,
+        palm_radius_mm=gripper.open_width_mm / 2 + FINGER_THICKNESS_MM,
+        finger_thickness_mm=FINGER_THICKNESS_MM,
+    )
+
+
+class SimWorld:
+    """Arm, disks and grip sensor of one simulated robot, driven by the servo pulses of a SimBoard.
+
+    ``speed`` scales the servos' top speeds (``hanoibot emulate --speed``); ``frame_every_s`` (s), when set,
+    records a picture :class:`~hanoibot.render.svg.Frame` that often and at every pick and place, for
+    :func:`~hanoibot.render.svg.render_run_svg`.
+    """
+
+    def __init__(
+        self,
+        config: RobotConfig,
+        start: State,
+        *,
+        arm: SimArm | None = None,
+        speed: float = 1.0,
+        frame_every_s: float | None = None,
+    ) -> None:
+        if not (speed > 0 and math.isfinite(speed)):
+            raise ConfigError(f"simulated servo speed factor {speed!r} is invalid: expected a positive number")
+        self.config = config
+        self.arm = arm if arm is not None else SimArm(config)
+        self.events: list[Event] = []
+        self.disks = DiskBoard(board_geometry(config), start.stacks, events=self.events)
+        self.grip_sensor: GripSensor | None = GripSensor(self.disks) if config.gripper.grip_sensor else None
+        self.max_speed_us_per_s: list[float | None] = [rate * speed for rate in config.max_speeds_us_s()]
+        self.frames: list[Frame] = []
+        self._frame_every_s = frame_every_s
+        self._next_frame_s = 0.0
+        self._controller: FaultLatch | None = None
+        #: Called with each new event (pick, missed_pick, place, drop, fault) when set; SimBoard forwards them.
+        self.on_event: Callable[[Event], None] | None = None
+
+    # --- the SimBoard hook ---------------------------------------------------------------------------------
+    def attach(self, controller: FaultLatch) -> None:
+        """Latch faults in ``controller`` from now on (SimBoard calls this at every boot)."""
+        self._controller = controller
+
+    def on_tick(self, t_s: float, pulses_us: Sequence[int | None]) -> None:
+        """Move the arm to the servo pulses (µs; None = unpowered) at time ``t_s`` (s) and let the disks react."""
+        seen = len(self.events)
+        faults = self.disks.update(t_s, self.arm.pose(pulses_us))
+        for fault in dict.fromkeys(faults):
+            if self._controller is not None:
+                self._controller.latch_fault(fault)
+        new_events = self.events[seen:]
+        if self.on_event is not None:
+            for event in new_events:
+                self.on_event(event)
+        if self._frame_every_s is not None:
+            moved = any(e["event"] in ("pick", "place", "drop") for e in new_events)
+            if moved or t_s >= self._next_frame_s:
+                self.frames.append(self.snapshot(t_s, pulses_us))
+                self._next_frame_s = t_s + self._frame_every_s
+
+    # --- what the host reads -------------------------------------------------------------------------------
+    @property
+    def state(self) -> State | None:
+        """The disks as a puzzle State (irregular stacks allowed); None while one is held or has fallen off."""
+        return self.disks.state
+
+    @property
+    def stacks(self) -> tuple[tuple[int, ...], ...]:
+        """Each peg's disks, bottom first (the held and fallen disks are not on any)."""
+        return self.disks.stacks
+
+    @property
+    def held_disk(self) -> int | None:
+        """The disk between the fingers, if any."""
+        return self.disks.held_disk
+
+    def faults(self) -> list[str]:
+        """Names of the faults raised so far, in order."""
+        return [e["fault"] for e in self.events if e["event"] == "fault"]
+
+    def snapshot(self, t_s: float, pulses_us: Sequence[int | None]) -> Frame:
+        """A picture of the world now: disks, the arm's joints (mm) and the held disk."""
+        points = self.arm.points_mm(pulses_us) or ()
+        caption = f"t = {t_s:.2f} s"
+        arm_mm = tuple((p.x_mm, p.y_mm, p.z_mm) for p in points)
+        return Frame(self.stacks, arm_mm, self.held_disk, t_s, caption)
+
+
+def make_world(
+    config_path_or_config: RobotConfig | str | Path | None = None,
+    board: State | str | None = None,
+    *,
+    speed: float = 1.0,
+    joint_offsets_deg: Sequence[float] = (0.0, 0.0, 0.0, 0.0),
+    peg_offsets_mm: Mapping[int, tuple[float, float]] | None = None,
+    frame_every_s: float | None = None,
+) -> SimWorld:
+    """The simulated world for a robot config (path, config, or None for hardware/robot.toml) and start board.
+
+    ``board`` is a State or a state string (``ACAB`` or ``A:3,1,2/B:4/C:``); None puts :data:`DEFAULT_DISKS`
+    disks on peg A. ``joint_offsets_deg`` (base, shoulder, elbow, wrist) and ``peg_offsets_mm`` (peg index ->
+    (dx, dy) in mm) make the simulated robot differ from its config, to model mis-calibration.
+    """
+    if isinstance(config_path_or_config, RobotConfig):
+        config = config_path_or_config
+    else:
+        config = load_config(config_path_or_config)
+    if peg_offsets_mm:
+        config = _with_pegs_moved(config, peg_offsets_mm)
+    pegs = len(config.board.pegs)
+    if board is None:
+        start = State.tower(DEFAULT_DISKS, pegs=pegs)
+    elif isinstance(board, State):
+        start = board
+    else:
+        start = State.parse(board, pegs=pegs)
+    arm = SimArm(config, joint_offsets_deg=joint_offsets_deg)
+    return SimWorld(config, start, arm=arm, speed=speed, frame_every_s=frame_every_s)
+
+
+def _with_pegs_moved(config: RobotConfig, offsets_mm: Mapping[int, tuple[float, float]]) -> RobotConfig:
+    """A copy of ``config`` whose pegs stand moved by ``offsets_mm`` (peg index -> (dx, dy) in mm)."""
+    pegs = list(config.board.pegs)
+    for index, (dx_mm, dy_mm) in offsets_mm.items():
+        if not 0 <= index < len(pegs):
+            raise ConfigError(f"peg offset for peg {index}: expected a peg index 0..{len(pegs) - 1}")
+        peg = pegs[index]
+        pegs[index] = replace(peg, x_mm=peg.x_mm + dx_mm, y_mm=peg.y_mm + dy_mm)
+    return replace(config, board=replace(config.board, pegs=tuple(pegs)))

@@ -1,0 +1,172 @@
+"""Test doubles shared by the firmware tests. Runs under CPython and MicroPython alike (no pytest, no typing)."""
+
+from hanoifw import protocol as p
+from hanoifw.controller import Controller
+
+CONTROL_PERIOD_MS = 10
+LIMITS = (1000, 2000, 1500)  # min_us, max_us, start_us for every channel in these tests
+
+
+class FakeServos:
+    """Servo HAL that records every call as (channel, pulse_us), with pulse_us None for release()."""
+
+    def __init__(self):
+        self.history = []
+        self.current = {}
+
+    def set_pulse_us(self, channel, pulse_us):
+        self.history.append((channel, pulse_us))
+        self.current[channel] = pulse_us
+
+    def release(self, channel):
+        self.history.append((channel, None))
+        self.current[channel] = None
+
+
+class FakeGrip:
+    def __init__(self, value_mm):
+        self.value_mm = value_mm
+
+    def read(self):
+        if self.value_mm is None:
+            raise OSError("sensor unplugged")
+        return self.value_mm
+
+
+class Rng:
+    """xorshift32: the same pseudo-random sequence on CPython and MicroPython."""
+
+    def __init__(self, seed):
+        self.state = (seed & 0xFFFFFFFF) or 1
+
+    def next(self):
+        x = self.state
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.state = x
+        return x
+
+    def below(self, n):
+        return self.next() % n
+
+
+class Host:
+    """Plays the host end against a Controller: numbers reliable frames and decodes the replies."""
+
+    def __init__(self, ctl=None, channels=5, **kwargs):
+        self.servos = FakeServos()
+        self.ctl = ctl or Controller(self.servos, channels=channels, boot_id="b0071d00", **kwargs)
+        self.channels = self.ctl.channels
+        self.reader = p.FrameReader()
+        self.seq = 0
+        self.now_ms = 0
+        self.frames = []  # every decoded board frame, in order
+
+    def send(self, kind, fields=()):
+        """Send a reliable frame with the next seq; returns its seq."""
+        self.seq = (self.seq + 1) % p.SEQ_MOD
+        self.ctl.feed(p.encode(kind, self.seq, 0, fields))
+        return self.seq
+
+    def send_raw(self, kind, seq, fields=()):
+        self.ctl.feed(p.encode(kind, seq, 0, fields))
+
+    def step(self, dt_ms=CONTROL_PERIOD_MS):
+        """Advance time by ``dt_ms`` and return the frames the board sent in that step."""
+        self.now_ms += dt_ms
+        got = self.reader.feed(self.ctl.step(self.now_ms))
+        self.frames.extend(got)
+        return got
+
+    def run(self, duration_ms, heartbeat=True):
+        """Step for ``duration_ms`` in control periods, pinging every period if ``heartbeat``."""
+        got = []
+        for _ in range(duration_ms // CONTROL_PERIOD_MS):
+            if heartbeat:
+                self.ctl.feed(p.encode(p.PING, 0, 0, ("hb",)))
+            got.extend(self.step())
+        return got
+
+    def start(self, limits=LIMITS):
+        """SYNC and CONFIG (every channel with ``limits``); returns the frames of the first steps."""
+        self.ctl.feed(p.encode(p.SYNC, self.seq, 0, (f"t{self.seq}",)))
+        got = self.step()
+        self.send(p.CONFIG, list(limits) * self.channels)
+        return got + self.step()
+
+    def move(self, cmd_id, duration_ms, pulse_us):
+        """Send MOVE with every channel at ``pulse_us`` (an int) or the given list."""
+        pulses = pulse_us if isinstance(pulse_us, list) else [pulse_us] * self.channels
+        fields = [cmd_id, duration_ms]
+        fields.extend(pulses)  # no [a, *b] displays on MicroPython
+        return self.send(p.MOVE, fields)
+
+    def status(self):
+        self.ctl.feed(p.encode(p.STATUS, 0, 0))
+        for frame in self.step(0):
+            if frame[0] == p.STATUS:
+                return p.unpack(p.STATUS, frame[3])
+        raise AssertionError("no STATUS reply")
+
+
+def kinds(frames):
+    return [frame[0] for frame in frames]
+
+
+def errors(frames):
+    """The ERROR codes among ``frames``."""
+    return [frame[3][0] for frame in frames if frame[0] == p.ERROR]
+
+
+def done_ids(frames):
+    return [int(frame[3][0]) for frame in frames if frame[0] == p.DONE]
+
+
+class FakePWM:
+    """machine.PWM stand-in recording ("freq", hz) and ("duty_u16", value) calls."""
+
+    def __init__(self):
+        self.calls = []
+
+    def freq(self, hz):
+        self.calls.append(("freq", hz))
+
+    def duty_u16(self, value):
+        self.calls.append(("duty_u16", value))
+
+
+class FakeI2C:
+    """machine.I2C stand-in: a register file per address; records every writeto_mem as (addr, reg, bytes)."""
+
+    def __init__(self):
+        self.writes = []
+        self.registers = {}
+
+    def writeto_mem(self, addr, reg, buf):
+        self.writes.append((addr, reg, bytes(buf)))
+        regs = self.registers.setdefault(addr, bytearray(256))
+        for i in range(len(buf)):
+            regs[(reg + i) & 0xFF] = buf[i]
+
+
+class FakeClock:
+    """time-module stand-in with ticks that wrap at 2**30 and a sleep that only advances them."""
+
+    PERIOD = 1 << 30
+
+    def __init__(self, start_ms=0):
+        self.now_ms = start_ms
+
+    def ticks_ms(self):
+        return self.now_ms
+
+    def ticks_add(self, ticks, delta):
+        return (ticks + delta) % self.PERIOD
+
+    def ticks_diff(self, later, earlier):
+        half = self.PERIOD >> 1
+        return ((later - earlier + half) % self.PERIOD) - half
+
+    def advance(self, ms):
+        self.now_ms = (self.now_ms + ms) % self.PERIOD

@@ -1,0 +1,154 @@
+"""Main-loop helper tests with fake ports, clocks and watchdogs (also run under MicroPython)."""
+
+from fwfakes import CONTROL_PERIOD_MS, FakeClock, FakeServos
+from hanoifw import protocol as p
+from hanoifw.board import StreamPort, make_boot_id, reset_cause_name, serve
+from hanoifw.controller import Controller
+
+
+class FakeMachine:
+    PWRON_RESET = 1
+    HARD_RESET = 2
+    WDT_RESET = 3
+    DEEPSLEEP_RESET = 4
+    SOFT_RESET = 5
+
+
+class NoDeepSleepMachine:  # RP2040 has no DEEPSLEEP_RESET
+    PWRON_RESET = 1
+    WDT_RESET = 3
+
+
+def test_reset_causes_are_named_per_port():
+    names = [reset_cause_name(code, FakeMachine) for code in (1, 2, 3, 4, 5, 99)]
+    assert names == ["power", "hard", "wdt", "deepsleep", "soft", "unknown"]
+    assert reset_cause_name(4, NoDeepSleepMachine) == "unknown"
+    assert reset_cause_name(3, NoDeepSleepMachine) == "wdt"
+
+
+def test_boot_id_is_eight_hex_digits_of_the_random_bytes():
+    assert make_boot_id(b"\x00\xab\x10\xff\x99") == "00ab10ff"
+    try:
+        make_boot_id(b"\x01")
+    except ValueError as err:
+        assert "1 random bytes" in str(err)
+    else:
+        raise AssertionError("accepted 1 byte")
+
+
+class FakePoller:
+    def __init__(self, rx):
+        self.rx = rx
+        self.timeouts = []
+
+    def poll(self, timeout_ms):
+        if timeout_ms:
+            self.timeouts.append(timeout_ms)
+        return [1] if self.rx.data else []
+
+
+class FakeStream:
+    def __init__(self, data=b""):
+        self.data = data
+        self.written = b""
+
+    def read(self, n):
+        chunk = self.data[:n]
+        self.data = self.data[n:]
+        return chunk
+
+    def write(self, data):
+        self.written += data
+
+
+def test_stream_port_reads_what_is_there_without_blocking():
+    rx = FakeStream(b"x" * 700)
+    tx = FakeStream()
+    port = StreamPort(FakePoller(rx), rx, tx, max_read_bytes=512)
+    assert port.read_available() == b"x" * 512
+    assert port.read_available() == b"x" * 188
+    assert port.read_available() == b""
+    port.write(b"hi")
+    port.wait(7)
+    assert tx.written == b"hi" and port._poller.timeouts == [7]
+
+
+class ScriptedPort:
+    """Delivers ``script[loop]`` bytes per loop, records writes, waits by advancing the fake clock."""
+
+    def __init__(self, clock, script, interrupt_at=-1):
+        self.clock = clock
+        self.script = script
+        self.interrupt_at = interrupt_at
+        self.loop = 0
+        self.written = b""
+
+    def read_available(self):
+        self.loop += 1
+        if self.loop == self.interrupt_at:
+            raise KeyboardInterrupt
+        return self.script.get(self.loop, b"")
+
+    def wait(self, timeout_ms):
+        self.clock.advance(timeout_ms)
+
+    def write(self, data):
+        self.written += data
+
+
+class FakeWdt:
+    def __init__(self):
+        self.fed = 0
+
+    def feed(self):
+        self.fed += 1
+
+
+def board_frames(port):
+    return p.FrameReader().feed(port.written)
+
+
+def test_serve_runs_the_controller_every_period_and_feeds_the_watchdog_once_configured():
+    clock = FakeClock(start_ms=(1 << 30) - 35)  # crosses the tick wrap
+    script = {
+        2: p.encode(p.SYNC, 0, 0, ("t",)),
+        3: p.encode(p.CONFIG, 1, 0, [1000, 2000, 1500] * 5),
+        4: p.encode(p.MOVE, 2, 0, [1, 100] + [1600] * 5),
+    }
+    for loop in range(5, 30):
+        script[loop] = p.encode(p.PING, 0, 0)
+    port = ScriptedPort(clock, script)
+    servos = FakeServos()
+    wdts = []
+
+    def make_wdt():
+        wdts.append(FakeWdt())
+        return wdts[-1]
+
+    ctl = Controller(servos, boot_id="feedf00d")
+    assert serve(ctl, port, clock, make_wdt=make_wdt, period_ms=CONTROL_PERIOD_MS, max_loops=30) == "stopped"
+    assert len(wdts) == 1 and wdts[0].fed == 28  # started by the CONFIG of loop 3, fed every loop from then on
+    assert clock.ticks_diff(clock.now_ms, (1 << 30) - 35) == 30 * CONTROL_PERIOD_MS
+    kinds = [frame[0] for frame in board_frames(port)]
+    assert kinds[:4] == [p.HELLO, p.HELLO, p.ACK, p.ACK] and p.DONE in kinds
+    assert servos.current == {0: 1600, 1: 1600, 2: 1600, 3: 1600, 4: 1600}
+
+
+def test_ctrl_c_latches_estop_holds_the_pose_and_returns():
+    clock = FakeClock()
+    script = {
+        1: p.encode(p.SYNC, 0, 0, ("t",)),
+        2: p.encode(p.CONFIG, 1, 0, [1000, 2000, 1500] * 5),
+        3: p.encode(p.MOVE, 2, 0, [1, 1000] + [1900] * 5),
+    }
+    port = ScriptedPort(clock, script, interrupt_at=20)
+    servos = FakeServos()
+    ctl = Controller(servos, boot_id="feedf00d")
+    assert serve(ctl, port, clock, make_wdt=FakeWdt, period_ms=CONTROL_PERIOD_MS) == "interrupted"
+    assert ctl.mode == "ESTOP"
+    assert 1500 < servos.current[0] < 1900 and None not in servos.current.values()  # holding, not released
+    last = board_frames(port)[-1]
+    assert last[0] == p.STATUS and p.unpack(p.STATUS, last[3])["mode"] == "ESTOP"
+    writes = len(servos.history)
+    ctl.step(clock.ticks_ms() + 500)
+    assert len(servos.history) == writes

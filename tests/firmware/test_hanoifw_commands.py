@@ -1,0 +1,39 @@
+"""CONFIG/MOVE field validation tests (also run under MicroPython)."""
+
+from hanoifw import protocol as p
+from hanoifw.commands import parse_config, parse_move
+
+
+def test_config_parses_per_channel_triples():
+    code, text, value = parse_config(["1000", "2000", "1500", "600", "2400", "600"], 2, 500, 2500)
+    assert (code, text) == ("", "") and value == ([1000, 600], [2000, 2400], [1500, 600])
+
+
+def test_config_names_the_bad_channel():
+    cases = (
+        (["1000", "2000"], p.E_BAD_CHANNELS, "2 values"),
+        (["1000", "2000", "1500", "499", "2000", "1500"], p.E_LIMIT, "channel 1 value 499"),
+        (["1000", "2000", "1500", "1000", "2000", "abc"], p.E_LIMIT, "channel 1 value abc"),
+        (["2000", "1000", "1500", "1000", "2000", "1500"], p.E_LIMIT, "channel 0 min 2000 max 1000"),
+        (["1000", "2000", "999", "1000", "2000", "1500"], p.E_LIMIT, "start 999"),
+    )
+    for fields, code, needle in cases:
+        got_code, text, value = parse_config(fields, 2, 500, 2500)
+        assert value is None and got_code == code and needle in text, (fields, text)
+
+
+def test_move_checks_duration_and_every_pulse_against_its_channel():
+    mins = [1000, 1100]
+    maxs = [2000, 1900]
+    assert parse_move(["1", "300", "1000", "1900"], 2, mins, maxs, 60000) == ("", "", (300, [1000, 1900]))
+    cases = (
+        (["1", "300", "1000"], p.E_BAD_CHANNELS, "1 pulses"),
+        (["1", "0", "1000", "1500"], p.E_BAD_DURATION, "duration 0"),
+        (["1", "60001", "1000", "1500"], p.E_BAD_DURATION, "60001"),
+        (["1", "300", "1000", "1901"], p.E_LIMIT, "channel 1 pulse 1901 us: expected 1100..1900"),
+        (["1", "300", "999", "1500"], p.E_LIMIT, "channel 0 pulse 999"),
+        (["1", "300", "1500", "-5"], p.E_LIMIT, "channel 1 pulse -5"),
+    )
+    for fields, code, needle in cases:
+        got_code, text, value = parse_move(fields, 2, mins, maxs, 60000)
+        assert value is None and got_code == code and needle in text, (fields, text)

@@ -1,0 +1,80 @@
+"""Interpolator tests (also run under MicroPython): the profile against a float oracle, and the segment queue."""
+
+from hanoifw.motion import MAX_DURATION_MS, Q_ONE, Motion, min_jerk_q16
+
+
+def min_jerk(u):
+    """Independent float oracle: s(u) = 10u^3 - 15u^4 + 6u^5."""
+    return 10 * u**3 - 15 * u**4 + 6 * u**5
+
+
+def test_profile_matches_the_oracle_is_monotone_and_exact_at_the_ends():
+    for duration_ms in (1, 7, 20, 333, 1000, MAX_DURATION_MS):
+        stride = max(1, duration_ms // 997)
+        previous = -1
+        for elapsed_ms in range(-5, duration_ms + 6, stride):
+            s = min_jerk_q16(elapsed_ms, duration_ms)
+            u = min(max(elapsed_ms / duration_ms, 0.0), 1.0)
+            assert abs(s / Q_ONE - min_jerk(u)) < 1.5e-4, (duration_ms, elapsed_ms)
+            assert s >= previous
+            previous = s
+        assert min_jerk_q16(0, duration_ms) == 0 and min_jerk_q16(duration_ms, duration_ms) == Q_ONE
+
+
+def test_profile_is_symmetric_like_the_oracle():
+    for elapsed_ms in range(0, 1001, 50):
+        s = min_jerk_q16(elapsed_ms, 1000) + min_jerk_q16(1000 - elapsed_ms, 1000)
+        assert abs(s - Q_ONE) <= 16  # two table interpolations, each within 8/65536
+
+
+def test_queue_holds_depth_segments_and_reports_free_slots():
+    motion = Motion(2, 3)
+    assert motion.free_slots == 3 and not motion.is_busy
+    for cmd_id in (1, 2, 3):
+        assert motion.push(cmd_id, 10, [1000 + cmd_id, 2000 - cmd_id])
+    assert not motion.push(4, 10, [1, 1]) and motion.free_slots == 0
+    pose = [1500, 1500]
+    done = []
+    motion.advance(25, pose, done)
+    assert done == [1, 2] and motion.free_slots == 2  # the third is executing and keeps its slot
+    motion.advance(5, pose, done)
+    assert done == [1, 2, 3] and pose == [1003, 1997] and not motion.is_busy
+
+
+def test_segments_start_from_where_the_pose_is_and_end_on_target():
+    motion = Motion(3, 8)
+    pose = [1200, 1500, 1800]
+    motion.push(9, 100, [1800, 1500, 1200])
+    done = []
+    motion.advance(50, pose, done)
+    assert pose == [1500, 1500, 1500] and done == []  # half way in time is half way in space (symmetric profile)
+    motion.advance(50, pose, done)
+    assert pose == [1800, 1500, 1200] and done == [9]
+
+
+def test_clear_drops_everything_and_keeps_the_pose():
+    motion = Motion(1, 4)
+    pose = [1000]
+    motion.push(1, 100, [2000])
+    motion.push(2, 100, [1000])
+    motion.advance(30, pose, [])
+    held = pose[0]
+    motion.clear()
+    motion.advance(500, pose, [])
+    assert pose == [held] and motion.free_slots == 4
+    motion.push(3, 10, [1100])
+    motion.advance(10, pose, [])
+    assert pose == [1100]
+
+
+def test_ring_buffer_wraps_many_times_without_losing_order():
+    motion = Motion(1, 3)
+    pose = [0]
+    done = []
+    pushed = 0
+    for round_index in range(50):
+        while motion.free_slots:
+            pushed += 1
+            motion.push(pushed, 1 + round_index % 3, [pushed])
+        motion.advance(2, pose, done)
+    assert done == list(range(1, len(done) + 1)) and len(done) > 40

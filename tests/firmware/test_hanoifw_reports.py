@@ -1,0 +1,58 @@
+"""HELLO/STATUS field tests (also run under MicroPython): every field lands where protocol.FIELD_NAMES says."""
+
+from fwfakes import FakeGrip, FakeServos
+from hanoifw import protocol as p
+from hanoifw.controller import Controller
+from hanoifw.reports import fault_text, hello_fields, read_grip_mm, status_fields
+
+
+def test_hello_fields_follow_the_layout():
+    ctl = Controller(FakeServos(), channels=3, boot_id="0badcafe", reset_cause="wdt", queue_depth=9, watchdog_ms=250)
+    ctl.last_done_cmd = 4
+    ctl.last_queued_cmd = 6
+    hello = p.unpack(p.HELLO, [str(f) for f in hello_fields(ctl)])
+    assert hello == {
+        "proto": p.PROTOCOL_VERSION,
+        "fw_version": ctl.fw_version,
+        "boot_id": "0badcafe",
+        "reset_cause": "wdt",
+        "queue_depth": 9,
+        "channels": 3,
+        "min_pulse_us": 500,
+        "max_pulse_us": 2500,
+        "max_duration_ms": 60000,
+        "watchdog_ms": 250,
+        "max_frame_len": p.MAX_FRAME_LEN,
+        "last_done_cmd": 4,
+        "last_queued_cmd": 6,
+        "mode": "UNCONFIGURED",
+    }
+
+
+def test_status_fields_follow_the_layout():
+    ctl = Controller(FakeServos(), channels=2, boot_id="0badcafe", grip_sensor=FakeGrip(31))
+    ctl.pulses_us[1] = 1234
+    ctl.latch_fault("DROP")
+    status = p.unpack(p.STATUS, [str(f) for f in status_fields(ctl)])
+    assert status == {
+        "boot_id": "0badcafe",
+        "mode": "FAULT",
+        "last_done_cmd": 0,
+        "last_queued_cmd": 0,
+        "free_slots": 8,
+        "faults": "DROP",
+        "grip_mm": 31,
+        "pulses_us": [0, 1234],
+    }
+
+
+def test_fault_text_lists_faults_and_the_rejected_state():
+    assert fault_text([], 0) == "-"
+    assert fault_text(["ESTOP", "HOST_LOST"], 0) == "ESTOP|HOST_LOST"
+    assert fault_text([], 7) == "REJECTED" and fault_text(["DROP"], -1) == "DROP|REJECTED"
+
+
+def test_grip_reading_is_clipped_and_a_failing_sensor_reads_minus_one():
+    assert read_grip_mm(None) == -1 and read_grip_mm(FakeGrip(None)) == -1
+    assert read_grip_mm(FakeGrip(0)) == 0 and read_grip_mm(FakeGrip(12)) == 12
+    assert read_grip_mm(FakeGrip(10**12)) == 9999 and read_grip_mm(FakeGrip(-40)) == -1

@@ -1,0 +1,126 @@
+"""Test runner that executes under MicroPython (loaded by run.mjs): no pytest there, so it imports every
+``test_*.py`` module of the firmware tests and calls each ``test_*`` function, and it plays the host-codec
+exchange. Also importable by CPython (tests/test_firmware_on_micropython.py runs the same exchange for reference).
+"""
+
+import binascii
+import os
+import sys
+
+from hanoifw.controller import Controller
+
+
+class RecordingServos:
+    """Servo HAL stand-in for the exchange: keeps the last pulse per channel."""
+
+    def __init__(self, channels):
+        self.pulses_us = [0] * channels
+
+    def set_pulse_us(self, channel, pulse_us):
+        self.pulses_us[channel] = pulse_us
+
+    def release(self, channel):
+        self.pulses_us[channel] = 0
+
+
+class Tally:
+    """Runs checks, prints one PASS/FAIL line each (with the traceback on failure) and counts them."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, label, func, *args):
+        try:
+            func(*args)
+        except Exception as err:
+            self.failed += 1
+            print(f"FAIL {label}")
+            sys.print_exception(err)
+            return
+        self.passed += 1
+        print(f"PASS {label}")
+
+
+def compile_file(path):
+    with open(path) as f:
+        compile(f.read(), path, "exec")
+
+
+def assert_step_allocates_nothing():
+    used = step_allocation_bytes()
+    assert used == 0, f"{used} bytes"
+
+
+def run_tests(test_dir, result_path, board_dir=None):
+    """Run every test_* function in ``test_dir``/test_*.py, compile every .py in ``board_dir`` (main.py and
+    board_config.py, which need a real board to run) and check that a control step allocates nothing; print
+    PASS/FAIL lines and a summary; write the number of failures to ``result_path``."""
+    tally = Tally()
+    for name in sorted(os.listdir(board_dir)) if board_dir else ():
+        tally.check("compile " + name, compile_file, board_dir + "/" + name)
+    for name in sorted(os.listdir(test_dir)):
+        if not (name.startswith("test_") and name.endswith(".py")):
+            continue
+        module_name = name[:-3]
+        try:
+            module = __import__(module_name)
+        except Exception as err:
+            tally.failed += 1
+            print(f"FAIL {module_name} (import)")
+            sys.print_exception(err)
+            continue
+        for attr in sorted(dir(module)):
+            func = getattr(module, attr)
+            if attr.startswith("test_") and callable(func):
+                tally.check(module_name + "." + attr, func)
+    tally.check("a moving control step allocates no heap", assert_step_allocates_nothing)
+    print(f"MICROPYTHON SUMMARY passed={tally.passed} failed={tally.failed}")
+    with open(result_path, "w") as f:
+        f.write(f"{tally.failed}\n")
+
+
+def step_allocation_bytes(steps=20):
+    """Heap bytes that ``steps`` control steps of a moving Controller allocate (MicroPython only: gc.mem_alloc).
+    The firmware promises zero: a step that allocates makes the garbage collector pause the loop."""
+    import gc
+
+    from hanoifw import protocol as p
+
+    ctl = Controller(RecordingServos(5), boot_id="a110c8ed")
+    ctl.feed(p.encode(p.SYNC, 0, 0, ("t",)))
+    ctl.step(0)
+    ctl.feed(p.encode(p.CONFIG, 1, 0, [1000, 2000, 1500] * 5))
+    ctl.step(10)
+    ctl.feed(p.encode(p.MOVE, 2, 0, [1, 5000, 1900, 1100, 1700, 1300, 1999]))
+    ctl.step(20)
+    ctl.step(30)
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for i in range(steps):
+        ctl.step(40 + 10 * i)
+    used = gc.mem_alloc() - before
+    gc.enable()
+    assert ctl.mode == "MOVING", ctl.mode
+    return used
+
+
+def exchange(in_path, out_path, channels=5):
+    """Feed each line ``t_ms hexbytes`` of ``in_path`` to a fresh Controller, step it at ``t_ms`` and write
+    ``t_ms hexreply`` to ``out_path`` per line."""
+    ctl = Controller(RecordingServos(channels), channels=channels, boot_id="e0e0e0e0", reset_cause="soft")
+    with open(in_path) as src:
+        lines = src.read().split("\n")
+    out = []
+    for line in lines:
+        if not line.strip():
+            continue
+        parts = line.split(" ")
+        now_ms = int(parts[0])
+        if len(parts) > 1 and parts[1]:
+            ctl.feed(binascii.unhexlify(parts[1]))
+        reply = ctl.step(now_ms)
+        out.append(f"{now_ms} {binascii.hexlify(reply).decode()}")
+    with open(out_path, "w") as dst:
+        dst.write("\n".join(out) + "\n")

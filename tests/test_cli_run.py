@@ -1,0 +1,275 @@
+"""`hanoibot run`, `resume`, `status`, `home`, `estop`, `jog`, `calibrate` from the command line, on sim://.
+
+Bad input must give one line on stderr and exit code 2, with nothing moved.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import serial
+import tomlkit
+from hanoibot.cli import main
+from hanoibot.config import default_config_path
+from hanoibot.journal import Journal, load_journal
+from hanoibot.puzzle import State
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code: int, err: str, *words: str) -> None:
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("hanoibot: error: "), err
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+def test_run_plays_the_default_puzzle_and_writes_the_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    report_path = tmp_path / "r.json"
+    code, out, _ = run_cli(capsys, "run", "--plain", "--report", str(report_path))
+    assert code == 0
+    report = json.loads(report_path.read_text())
+    wanted = "status moves_done moves_total start final elapsed_s simulated_s s_per_move retransmits faults"
+    assert set(wanted.split()) <= set(report)
+    assert (report["status"], report["moves_done"], report["moves_total"]) == ("done", 7, 7)
+    assert (report["start"], report["final"]) == ("AAA", "CCC")
+    assert report["simulated_s"] > 7 * 0.5, "a real arm needs well over half a second per move"
+    assert abs(report["s_per_move"] - report["simulated_s"] / 7) < 1e-3
+    lines = [line for line in out.splitlines() if line.startswith("move ")]
+    assert [line.split(":")[0] for line in lines] == [f"move {k} of 7" for k in range(1, 8)]
+    assert "disk 3 A -> C" in lines[3]
+
+
+def test_run_from_a_shuffled_start_with_a_journal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    journal_path = tmp_path / "run.journal"
+    code, out, _ = run_cli(capsys, "run", "--plain", "--from", "ACAB", "--to", "C", "--journal", str(journal_path))
+    assert code == 0, out
+    log = load_journal(journal_path)
+    assert log.end_status == "done" and log.plan_spec["start"] == "ACAB" and log.plan_spec["goal"] == "CCCC"
+    assert log.moves_done == log.plan_spec["length"] and all(entry.done for entry in log.moves.values())
+
+
+def test_resume_of_a_finished_run_does_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    journal_path = tmp_path / "run.journal"
+    assert run_cli(capsys, "run", "--plain", "-n", "2", "--journal", str(journal_path))[0] == 0
+    code, out, _ = run_cli(capsys, "resume", "--journal", str(journal_path))
+    assert code == 0 and "nothing to resume" in out
+
+
+def test_ctrl_c_pauses_and_a_stop_can_be_resumed_after_confirming_the_board(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hanoibot.commands import run_view
+
+    journal_path = tmp_path / "run.journal"
+    original = run_view.RunView.move_done
+
+    def move_done_then_ctrl_c(self: Any, k: int, move: Any, state: State) -> None:
+        original(self, k, move, state)
+        if k == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
+    code, _, err = run_cli(capsys, "run", "--plain", "-n", "3", "--journal", str(journal_path))
+    assert code == 130 and "stopped by the operator" in err and "hanoibot resume" in err
+    log = load_journal(journal_path)
+    assert log.end_status == "stopped" and log.moves_done == 3
+    monkeypatch.setattr(run_view.RunView, "move_done", original)
+    # the simulated board of that process is gone: resuming needs the board confirmed
+    code, _, err = run_cli(capsys, "resume", "--journal", str(journal_path))
+    assert_one_line_error(code, err, "--board")
+    board = State.tower(3).apply(next(iter(log.moves.values())).move)
+    for entry in list(log.moves.values())[1:3]:
+        board = board.apply(entry.move)
+    code, out, _ = run_cli(capsys, "resume", "--journal", str(journal_path), "--board", board.to_string(), "--plain")
+    assert code == 0, out
+    assert load_journal(journal_path).end_status == "done"
+
+
+def test_ctrl_c_then_continue_finishes_the_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hanoibot.commands import run as run_command
+    from hanoibot.commands import run_view
+
+    asked: list[bool] = []
+    original = run_view.RunView.move_done
+
+    def move_done_then_ctrl_c(self: Any, k: int, move: Any, state: State) -> None:
+        original(self, k, move, state)
+        if k == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
+    monkeypatch.setattr(run_command, "ask_continue", lambda view: asked.append(True) or True)
+    report_path = tmp_path / "r.json"
+    code, _, _ = run_cli(capsys, "run", "--plain", "-n", "3", "--report", str(report_path))
+    assert code == 0 and asked == [True]
+    assert json.loads(report_path.read_text())["final"] == "CCC"
+
+
+# --- bad input: one line, exit 2, nothing moves ------------------------------------------------------
+
+
+def test_a_port_that_does_not_exist(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run_cli(capsys, "run", "--port", str(tmp_path / "ttyNOPE"), "--journal", str(tmp_path / "j"))
+    assert_one_line_error(code, err, "ttyNOPE")
+    assert not (tmp_path / "j").exists(), "no journal is started when the port cannot be used"
+
+
+def test_a_busy_port(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def busy(url: str, **kwargs: Any) -> None:
+        raise serial.SerialException(f"[Errno 16] could not open port {url}: Device or resource busy")
+
+    monkeypatch.setattr(serial, "serial_for_url", busy)
+    code, _, err = run_cli(capsys, "run", "--port", "/dev/ttyACM7")
+    assert_one_line_error(code, err, "/dev/ttyACM7", "busy")
+
+
+def test_a_board_with_another_protocol_version(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hanoibot.link import status as link_status
+
+    real = link_status.protocol
+    other = SimpleNamespace(PROTOCOL_VERSION=real.PROTOCOL_VERSION + 1, HELLO=real.HELLO, unpack=real.unpack)
+    monkeypatch.setattr(link_status, "protocol", other)
+    code, _, err = run_cli(capsys, "run", "-n", "2")
+    assert_one_line_error(code, err, "protocol")
+
+
+def test_a_journal_file_that_exists_already(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "j"
+    path.write_text("keep me\n")
+    code, _, err = run_cli(capsys, "run", "--journal", str(path))
+    assert_one_line_error(code, err, "already exists")
+    assert path.read_text() == "keep me\n"
+
+
+def test_resume_from_something_that_is_not_a_journal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("shopping list\neggs\nmilk\n")
+    code, _, err = run_cli(capsys, "resume", "--journal", str(path))
+    assert_one_line_error(code, err, "notes.txt")
+
+
+def _journal_of_a_stopped_run(path: Path, **spec_changes: Any) -> None:
+    from hanoibot.config import load_config
+
+    spec = {"n_disks": 3, "pegs": 3, "topology": "any", "big_on_top": False, "start": "AAA", "goal": "CCC"}
+    spec |= {"planner": "make_plan", "length": 7} | spec_changes
+    with Journal.create(path) as journal:
+        journal.record_plan(spec, config_hash=load_config().config_hash, boot_id="gone", port="sim://")
+
+
+def test_resume_with_another_robot_config(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "j"
+    _journal_of_a_stopped_run(path)
+    other = tmp_path / "other.toml"
+    document = tomlkit.parse(default_config_path().read_text())
+    document["board"]["pegs"][0]["x_mm"] = 161.0  # type: ignore[index]
+    other.write_text(tomlkit.dumps(document))
+    code, _, err = run_cli(capsys, "resume", "--journal", str(path), "--config", str(other), "--board", "AAA")
+    assert_one_line_error(code, err, "robot config")
+
+
+def test_resume_with_a_journal_of_another_plan(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "j"
+    _journal_of_a_stopped_run(path, length=9)
+    code, _, err = run_cli(capsys, "resume", "--journal", str(path), "--board", "AAA")
+    assert_one_line_error(code, err, "another plan")
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["run", "--from", "AXA"], ["--from", "'X'"]),
+        (["run", "-n", "3", "--pegs", "4"], ["4 pegs"]),
+        (["run", "-n", "12"], ["12 disks"]),
+        (["run", "--port", "sim://?nonsense=1"], ["nonsense"]),
+        (["resume", "--journal", "/nonexistent/j"], ["/nonexistent/j"]),
+        (["jog", "--step-deg", "banana"], ["--step-deg"]),
+    ],
+)
+def test_bad_arguments(capsys: pytest.CaptureFixture[str], argv: list[str], words: list[str]) -> None:
+    code, _, err = run_cli(capsys, *argv)
+    assert_one_line_error(code, err, *words)
+
+
+# --- the small commands ----------------------------------------------------------------------------
+
+
+def test_status_home_estop_on_the_simulated_board(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "status", "--json")
+    status = json.loads(out)
+    assert code == 0 and status["mode"] == "UNCONFIGURED" and status["last_done_cmd"] == 0
+    code, out, _ = run_cli(capsys, "home")
+    assert code == 0 and "start pose" in out
+    code, out, _ = run_cli(capsys, "estop")
+    assert code == 0 and "ESTOP" in out
+
+
+def test_jog_moves_one_joint_by_steps_and_refuses_past_its_limit(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from hanoibot.config import load_config
+
+    config = load_config()
+    base = config.servos[0]
+    start_deg = base.start_deg
+    steps_to_limit = int((config.arm.joints[0].max_deg - start_deg) // 20) + 1
+    keys = "]]]]" + "1" + "+" * (steps_to_limit + 1) + "q"
+    monkeypatch.setattr("sys.stdin", io.StringIO(keys))
+    code, out, _ = run_cli(capsys, "jog", "--step-deg", "20")
+    assert code == 0
+    assert "refused: base" in out and "past its limit" in out
+    final = out.strip().splitlines()[-1]
+    base_us = int(final.split("base=")[1].split()[0])
+    assert config.arm.joints[0].contains(base.angle_deg(base_us))
+    assert base.angle_deg(base_us) > start_deg + 20 * (steps_to_limit - 1) - 1
+
+
+def test_calibrate_saves_peg_positions_keeping_comments(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import io
+    import math
+
+    output = tmp_path / "calibrated.toml"
+    # step 5 -> 10 degrees; base to -40, save A; to 0, save B; to +40, save C
+    monkeypatch.setattr("sys.stdin", io.StringIO("]1----s++++s++++s"))
+    code, out, _ = run_cli(capsys, "calibrate", "--output", str(output), "--step-deg", "5")
+    assert code == 0, out
+    text = output.read_text()
+    assert "# Wooden dowel pegs standing on the board." in text, "comments are kept"
+    pegs: Any = tomlkit.parse(text)["board"]["pegs"]
+    points = [(float(peg["x_mm"]), float(peg["y_mm"])) for peg in pegs]
+    radii = [math.hypot(x, y) for x, y in points]
+    yaws = [math.degrees(math.atan2(y, x)) for x, y in points]
+    assert max(radii) - min(radii) < 0.2, "turning the base alone keeps the grip point's radius"
+    assert [round(yaw) for yaw in yaws] == [-40, 0, 40]
+
+
+def test_calibrate_never_writes_a_board_that_would_not_load(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import io
+
+    output = tmp_path / "calibrated.toml"
+    monkeypatch.setattr("sys.stdin", io.StringIO("s1+s+s"))  # three pegs 2 degrees apart: far too close
+    code, _, err = run_cli(capsys, "calibrate", "--output", str(output))
+    assert_one_line_error(code, err)
+    assert not output.exists()

@@ -1,0 +1,44 @@
+"""Shared solve/count options: number checking, state shorthands and the disk count taken from states."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+from hanoibot.commands.plan_options import PlanRequest, add_plan_arguments, plan_request, whole_number
+from hanoibot.errors import PlanError, StateError
+from hanoibot.puzzle import Rules, State
+
+
+def request(*argv: str) -> PlanRequest:
+    parser = argparse.ArgumentParser()
+    add_plan_arguments(parser)
+    return plan_request(parser.parse_args(list(argv)))
+
+
+def test_whole_numbers() -> None:
+    assert whole_number("1_000", "-n", minimum=1) == 1000
+    assert whole_number(None, "-n", minimum=1) is None
+    with pytest.raises(PlanError, match=r"-n '1\.5' is not a whole number: expected a number of at least 1"):
+        whole_number("1.5", "-n", minimum=1)
+
+
+def test_defaults() -> None:
+    req = request("-n", "5")
+    assert (req.n_disks, req.pegs, req.rules, req.start, req.goal, req.goal_any) == (5, 3, Rules(3), None, None, False)
+    assert req.max_states == 2_000_000
+
+
+def test_one_letter_is_a_tower_and_states_give_the_disk_count() -> None:
+    req = request("-n", "4", "--from", "c", "--to", "A", "--pegs", "5", "--rules", "linear")
+    assert req.start == State.tower(4, 2, pegs=5) and req.goal == State.tower(4, 0, pegs=5)
+    assert req.rules == Rules.named("linear", 5)
+    assert request("--from", "ACAB").n_disks == 4
+    assert request("--to", "any", "--from", "AB").goal_any
+
+
+def test_errors_name_the_option() -> None:
+    with pytest.raises(StateError, match="--to: unknown peg 'D'"):
+        request("-n", "2", "--to", "DD")
+    with pytest.raises(PlanError, match="no disk count given"):
+        request("--to", "any")

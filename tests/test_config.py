@@ -1,0 +1,235 @@
+"""Tests of hanoibot.config: the default robot loads, and every kind of bad input is a clear ConfigError."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hanoibot.config import default_config_path, load_config, parse_config
+from hanoibot.errors import ConfigError, HanoiError, UnreachableError
+from hanoibot.motion.geometry import JOINT_NAMES
+from robot_configs import edited, four_pegs
+
+DEFAULT = load_config()
+
+
+def setter(section: str, key: str, value: object) -> Callable[[Any], None]:
+    """An edit that sets ``key`` in the dotted ``section`` (``servos.base``) to ``value``."""
+
+    def change(document: Any) -> None:
+        table = document
+        for part in section.split("."):
+            table = table[part]
+        table[key] = value
+
+    return change
+
+
+def remover(section: str, key: str) -> Callable[[Any], None]:
+    """An edit that deletes ``key`` from the dotted ``section``."""
+
+    def change(document: Any) -> None:
+        table = document
+        for part in section.split("."):
+            table = table[part]
+        del table[key]
+
+    return change
+
+
+def peg_setter(index: int, key: str, value: float) -> Callable[[Any], None]:
+    """An edit that sets ``key`` of the ``index``-th [[board.pegs]] table."""
+
+    def change(document: Any) -> None:
+        document["board"]["pegs"][index][key] = value
+
+    return change
+
+
+# --- the default robot -------------------------------------------------------------------------------------
+def test_default_robot_has_three_pegs_eight_disks_and_five_channels() -> None:
+    assert [p.name for p in DEFAULT.board.pegs] == ["A", "B", "C"]
+    assert DEFAULT.board.disk_count == 8
+    assert DEFAULT.channels == 5
+    assert [s.joint for s in DEFAULT.servos] == list(JOINT_NAMES)
+
+
+def test_start_pose_lies_within_every_pulse_range() -> None:
+    for low, start, high in zip(
+        DEFAULT.min_pulses_us(), DEFAULT.start_pulses_us(), DEFAULT.max_pulses_us(), strict=True
+    ):
+        assert low <= start <= high
+
+
+def test_config_hash_is_the_sha256_of_the_file_bytes() -> None:
+    assert DEFAULT.config_hash == hashlib.sha256(default_config_path().read_bytes()).hexdigest()
+    assert DEFAULT.source_path == default_config_path()
+
+
+def test_config_hash_changes_with_any_edit() -> None:
+    changed = parse_config(edited(setter("motion", "settle_ms", 41)))
+    assert changed.config_hash != DEFAULT.config_hash
+
+
+def test_four_peg_board_loads(tmp_path: Path) -> None:
+    path = tmp_path / "four.toml"
+    path.write_bytes(edited(four_pegs))
+    config = load_config(path)
+    assert [p.name for p in config.board.pegs] == ["A", "B", "C", "D"]
+    assert config.board.pegs[3].y_mm == 135.0
+
+
+def test_a_peg_may_set_its_own_height() -> None:
+    def taller_b(document: Any) -> None:
+        peg_setter(1, "height_mm", 70.0)(document)
+        setter("gripper", "finger_length_mm", 75.0)(document)
+
+    config = parse_config(edited(taller_b))
+    assert [p.height_mm for p in config.board.pegs] == [55.0, 70.0, 55.0]
+
+
+def test_servo_speed_in_pulses_matches_the_joint_speed_on_linear_servos() -> None:
+    base = DEFAULT.servos[0]
+    rate_us_s = DEFAULT.max_speeds_us_s()[0]
+    one_second_deg = base.angle_deg(base.pulse_us(0.0) + rate_us_s) - 0.0
+    assert math.isclose(abs(one_second_deg), DEFAULT.arm.joints[0].max_speed_deg_s)
+
+
+# --- bad input ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (setter("board", "peg_heigth_mm", 55.0), ["'peg_heigth_mm'", "[board]", "'peg_height_mm'"]),
+        (setter("servos.elbow", "offset_degs", 1.0), ["'offset_degs'", "[servos.elbow]", "'offset_deg'"]),
+        (setter("arm.wrist", "max_speed_deg", 100.0), ["'max_speed_deg'", "[arm.wrist]", "'max_speed_deg_s'"]),
+        (peg_setter(2, "z_mm", 1.0), ["'z_mm'", "[board.pegs #3]"]),
+        (setter("motion", "clearence_mm", 8.0), ["'clearence_mm'", "[motion]", "'clearance_mm'"]),
+    ],
+)
+def test_unknown_key_names_key_section_and_nearest_known_key(
+    change: Callable[[Any], None], expected: list[str]
+) -> None:
+    with pytest.raises(ConfigError) as err:
+        parse_config(edited(change))
+    for text in expected:
+        assert text in str(err.value)
+
+
+def test_misspelt_section_is_named_with_a_suggestion() -> None:
+    def rename(document: Any) -> None:
+        document["motoin"] = document.pop("motion")
+
+    with pytest.raises(ConfigError, match=r"'motoin'.*did you mean 'motion'"):
+        parse_config(edited(rename))
+
+
+def test_missing_key_names_key_and_section() -> None:
+    with pytest.raises(ConfigError, match=r"\[arm\] forearm_mm is missing"):
+        parse_config(edited(remover("arm", "forearm_mm")))
+
+
+@pytest.mark.parametrize(
+    ("change", "pattern"),
+    [
+        # a speed of zero, or below it
+        (
+            setter("arm.shoulder", "max_speed_deg_s", 0.0),
+            r"\[arm.shoulder\] max_speed_deg_s = 0.0: expected a number more",
+        ),
+        (setter("gripper", "max_speed_deg_s", -5.0), r"\[gripper\] max_speed_deg_s = -5.0"),
+        # inverted pulse ranges
+        (setter("servos.base", "min_us", 2600), r"\[servos.base\] max_us = 2500: expected more than min_us = 2600"),
+        (setter("servos.gripper", "max_us", 800), r"\[servos.gripper\] max_us = 800: .*inverted"),
+        # a joint limit the servo's pulse range cannot reach
+        (setter("arm.base", "max_deg", 120.0), r"\[servos.base\] max_us = 2500: .*\[arm.base\] max_deg = 120"),
+        # bad values and types
+        (setter("board", "disk_thickness_mm", "6"), r"\[board\] disk_thickness_mm = '6': expected a number"),
+        (setter("board", "disk_count", 3), r"\[board\] disk_diameters_mm = .*expected a list of 3 numbers"),
+        (setter("board", "disk_diameters_mm", [20, 26, 26, 38, 44, 50, 56, 62]), r"strictly rising diameters"),
+        (setter("servos.elbow", "direction", 0), r"\[servos.elbow\] direction = 0"),
+        (setter("servos.shoulder", "points_deg_us", [[10, 620], [90, 1500], [170, 1400]]), r"points_deg_us.*strictly"),
+        (setter("servos.shoulder", "points_deg_us", [[10, 620]]), r"points_deg_us.*at least 2"),
+        (setter("servos.wrist", "channel", 2), r"\[servos.wrist\] channel = 2: already used by \[servos.elbow\]"),
+        (setter("servos.base", "start_deg", 95.0), r"\[servos.base\] start_deg = 95.0: expected a number from -90"),
+        (setter("arm.elbow", "max_deg", -160.0), r"\[arm.elbow\] max_deg = -160.0: expected more than min_deg"),
+        (setter("gripper", "grip_sensor", "yes"), r"\[gripper\] grip_sensor = 'yes': expected true or false"),
+        (setter("gripper", "closed_us", 1000), r"\[gripper\] closed_us = 1000: expected a pulse other than open_us"),
+        (setter("motion", "settle_ms", 2.5), r"\[motion\] settle_ms = 2.5: expected a whole number"),
+    ],
+)
+def test_bad_value_names_key_section_and_what_is_wrong(change: Callable[[Any], None], pattern: str) -> None:
+    with pytest.raises(ConfigError, match=pattern):
+        parse_config(edited(change))
+
+
+def test_overlapping_pegs_are_rejected() -> None:
+    with pytest.raises(ConfigError, match=r"peg B overlaps peg A \(3.0 mm apart\)"):
+        parse_config(edited(peg_setter(1, "y_mm", -87.0)))
+
+
+def test_disks_wider_than_the_peg_spacing_allows_are_rejected() -> None:
+    with pytest.raises(
+        ConfigError, match=r"disk_diameters_mm: the largest disk \(62 mm\) is too wide for pegs A and B"
+    ):
+        parse_config(edited(peg_setter(1, "y_mm", -25.0)))
+
+
+def test_peg_shorter_than_the_stack_is_rejected() -> None:
+    with pytest.raises(ConfigError, match=r"peg C is shorter than a full stack of 8 disks \(48 mm\)"):
+        parse_config(edited(peg_setter(2, "height_mm", 40.0)))
+
+
+def test_gripper_narrower_than_the_largest_disk_is_rejected() -> None:
+    with pytest.raises(ConfigError, match=r"\[gripper\] open_width_mm = 60: expected more than the largest disk"):
+        parse_config(edited(setter("gripper", "open_width_mm", 60.0)))
+
+
+def test_short_fingers_that_would_hit_a_peg_tip_are_rejected() -> None:
+    with pytest.raises(ConfigError, match=r"\[gripper\] finger_length_mm = 40: .*peg A's tip"):
+        parse_config(edited(setter("gripper", "finger_length_mm", 40.0)))
+
+
+def test_peg_out_of_reach_is_named_with_its_level() -> None:
+    with pytest.raises(UnreachableError, match=r"peg C level 1 is out of the arm's reach"):
+        parse_config(edited(peg_setter(2, "x_mm", 300.0)))
+
+
+def test_peg_whose_upper_levels_only_are_out_of_reach_names_that_level() -> None:
+    x_mm, y_mm = 200.0, 160.0
+    arm, board = DEFAULT.arm, DEFAULT.board
+    # Oracle: the first level whose wrist point (straight above the grip point) lies beyond the stretched arm.
+    first_bad = next(
+        level + 1
+        for level in range(board.disk_count)
+        if math.hypot(math.hypot(x_mm, y_mm), board.grip_z_mm(level) + arm.tool_length_mm - arm.shoulder_height_mm)
+        > arm.upper_arm_mm + arm.forearm_mm
+    )
+    assert first_bad > 1
+
+    def far_corner(document: Any) -> None:
+        peg_setter(2, "x_mm", x_mm)(document)
+        peg_setter(2, "y_mm", y_mm)(document)
+
+    with pytest.raises(UnreachableError, match=rf"^peg C level {first_bad} is out of the arm's reach"):
+        parse_config(edited(far_corner))
+
+
+def test_invalid_toml_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        parse_config(b"[board\npeg_height_mm = 5")
+
+
+def test_missing_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read robot config"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_config_errors_are_hanoi_errors_and_value_errors() -> None:
+    with pytest.raises(ConfigError) as err:
+        parse_config(edited(setter("arm", "forearm_mm", 0.0)))
+    assert isinstance(err.value, HanoiError)
+    assert isinstance(err.value, ValueError)

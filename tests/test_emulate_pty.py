@@ -1,0 +1,151 @@
+"""``hanoibot emulate`` over a real pseudo-terminal, and link bodies that run on every transport.
+
+Tests taking ``link_transport`` run on sim://, on a pty to an emulator in another process, and on a real board
+with ``--hil-port``. Unplug/replug: the host closes and reopens the port; the emulator pulls its virtual cable
+(SIGUSR1: a new pty behind the same symlink) and the session reconnects by itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hanoibot.errors import BoardReset
+from hanoibot.link.session import Session
+from hanoibot.sim.spawn import EmulatorProcess
+from link_checks import MOVE_MS, Transport, configure_snake, snake_pose_us, stream_snake
+
+COUNT = 60
+
+
+def assert_executed_once_in_order(transport: Transport, session: Session, last_cmd_id: int) -> None:
+    """Where the board's own record is readable, every id ran exactly once and in order."""
+    deadline_s = time.monotonic() + 2.0
+    executed = transport.executed_cmd_ids(session)
+    while executed is not None and executed[-1:] != [last_cmd_id] and time.monotonic() < deadline_s:
+        time.sleep(0.02)  # the emulator's log may trail the DONE the host already read
+        executed = transport.executed_cmd_ids(session)
+    if executed is not None:
+        assert executed == list(range(1, last_cmd_id + 1))
+
+
+def test_moves_stream_in_order(link_transport: Transport) -> None:
+    with Session(link_transport.url) as session:
+        configure_snake(session)
+        stream_snake(session, COUNT, timeout_s=10.0)
+        assert session.status().pulses_us == snake_pose_us(COUNT)
+        assert_executed_once_in_order(link_transport, session, COUNT)
+
+
+def test_host_closes_and_reopens_the_port(link_transport: Transport) -> None:
+    with Session(link_transport.url) as session:
+        configure_snake(session)
+        stream_snake(session, COUNT // 2, timeout_s=10.0)
+        boot_id = session.boot_id
+        session.close()
+        session.open()
+        assert session.boot_id == boot_id
+        stream_snake(session, COUNT // 2, first_cmd_id=COUNT // 2 + 1, timeout_s=10.0)
+        assert_executed_once_in_order(link_transport, session, COUNT)
+
+
+def test_cable_pulled_while_streaming_reconnects(link_transport: Transport) -> None:
+    with Session(link_transport.url) as session:
+        configure_snake(session)
+        for k in range(1, COUNT + 1):
+            session.send_move(k, snake_pose_us(k), MOVE_MS)
+            if k == COUNT // 2 and not link_transport.replug():
+                pytest.skip(f"{link_transport.kind}: no cable that software can pull")
+        session.wait_done(COUNT, timeout_s=10.0)
+        assert session.reconnects >= 1
+        assert_executed_once_in_order(link_transport, session, COUNT)
+
+
+def test_power_cycle_is_a_reset_and_nothing_is_replayed(link_transport: Transport) -> None:
+    with Session(link_transport.url) as session:
+        configure_snake(session)
+        session.hold()
+        for k in range(1, 4):
+            session.send_move(k, snake_pose_us(k), MOVE_MS)
+        if not link_transport.power_cycle(session):
+            pytest.skip(f"{link_transport.kind}: cannot power-cycle the board from software")
+        start_s = session.clock.now_s()
+        with pytest.raises(BoardReset) as info:
+            session.wait_done(3, timeout_s=5.0)
+        assert session.clock.now_s() - start_s <= 1.0
+        assert info.value.unknown_cmd_ids == (1, 2, 3)
+        session.resync()
+        configure_snake(session)
+        stream_snake(session, 2, first_cmd_id=10, timeout_s=5.0)
+        executed = link_transport.executed_cmd_ids(session)
+        if executed is not None:
+            assert executed == [10, 11]
+
+
+def test_estop_and_clear(link_transport: Transport) -> None:
+    with Session(link_transport.url) as session:
+        configure_snake(session)
+        session.estop()
+        assert session.status().mode == "ESTOP"
+        session.clear()
+        stream_snake(session, 3, timeout_s=5.0)
+
+
+# --- the command itself (pty only) ---------------------------------------------------------------------
+def test_first_line_is_the_port_and_the_log_has_one_json_object_per_event() -> None:
+    with EmulatorProcess("--no-world") as emulator:
+        assert Path(emulator.port_path).resolve().as_posix().startswith("/dev/")
+        with Session(emulator.port_path) as session:
+            configure_snake(session)
+            stream_snake(session, 5, timeout_s=5.0)
+        time.sleep(0.1)
+        lines = Path(emulator.log_path).read_text(encoding="utf-8").splitlines()
+        events = [json.loads(line) for line in lines]
+        assert [e["cmd_id"] for e in events if e["event"] == "executed"] == [1, 2, 3, 4, 5]
+        assert all(isinstance(e["t_s"], float | int) for e in events)
+
+
+def test_injected_faults_are_logged_and_survived() -> None:
+    with EmulatorProcess("--no-world", "--flip", "1e-2", "--seed", "4") as emulator:
+        with Session(emulator.port_path) as session:
+            configure_snake(session)
+            stream_snake(session, 30, timeout_s=10.0)
+        time.sleep(0.1)
+        assert any(event["event"] == "injected" for event in emulator.events())
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_signals_stop_it_cleanly(signum: int) -> None:
+    emulator = EmulatorProcess("--no-world")
+    emulator.start()
+    process = emulator._process
+    assert process is not None
+    os.kill(process.pid, signum)
+    assert process.wait(timeout=5) == 0
+    assert not os.path.lexists(emulator.link_path)
+    emulator.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "word"),
+    [
+        (["--flip", "2"], "flip='2'"),
+        (["--speed", "-1"], "speed='-1'"),
+        (["--log", "/nonexistent/dir/x"], "--log"),
+        (["--link", "/nonexistent/dir/port"], "--link"),
+    ],
+)
+def test_bad_options_exit_2_with_one_line(args: list[str], word: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "hanoibot", "emulate", *args], capture_output=True, text=True, timeout=20
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1
+    assert word in result.stderr

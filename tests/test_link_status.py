@@ -1,0 +1,49 @@
+"""HELLO and STATUS parsing: typed values from the codec's field layouts, one clear error otherwise."""
+
+from __future__ import annotations
+
+import pytest
+from hanoibot.errors import ProtocolMismatch
+from hanoibot.link.status import Status, parse_hello, parse_status
+from hanoifw import protocol
+
+
+def fields_of(kind: str, fields: list[str | int]) -> list[str]:
+    """The fields as the host receives them: encoded by the codec, then decoded."""
+    ((_kind, _seq, _ack, decoded),) = protocol.FrameReader().feed(protocol.encode(kind, 1, 2, fields))
+    return decoded
+
+
+def test_status_fields_become_typed_values() -> None:
+    status = parse_status(
+        fields_of("STATUS", ["ab12", "MOVING", 7, 9, 6, "ESTOP|HOST_LOST", 31, 1500, 1400, 1300, 1200, 1100])
+    )
+    assert status == Status("ab12", "MOVING", 7, 9, 6, ("ESTOP", "HOST_LOST"), 31, (1500, 1400, 1300, 1200, 1100))
+    assert status.is_stopped
+
+
+@pytest.mark.parametrize(
+    ("mode", "faults", "stopped"), [("IDLE", "-", False), ("FAULT", "-", True), ("IDLE", "X", True)]
+)
+def test_is_stopped_follows_mode_and_faults(mode: str, faults: str, stopped: bool) -> None:
+    status = parse_status(fields_of("STATUS", ["b", mode, 0, 0, 8, faults, -1, 1500]))
+    assert status.is_stopped is stopped
+    assert status.faults == (() if faults == "-" else (faults,))
+
+
+def test_hello_by_name() -> None:
+    values = [protocol.PROTOCOL_VERSION, "0.1.0", "cafe", "power", 8, 5, 500, 2500, 60000, 300, 256, 0, 0, "IDLE"]
+    hello = parse_hello(fields_of("HELLO", values))
+    assert hello["boot_id"] == "cafe"
+    assert hello["queue_depth"] == 8
+    assert hello["watchdog_ms"] == 300
+
+
+def test_other_protocol_version_is_named() -> None:
+    with pytest.raises(ProtocolMismatch, match=f"version 9: this host speaks version {protocol.PROTOCOL_VERSION}"):
+        parse_hello(["9", "x"])
+
+
+def test_a_status_that_does_not_fit_is_named() -> None:
+    with pytest.raises(ProtocolMismatch, match="STATUS with fields 'b,IDLE'"):
+        parse_status(["b", "IDLE"])

@@ -1,0 +1,62 @@
+"""Tests for the Robot facade on the simulated board."""
+
+from __future__ import annotations
+
+import pytest
+from hanoibot.config import load_config
+from hanoibot.errors import ConfigError
+from hanoibot.puzzle import Move, State
+from hanoibot.robot import Robot
+
+
+def test_a_simulated_robot_exposes_its_board_and_clock() -> None:
+    with Robot("sim://?seed=3") as robot:
+        robot.open()
+        assert robot.is_simulated and robot.sim_board is not None
+        assert robot.board_clock is not None and robot.boot_id == robot.sim_board.boot_id
+        assert robot.limits() == (
+            robot.config.min_pulses_us(),
+            robot.config.max_pulses_us(),
+            robot.config.start_pulses_us(),
+        )
+
+
+def test_home_segment_is_timed_from_where_the_arm_is() -> None:
+    config = load_config()
+    with Robot("sim://", config) as robot:
+        robot.open()
+        robot.session.configure(*robot.limits())
+        at_rest = robot.home_segment()
+        assert at_rest.pulses_us == config.start_pulses_us()
+        far = list(config.start_pulses_us())
+        far[0] += 400
+        robot.session.send_move(1, far, robot.duration_between_ms(config.start_pulses_us(), tuple(far)))
+        robot.session.wait_done(1)
+        coming_back = robot.home_segment()
+        assert coming_back.duration_ms > at_rest.duration_ms
+        assert coming_back.duration_ms >= robot.duration_between_ms(tuple(far), config.start_pulses_us())
+
+
+def test_segments_start_from_the_given_pose() -> None:
+    config = load_config()
+    robot = Robot("sim://", config)
+    from_start = robot.segments_for(State.tower(3), Move(1, 0, 2))
+    raised = list(config.start_pulses_us())
+    raised[1] += 200
+    from_elsewhere = robot.segments_for(State.tower(3), Move(1, 0, 2), tuple(raised))
+    assert from_start[-1].pulses_us == from_elsewhere[-1].pulses_us
+    assert from_start[0].duration_ms != from_elsewhere[0].duration_ms or from_start[0] != from_elsewhere[0]
+
+
+def test_a_board_with_another_channel_count_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    robot = Robot("sim://")
+    original_open = robot.session.open
+
+    def open_with_four_channels() -> None:
+        original_open()
+        robot.session.channels = 4
+
+    monkeypatch.setattr(robot.session, "open", open_with_four_channels)
+    with pytest.raises(ConfigError, match="drives 4 servo channels but the robot config needs 5"):
+        robot.open()
+    assert not robot.is_open

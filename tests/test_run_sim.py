@@ -1,0 +1,100 @@
+"""End-to-end runs on the simulated robot (sim://), checked from the simulated board's own logs.
+
+The simulated world logs every pick and place the arm really made (disk physics, not the host's belief) and the
+board logs every command id it executed. A run is right when the world ends in the goal state and the picks and
+places, paired up, are exactly the planned moves, each once, in order.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomlkit
+from hanoibot.config import default_config_path, load_config
+from hanoibot.planner import make_plan
+from hanoibot.puzzle import Move, State, peg_index
+from hanoibot.robot import Robot
+from hanoibot.runner import Run
+from hanoibot.sequencer import Phase
+
+
+def four_peg_config(folder: Path) -> Path:
+    """The default robot with a fourth peg: pegs 90 mm apart in a row, as hardware/robot.toml suggests."""
+    document = tomlkit.parse(default_config_path().read_text(encoding="utf-8"))
+    pegs: Any = document["board"]["pegs"]
+    pegs.append(tomlkit.table())
+    for table, y_mm in zip(pegs, (-135.0, -45.0, 45.0, 135.0), strict=True):
+        table["x_mm"] = 160.0
+        table["y_mm"] = y_mm
+    path = folder / "robot4.toml"
+    path.write_text(tomlkit.dumps(document), encoding="utf-8")
+    return path
+
+
+def moves_seen_by_the_world(world_events: list[dict[str, Any]]) -> list[Move]:
+    """Pick/place pairs of the simulated disks as moves; fails on a drop or an unpaired pick."""
+    moves, picked = [], None
+    for event in world_events:
+        assert event["event"] in ("pick", "place"), f"the world saw {event}"
+        if event["event"] == "pick":
+            assert picked is None, f"picked {event} while holding {picked}"
+            picked = event
+        else:
+            assert picked is not None and picked["disk"] == event["disk"], f"placed {event} without picking it"
+            moves.append(Move(event["disk"], peg_index(picked["peg"]), peg_index(event["peg"])))
+            picked = None
+    assert picked is None, "the run ended with a disk in the gripper"
+    return moves
+
+
+def run_on_sim(start: State, goal: State, *, flip: float, config_path: Path | None) -> tuple[Any, Any, Run]:
+    plan = make_plan(start.n_disks, pegs=start.pegs, start=start, goal=goal)
+    url = f"sim://?board={start.to_string()}&flip={flip}&seed=7"
+    if config_path is not None:
+        url += f"&config={config_path}"
+    robot = Robot(url, load_config(config_path))
+    robot.open()
+    job = Run(robot, plan)
+    assert job.start() is Phase.DONE, job.sequencer.reason
+    board = robot.sim_board
+    robot.close()
+    return plan, board, job
+
+
+CASES = [
+    # disks, pegs, start, flip
+    (3, 3, "AAA", 0.0),
+    (4, 3, "ACAB", 1e-2),
+    (5, 4, "AAAAA", 0.0),
+    (6, 4, "BDACAB", 1e-2),
+    (7, 3, "CBACABA", 0.0),
+    (8, 4, "AAAAAAAA", 1e-2),
+]
+
+
+@pytest.mark.parametrize(("n_disks", "pegs", "start_text", "flip"), CASES)
+def test_a_run_reaches_the_goal_with_every_planned_move_exactly_once(
+    n_disks: int, pegs: int, start_text: str, flip: float, tmp_path: Path
+) -> None:
+    start = State.parse(start_text, pegs=pegs)
+    goal = State.tower(n_disks, pegs - 1, pegs)
+    plan, board, job = run_on_sim(start, goal, flip=flip, config_path=four_peg_config(tmp_path) if pegs == 4 else None)
+    assert board.world.state == goal
+    assert moves_seen_by_the_world(board.world.events) == list(plan)
+    executed = [e["cmd_id"] for e in board.events if e["event"] == "executed"]
+    assert executed == sorted(set(executed)), "a command id ran twice or out of order"
+    report = job.report()
+    assert (report.status, report.moves_done, report.final) == ("done", plan.length, goal.to_string())
+    if flip:
+        injected = [e for e in board.events if e["event"] == "injected"]
+        assert injected, "the noisy wire injected no fault: the test would prove nothing"
+
+
+@pytest.mark.slow
+def test_eight_disks_on_three_pegs_255_moves(tmp_path: Path) -> None:
+    start, goal = State.tower(8), State.tower(8, 2)
+    plan, board, _ = run_on_sim(start, goal, flip=1e-2, config_path=None)
+    assert board.world.state == goal
+    assert moves_seen_by_the_world(board.world.events) == list(plan)

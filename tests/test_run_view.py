@@ -1,0 +1,66 @@
+"""Tests for the run progress view: plain lines when piped, rich live display on a terminal, ETA arithmetic."""
+
+from __future__ import annotations
+
+import io
+
+from hanoibot.commands.run_view import RunView, format_duration_s
+from hanoibot.puzzle import Move, State
+from hypothesis import given
+from hypothesis import strategies as st
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t_s = 100.0
+
+    def now_s(self) -> float:
+        return self.t_s
+
+
+@given(st.integers(min_value=0, max_value=10**6))
+def test_durations_read_as_hours_minutes_seconds(seconds: int) -> None:
+    h, m, s = (int(part) for part in format_duration_s(seconds).split(":"))
+    assert h * 3600 + m * 60 + s == seconds and m < 60 and s < 60
+
+
+def test_unknown_duration() -> None:
+    assert format_duration_s(None) == "-:--:--"
+
+
+def test_plain_lines_and_eta_from_the_measured_cycle_time() -> None:
+    clock, out = Clock(), io.StringIO()
+    view = RunView(7, State.tower(3), clock.now_s, live=False, out=out)
+    with view:
+        assert view.eta_s() is None
+        clock.t_s += 4.0
+        view.move_done(0, Move(1, 0, 2), State.parse("CAA"))
+        clock.t_s += 2.0
+        view.move_done(1, Move(2, 0, 1), State.parse("CBA"))
+    assert view.eta_s() == 3.0 * 5, "6 s for 2 moves, 5 to go"
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "run: 7 moves from AAA"
+    assert lines[1] == "move 1 of 7: disk 1 A -> C  elapsed 0:00:04  eta 0:00:24"
+    assert lines[2] == "move 2 of 7: disk 2 A -> B  elapsed 0:00:06  eta 0:00:15"
+
+
+def test_a_resumed_run_counts_its_cycle_time_from_where_it_started() -> None:
+    clock = Clock()
+    view = RunView(10, State.tower(3), clock.now_s, first_k=6, live=False, out=io.StringIO())
+    clock.t_s += 5.0
+    view.move_done(6, Move(1, 0, 2), State.parse("CAA"))
+    assert view.done == 7 and view.eta_s() == 5.0 * 3
+
+
+def test_on_a_terminal_the_live_view_shows_the_bar_and_the_board() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    clock, out = Clock(), Tty()
+    with RunView(3, State.tower(2), clock.now_s, out=out) as view:
+        assert view.live
+        clock.t_s += 3.0
+        view.move_done(0, Move(1, 0, 1), State.parse("BA"))
+    text = out.getvalue()
+    assert "1/3" in text and "disk 1 A → B" in text and "[1]" in text, text[-400:]

@@ -1,0 +1,105 @@
+"""Tests for SegmentSource: lazy expansion, command ids, journal records, poses, resuming mid-move, retries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+from hanoibot.journal import Journal, load_journal
+from hanoibot.puzzle import Move, State
+from hanoibot.segment_queue import SegmentSource
+from hypothesis import given
+from hypothesis import strategies as st
+
+PIECES = ["approach", "approach", "descend", "grip", "lift", "travel", "lower", "release", "retreat"]
+
+
+class Seg(NamedTuple):
+    pulses_us: tuple[int, ...]
+    duration_ms: int
+    phase: str
+
+
+class Recorder:
+    """A fake motion layer that records the pose each move was planned from."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[State, Move, tuple[int, ...] | None]] = []
+
+    def __call__(self, state: State, move: Move, from_us: tuple[int, ...] | None) -> list[Seg]:
+        self.calls.append((state, move, from_us))
+        return [Seg((move.disk, move.dst, i), 10, name) for i, name in enumerate(PIECES)]
+
+
+def drain(source: SegmentSource) -> list[tuple[int, str]]:
+    items = []
+    while source.peek() is not None:
+        items.append(source.pop())
+    return [(i.cmd_id, i.phase) for i in items]
+
+
+def _hanoi(n: int, src: int, dst: int, via: int) -> list[Move]:
+    """The textbook recursive solution (independent of the planner)."""
+    return [] if n == 0 else [*_hanoi(n - 1, src, via, dst), Move(n, src, dst), *_hanoi(n - 1, via, dst, src)]
+
+
+@given(st.integers(min_value=1, max_value=5), st.integers(min_value=1, max_value=1000))
+def test_ids_are_consecutive_and_each_move_starts_where_the_last_ended(n: int, first_id: int) -> None:
+    fake = Recorder()
+    source = SegmentSource(fake, first_cmd_id=first_id)
+    moves = _hanoi(n, 0, 2, 1)
+    source.load(State.tower(n), iter(moves))
+    source.pose_us = (7, 7, 7)
+    got = drain(source)
+    assert [cmd for cmd, _ in got] == list(range(first_id, first_id + len(PIECES) * len(moves)))
+    assert fake.calls[0][2] == (7, 7, 7)
+    for (_, before, _), (_, _, from_us) in zip(fake.calls, fake.calls[1:], strict=False):
+        assert from_us == (before.disk, before.dst, len(PIECES) - 1), "planned from the previous move's last pose"
+    states = [state for state, _, _ in fake.calls]
+    assert states[0] == State.tower(n)
+    assert all(s.apply(m) == nxt for (s, m, _), nxt in zip(fake.calls, states[1:], strict=False))
+
+
+def test_moves_are_expanded_only_when_needed() -> None:
+    fake = Recorder()
+    source = SegmentSource(fake)
+    source.load(State.tower(3), iter(_hanoi(3, 0, 2, 1)))
+    assert source.peek() is not None
+    assert len(fake.calls) == 1
+
+
+def test_each_move_is_journaled_before_its_first_segment_can_be_taken(tmp_path: Path) -> None:
+    path = tmp_path / "j"
+    with Journal.create(path) as journal:
+        journal.record_plan({"n_disks": 1}, config_hash="h", boot_id="b")
+        source = SegmentSource(Recorder(), journal=journal, first_cmd_id=5)
+        source.load(State.tower(1), iter([Move(1, 0, 2)]))
+        first = source.peek()
+        entry = load_journal(path).moves[0]
+    assert first is not None and (entry.first_cmd, entry.last_cmd) == (5, 5 + len(PIECES) - 1)
+    assert list(entry.phases) == PIECES
+
+
+def test_resuming_mid_move_skips_the_phases_before_and_retimes_the_first_segment() -> None:
+    source = SegmentSource(Recorder(), duration_between=lambda a, b: 999)
+    moves = _hanoi(2, 0, 2, 1)
+    source.load(State.tower(2).apply(moves[0]), iter(moves[1:]), first_k=1, first_phase="travel")
+    source.pose_us = (1, 2, 3)
+    first = source.pop() if source.peek() else None
+    assert first is not None and (first.k, first.phase, first.duration_ms) == (1, "travel", 999)
+    rest = drain(source)
+    assert [phase for _, phase in rest[:3]] == ["lower", "release", "retreat"]
+    assert [phase for _, phase in rest[3:]] == PIECES, "the next move is whole"
+
+
+def test_redo_pick_replans_the_move_from_the_given_pose_with_fresh_ids() -> None:
+    fake = Recorder()
+    source = SegmentSource(fake)
+    source.load(State.tower(1), iter([Move(1, 0, 1)]))
+    taken = [source.pop() for _ in range(5) if source.peek()]
+    source.redo_pick((4, 4, 4))
+    again = drain(source)
+    assert fake.calls[-1] == (State.tower(1), Move(1, 0, 1), (4, 4, 4))
+    assert [phase for _, phase in again] == PIECES
+    assert again[0][0] == len(PIECES) + 1, "fresh ids follow every id handed out before"
+    assert taken[-1].phase == "lift"

@@ -1,0 +1,379 @@
+"""Tests for the sequencer state machine, driven against a mocked link (pytest-mock)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, NamedTuple
+
+import pytest
+from hanoibot.errors import BoardError, LinkLost, PortError
+from hanoibot.journal import Journal, load_journal
+from hanoibot.puzzle import Move, State
+from hanoibot.sequencer import MOTION, TRANSITIONS, Phase, Sequencer, diagram_markdown
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+PHASE_NAMES = [phase.value for phase in MOTION]
+#: Segments of one fake move: approach and lift are split in two, as the motion layer does for long paths.
+PIECES = ["approach", "approach", "descend", "grip", "lift", "lift", "travel", "lower", "release", "retreat"]
+DOC = Path(__file__).resolve().parents[1] / "docs" / "sequencer.md"
+
+
+class Seg(NamedTuple):
+    pulses_us: tuple[int, ...]
+    duration_ms: int
+    phase: str
+
+
+def segments_for(state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Seg]:
+    """Fake segments whose first pulse encodes the move and the piece, so tests can read what was sent."""
+    return [Seg((move.disk * 100 + i, move.src, move.dst), 100 + i, name) for i, name in enumerate(PIECES)]
+
+
+def classic_moves(n: int, src: int = 0, dst: int = 2, via: int = 1) -> list[Move]:
+    """The textbook recursive solution, written independently of the planner."""
+    if n == 0:
+        return []
+    return [*classic_moves(n - 1, src, via, dst), Move(n, src, dst), *classic_moves(n - 1, via, dst, src)]
+
+
+class FakeBoard:
+    """Side effects for the mocked link: records what the board was asked and answers like a board would."""
+
+    def __init__(self, grips: list[int] | None = None, faults: str = "") -> None:
+        self.sent: list[tuple[int, tuple[int, ...], int]] = []
+        self.done: list[int] = []
+        self.grips = list(grips or [])
+        self.faults = faults
+        self.max_queued = 0
+
+    def send_move(self, cmd_id: int, pulses_us: tuple[int, ...], duration_ms: int) -> None:
+        self.sent.append((cmd_id, tuple(pulses_us), duration_ms))
+        self.max_queued = max(self.max_queued, len(self.sent) - len(self.done))
+
+    def wait_done(self, cmd_id: int, timeout_s: float | None = None) -> None:
+        assert cmd_id in [c for c, _, _ in self.sent], f"waited for cmd {cmd_id} before sending it"
+        self.done.append(cmd_id)
+
+    def status(self) -> SimpleNamespace:
+        grip = self.grips.pop(0) if self.grips else 12
+        return SimpleNamespace(grip_mm=grip, faults=self.faults, last_done_cmd=self.done[-1] if self.done else 0)
+
+
+def make(mocker: Any, board: FakeBoard, moves: list[Move], n: int = 3, **kwargs: Any) -> tuple[Sequencer, Any]:
+    link = mocker.Mock(name="link", boot_id="b00t")
+    link.send_move.side_effect = board.send_move
+    link.wait_done.side_effect = board.wait_done
+    link.status.side_effect = board.status
+    home = Seg((1, 1, 1), 500, "home")
+    seq = Sequencer(
+        link, segments_for=segments_for, home=lambda: home, limits=((500,) * 3, (2500,) * 3, (1500,) * 3), **kwargs
+    )
+    seq.load(State.tower(n), iter(moves), len(moves))
+    return seq, link
+
+
+def test_states_cover_the_issue_list() -> None:
+    names = {phase.value for phase in Phase}
+    wanted = "disconnected connecting homing ready approach descend grip lift travel lower release retreat"
+    assert set(wanted.split()) | {"paused", "estopped", "fault", "done"} <= names
+
+
+def test_connect_opens_configures_homes_and_is_ready(mocker: Any) -> None:
+    board = FakeBoard()
+    seq, link = make(mocker, board, [])
+    assert seq.state is Phase.DISCONNECTED
+    assert seq.connect() is Phase.READY
+    link.open.assert_called_once_with()
+    link.configure.assert_called_once_with((500,) * 3, (2500,) * 3, (1500,) * 3)
+    assert board.sent == [(1, (1, 1, 1), 500)] and board.done == [1]
+
+
+def test_open_link_only_enters_connecting(mocker: Any) -> None:
+    seq, link = make(mocker, FakeBoard(), [])
+    assert seq.open_link() and seq.state is Phase.CONNECTING
+    link.open.assert_not_called()
+
+
+def test_connect_failure_is_a_fault_keeping_the_error(mocker: Any) -> None:
+    seq, link = make(mocker, FakeBoard(), [])
+    link.open.side_effect = PortError("port '/dev/nothing' does not exist")
+    assert seq.connect() is Phase.FAULT
+    assert "/dev/nothing" in seq.reason and isinstance(seq.error, PortError)
+    link.send_move.assert_not_called()
+
+
+def test_a_whole_run_visits_every_phase_in_order_and_sends_every_segment_once(mocker: Any) -> None:
+    board = FakeBoard()
+    moves = classic_moves(3)
+    seq, _ = make(mocker, board, moves)
+    seen: list[str] = []
+    seq.machine.after_state_change = [lambda event: seen.append(seq.state.value)]
+    seq.connect()
+    seen.clear()
+    assert seq.run() is Phase.DONE
+    assert seen == PHASE_NAMES * len(moves) + ["done"]
+    ids = [cmd for cmd, _, _ in board.sent]
+    assert ids == sorted(set(ids)) == list(range(1, 2 + len(PIECES) * len(moves)))
+    assert [p[0] // 100 for _, p, _ in board.sent[1:]] == [m.disk for m in moves for _ in PIECES]
+    assert seq.board_state == State.tower(3, 2) and seq.moves_done == 7
+
+
+@settings(max_examples=20)
+@given(st.integers(min_value=2, max_value=4), st.integers(min_value=1, max_value=4))
+def test_while_the_arm_runs_a_segment_the_next_one_is_already_queued(queue_ahead: int, n: int) -> None:
+    from unittest import mock
+
+    board = FakeBoard()
+    depths: list[int] = []
+
+    def wait_done(cmd_id: int, timeout_s: float | None = None) -> None:
+        depths.append(len(board.sent) - len(board.done))
+        board.wait_done(cmd_id)
+
+    link = mock.Mock(boot_id="b")
+    link.send_move.side_effect = board.send_move
+    link.wait_done.side_effect = wait_done
+    link.status.side_effect = board.status
+    moves = classic_moves(n)
+    seq = Sequencer(link, segments_for=segments_for, queue_ahead=queue_ahead, has_grip_sensor=False)
+    seq.load(State.tower(n), iter(moves), len(moves))
+    seq.connect()
+    depths.clear()
+    assert seq.run() is Phase.DONE
+    assert max(depths) == board.max_queued == queue_ahead
+    assert min(depths[: -queue_ahead + 1]) >= 2, "the board must always have the next segment queued"
+    assert depths[-1] == 1
+
+
+def test_without_a_grip_sensor_status_is_never_asked(mocker: Any) -> None:
+    seq, link = make(mocker, FakeBoard(), classic_moves(2), has_grip_sensor=False)
+    seq.connect()
+    assert seq.run() is Phase.DONE
+    link.status.assert_not_called()
+
+
+def test_with_a_grip_sensor_nothing_past_lift_is_sent_before_the_grip_is_confirmed(mocker: Any) -> None:
+    board = FakeBoard()
+    seq, link = make(mocker, board, [Move(1, 0, 2)], n=1)
+    order: list[str] = []
+    link.status.side_effect = lambda: (order.append(f"status after {len(board.sent)} sent"), board.status())[1]
+    seq.connect()
+    assert seq.run() is Phase.DONE
+    # home + approach x2, descend, grip, lift x2 = 7 frames sent when the grip is checked; no travel yet
+    assert order == ["status after 7 sent"]
+
+
+def test_a_missed_pick_is_retried_with_fresh_ids_and_then_succeeds(mocker: Any, tmp_path: Path) -> None:
+    board = FakeBoard(grips=[0, 0, 9])
+    journal = Journal.create(tmp_path / "j")
+    journal.record_plan({"n_disks": 1}, config_hash="h", boot_id="b00t")
+    seq, _ = make(mocker, board, [Move(1, 0, 2)], n=1, journal=journal, grip_retries=2)
+    seen: list[str] = []
+    seq.machine.after_state_change = [lambda event: seen.append(seq.state.value)]
+    seq.connect()
+    seen.clear()
+    assert seq.run() is Phase.DONE
+    pick = ["approach", "descend", "grip", "lift"]
+    assert seen == [*pick, *pick, *pick, "travel", "lower", "release", "retreat", "done"]
+    ids = [cmd for cmd, _, _ in board.sent]
+    assert ids == sorted(set(ids)), "command ids only ever increase"
+    log = load_journal(tmp_path / "j")
+    entry = log.moves[0]
+    assert entry.done and entry.last_cmd == ids[-1]
+    assert list(entry.phases) == PIECES, "the retry re-sends the whole pick-and-place"
+    assert len(ids) == 1 + 6 + 6 + len(PIECES), "two missed picks sent approach .. lift, then the whole move"
+
+
+def test_a_pick_missed_too_often_is_a_fault_naming_disk_and_peg(mocker: Any) -> None:
+    board = FakeBoard(grips=[0, 0, 0])
+    seq, link = make(mocker, board, [Move(1, 1, 2)], n=1, grip_retries=2)
+    seq.load(State([(), (1,), ()]), iter([Move(1, 1, 2)]), 1)
+    seq.connect()
+    assert seq.run() is Phase.FAULT
+    assert "disk 1" in seq.reason and "peg B" in seq.reason and "3 tries" in seq.reason
+    link.hold.assert_called()
+    assert not any(p[0] == 106 for _, p, _ in board.sent), "never travels without the disk"
+
+
+def test_a_fault_latched_by_the_board_stops_the_run(mocker: Any) -> None:
+    board = FakeBoard(faults="DROP")
+    seq, link = make(mocker, board, classic_moves(2), n=2)
+    seq.connect()
+    assert seq.run() is Phase.FAULT
+    assert "DROP" in seq.reason
+    assert seq.moves_done == 0
+    link.hold.assert_called()
+
+
+@pytest.mark.parametrize("error", [LinkLost("board silent for 1.0 s"), BoardError("COLLISION", code="FAULT")])
+def test_a_link_error_mid_run_is_a_fault_with_the_reason(mocker: Any, error: Exception) -> None:
+    board = FakeBoard()
+    seq, link = make(mocker, board, classic_moves(2), n=2, has_grip_sensor=False)
+    seq.connect()
+    calls = {"n": 0}
+
+    def wait_done(cmd_id: int, timeout_s: float | None = None) -> None:
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise error
+        board.wait_done(cmd_id)
+
+    link.wait_done.side_effect = wait_done
+    assert seq.run() is Phase.FAULT
+    assert str(error) in seq.reason and seq.error is error
+    assert seq.moves_done == 0
+
+
+def test_pause_holds_and_unpause_returns_to_the_same_phase(mocker: Any) -> None:
+    board = FakeBoard()
+    seq, link = make(mocker, board, classic_moves(2), n=2)
+    seq.connect()
+    done_before = len(board.done)
+    link.wait_done.side_effect = lambda cmd_id, timeout_s=None: (
+        board.wait_done(cmd_id),
+        seq.request_pause() if len(board.done) == done_before + 3 else None,
+    )
+    assert seq.run() is Phase.PAUSED
+    link.hold.assert_called_once_with()
+    seq.unpause()
+    assert seq.state is Phase.GRIP, "approach x2 and descend were done: the pause came while gripping"
+    link.resume.assert_called_once_with()
+    assert seq.run() is Phase.DONE
+
+
+def test_pause_then_stop_disconnects_without_moving(mocker: Any) -> None:
+    board = FakeBoard()
+    seq, _ = make(mocker, board, classic_moves(1), n=1)
+    seq.connect()
+    seq.request_pause()
+    assert seq.run() is Phase.PAUSED
+    sent = len(board.sent)
+    assert seq.stop() and seq.state is Phase.DISCONNECTED
+    assert len(board.sent) == sent
+
+
+@pytest.mark.parametrize("where", [Phase.READY, Phase.PAUSED, Phase.FAULT])
+def test_estop_from_any_live_state_sends_estop(mocker: Any, where: Phase) -> None:
+    seq, link = make(mocker, FakeBoard(), classic_moves(1), n=1)
+    seq.connect()
+    if where is Phase.PAUSED:
+        seq.pause()
+    elif where is Phase.FAULT:
+        seq.fault(reason="test")
+    assert seq.state is where
+    assert seq.estop(reason="button") and seq.state is Phase.ESTOPPED
+    link.estop.assert_called_once_with()
+    assert seq.reason == "button"
+
+
+def test_a_failing_callback_routes_to_fault_with_the_reason(mocker: Any) -> None:
+    seq, link = make(mocker, FakeBoard(), classic_moves(1), n=1)
+    seq.connect()
+    link.hold.side_effect = [LinkLost("no answer to HOLD"), None]
+    seq.pause()
+    assert seq.state is Phase.FAULT and "no answer to HOLD" in seq.reason
+
+
+def test_illegal_triggers_are_refused(mocker: Any) -> None:
+    from transitions import MachineError
+
+    seq, _ = make(mocker, FakeBoard(), [])
+    with pytest.raises(MachineError):
+        seq.homed()
+    assert seq.state is Phase.DISCONNECTED
+
+
+def test_every_trigger_in_the_table_has_a_test_calling_it() -> None:
+    source = Path(__file__).read_text()
+    for row in TRANSITIONS:
+        assert row["trigger"] in source, row["trigger"]
+
+
+def test_queue_ahead_outside_2_to_4_is_refused(mocker: Any) -> None:
+    with pytest.raises(ValueError, match="queue_ahead 5"):
+        Sequencer(mocker.Mock(), segments_for=segments_for, queue_ahead=5)
+
+
+def test_the_committed_diagram_is_up_to_date() -> None:
+    assert DOC.read_text() == diagram_markdown(), "docs/sequencer.md is stale: run python -m hanoibot.sequencer"
+
+
+def test_the_diagram_shows_every_transition_of_the_table() -> None:
+    text = diagram_markdown()
+    for row in TRANSITIONS:
+        sources = row["source"] if isinstance(row["source"], list) else [row["source"]]
+        for source in sources:
+            assert f"{source.name} --> {row['dest'].name}: " in text, (source, row)
+
+
+def test_finish_needs_every_move_done(mocker: Any) -> None:
+    seq, _ = make(mocker, FakeBoard(), classic_moves(1), n=1)
+    seq.connect()
+    seq.finish()
+    assert seq.state is Phase.READY, "one move is still to do"
+    empty, _ = make(mocker, FakeBoard(), [], n=1)
+    empty.connect()
+    assert empty.finish() and empty.state is Phase.DONE
+
+
+def test_a_half_done_move_resumes_at_its_phase_without_homing(mocker: Any) -> None:
+    board = FakeBoard()
+    moves = classic_moves(2)
+    seq, link = make(mocker, board, moves, n=2)
+    seq.load(State.tower(2), iter(moves), len(moves), first_phase="travel")
+    seen: list[str] = []
+    seq.machine.after_state_change = [lambda event: seen.append(seq.state.value)]
+    seq.connect(open_link=False, configure=False, home=False)
+    assert seen == ["connecting", "homing", "ready"]
+    seen.clear()
+    assert seq.run() is Phase.DONE
+    assert seen == ["travel", "lower", "release", "retreat", *PHASE_NAMES * 2, "done"]
+    assert len(board.sent) == 4 + 2 * len(PIECES)
+    link.open.assert_not_called()
+    link.configure.assert_not_called()
+
+
+def test_a_fresh_run_cannot_jump_into_the_middle_of_a_move(mocker: Any) -> None:
+    seq, _ = make(mocker, FakeBoard(), classic_moves(1), n=1)
+    seq.connect()
+    seq.travel()
+    assert seq.state is Phase.READY
+
+
+def test_an_estop_latched_on_the_board_ends_in_estopped(mocker: Any) -> None:
+    board = FakeBoard(faults="ESTOP")
+    seq, link = make(mocker, board, classic_moves(2), n=2, has_grip_sensor=False)
+    seq.connect()
+    link.wait_done.side_effect = BoardError("board stopped with command 3 pending: mode ESTOP", code="ESTOP")
+    assert seq.run() is Phase.ESTOPPED
+    assert "e-stop latched on the board" in seq.reason
+    link.estop.assert_called_once_with()
+
+
+def test_a_lone_host_lost_is_recovered_by_sending_the_dropped_segments_again(mocker: Any, tmp_path: Path) -> None:
+    board = FakeBoard()
+    journal = Journal.create(tmp_path / "j")
+    journal.record_plan({"n_disks": 1}, config_hash="h", boot_id="b00t")
+    seq, link = make(mocker, board, [Move(1, 0, 2)], n=1, journal=journal, has_grip_sensor=False)
+    seq.connect()
+    frozen = {"done": False}
+
+    def wait_done(cmd_id: int, timeout_s: float | None = None) -> None:
+        if cmd_id == 5 and not frozen["done"]:  # the board froze after finishing cmd 4
+            frozen["done"] = True
+            board.faults = "HOST_LOST"
+            raise BoardError("board stopped with command 5 pending: mode FAULT, faults HOST_LOST", code="FAULT")
+        board.wait_done(cmd_id)
+
+    link.wait_done.side_effect = wait_done
+    link.clear.side_effect = lambda: setattr(board, "faults", "")
+    assert seq.run() is Phase.DONE
+    assert seq.recoveries == 1
+    ids = [cmd for cmd, _, _ in board.sent]
+    assert ids == sorted(set(ids)), "the dropped segments went out again with fresh ids"
+    pieces_sent = [p[0] % 100 for _, p, _ in board.sent[1:]]
+    assert sorted(set(pieces_sent)) == list(range(len(PIECES))), "every piece of the move was sent"
+    entry = load_journal(tmp_path / "j").moves[0]
+    assert entry.done and entry.last_cmd == ids[-1]

@@ -1,0 +1,124 @@
+"""SimBoard: the real firmware core on virtual servos, stepped in control ticks of virtual time."""
+
+from __future__ import annotations
+
+import pytest
+from hanoibot.clock import VirtualClock
+from hanoibot.sim.board import SimBoard
+from hanoifw import protocol
+
+CONFIG = [v for _ in range(5) for v in (900, 2100, 1500)]
+
+
+def frames(board: SimBoard) -> list[tuple[str, int, int, list[str]]]:
+    return protocol.FrameReader().feed(board.take_output())
+
+
+class CountingWorld:
+    """A stand-in world: records ticks and attachments, and a grip sensor reading 37 mm."""
+
+    def __init__(self) -> None:
+        self.ticks: list[tuple[float, list[int | None]]] = []
+        self.attached: list[object] = []
+        self.grip_sensor = self
+        self.on_event: object = None
+        self.max_speed_us_per_s = [100.0, None, None, None, None]
+
+    def read(self) -> int:
+        return 37
+
+    def attach(self, controller: object) -> None:
+        self.attached.append(controller)
+
+    def on_tick(self, t_s: float, pulses_us: list[int | None]) -> None:
+        self.ticks.append((t_s, pulses_us))
+
+
+def session_frames(*moves: tuple[int, int, int]) -> bytes:
+    """SYNC, CONFIG, then MOVE(cmd_id, duration_ms, channel-0 pulse) frames with consecutive seqs."""
+    out = protocol.encode("SYNC", 0, 0, ["t"]) + protocol.encode("CONFIG", 1, 0, CONFIG)
+    for seq, (cmd_id, duration_ms, pulse_us) in enumerate(moves, start=2):
+        out += protocol.encode("MOVE", seq, 0, [cmd_id, duration_ms, pulse_us, 1500, 1500, 1500, 1500])
+    return out
+
+
+def test_boot_announces_hello_and_ticks_are_every_10_ms() -> None:
+    world = CountingWorld()
+    board = SimBoard(world=world)  # type: ignore[arg-type]
+    board.run_until(1.0)
+    assert [kind for kind, *_ in frames(board)] == ["HELLO"]
+    assert [round(t_s, 6) for t_s, _ in world.ticks] == [round(0.01 * k, 6) for k in range(101)]
+    assert board.clock.now_s() == pytest.approx(1.0)
+    assert world.attached == [board.controller]
+
+
+def test_executed_moves_are_logged_with_their_time_and_the_pose_is_output() -> None:
+    board = SimBoard()
+    board.feed(session_frames((1, 50, 1000), (2, 50, 2000)))
+    board.run_until(0.2)
+    assert board.executed_cmd_ids() == [1, 2]
+    done = [event["t_s"] for event in board.events if event["event"] == "executed"]
+    assert done == pytest.approx([0.05, 0.1], abs=0.011)
+    assert board.servos.pulses_us() == [2000, 1500, 1500, 1500, 1500]
+
+
+def test_a_refused_move_is_an_error_event() -> None:
+    board = SimBoard()
+    board.feed(session_frames((1, 50, 2400)))
+    board.run_until(0.05)
+    (error,) = [event for event in board.events if event["event"] == "error"]
+    assert error["code"] == protocol.E_LIMIT
+    assert board.executed_cmd_ids() == []
+
+
+def test_step_answers_input_without_advancing_time() -> None:
+    board = SimBoard(clock=VirtualClock(5.0))
+    board.run_until(5.0)
+    frames(board)
+    board.step()
+    assert board.take_output() == b""  # nothing fed, nothing said
+    board.feed(protocol.encode("STATUS", 0, 0))
+    board.step()
+    ((kind, _seq, _ack, fields),) = frames(board)
+    assert (kind, fields[0]) == ("STATUS", board.boot_id)
+    assert board.clock.now_s() == 5.0
+
+
+def test_reset_reboots_with_a_new_boot_id_and_limp_servos() -> None:
+    world = CountingWorld()
+    board = SimBoard(world=world)  # type: ignore[arg-type]
+    board.feed(session_frames())
+    board.run_until(0.02)
+    old_boot_id = board.boot_id
+    assert board.servos.pulses_us() == [1500] * 5
+    board.reset("watchdog")
+    board.run_until(0.05)
+    assert board.boot_id != old_boot_id
+    assert board.servos.pulses_us() == [None] * 5
+    hello = [fields for kind, _s, _a, fields in frames(board) if kind == "HELLO"]
+    assert hello[-1][2:4] == [board.boot_id, "watchdog"]
+    assert board.events[-1]["event"] == "reset"
+    assert len(world.attached) == 2
+    board.feed(protocol.encode("STATUS", 0, 0))
+    board.step()
+    status = [fields for kind, _s, _a, fields in frames(board) if kind == "STATUS"][-1]
+    assert status[1] == "UNCONFIGURED"
+    assert status[6] == "37"  # the world's grip sensor reaches the new controller too
+
+
+def test_boot_ids_repeat_for_a_seed_order_but_differ_between_boards() -> None:
+    first, second = SimBoard(seed=3), SimBoard(seed=3)
+    assert first.boot_id != second.boot_id
+
+
+def test_world_events_join_the_board_log_and_servo_speeds_are_limited() -> None:
+    world = CountingWorld()
+    board = SimBoard(world=world, max_speed_us_per_s=world.max_speed_us_per_s)  # type: ignore[arg-type]
+    assert callable(world.on_event)
+    world.on_event({"t_s": 1.25, "event": "pick", "disk": 1, "peg": "A"})  # type: ignore[operator]
+    assert board.events[-1] == {"t_s": 1.25, "source": "world", "event": "pick", "disk": 1, "peg": "A"}
+    board.feed(session_frames((1, 20, 1000)))
+    board.run_until(1.0)
+    assert board.servos.pulses_us()[0] == 1000
+    # The firmware interpolates toward 1000 µs; the horn follows at 100 µs/s at most (an independent bound).
+    assert board.servos.position_us(0) >= 1500 - 100.0 * 1.0 - 1e-9
