@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 .PHONY: demo test lint typecheck pytest setup clean
 
 demo: $(PY_STAMP)
-	$(BIN)/hanoibot solve -n 4
+	$(BIN)/hanoibot run -n 4
 
 test: $(PY_STAMP) $(NODE_STAMP) lint typecheck pytest
 

@@ -1,8 +1,8 @@
 """Shared pytest set-up: hypothesis profiles (``ci`` is derandomized so CI runs are repeatable), and the link
 transports the hardware-facing tests run on: ``sim://`` and a pty to ``hanoibot emulate`` always, and a real
-board when ``--hil-port /dev/ttyACM0`` is given."""
+board when ``--hil-port /dev/ttyACM0`` is given (the option comes from the hanoibot pytest plugin,
+:mod:`hanoibot.testing`, which the package registers as a pytest11 entry point)."""
 
-import contextlib
 import os
 from collections.abc import Iterator
 
@@ -13,18 +13,6 @@ from link_checks import Transport, open_transport
 settings.register_profile("dev", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    """``--hil-port``: also run the link tests that take a port against a real board on this port. The
-    hanoibot pytest plugin (hanoibot.testing) defines the same option; when it is loaded, its definition is used."""
-    with contextlib.suppress(ValueError):  # already added by the plugin
-        parser.addoption(
-            "--hil-port",
-            metavar="URL",
-            default="sim://",
-            help="serial port of a real hanoibot board (e.g. /dev/ttyACM0) for the hardware-in-the-loop tests",
-        )
 
 
 def hil_port(config: pytest.Config) -> str | None:
