@@ -28,9 +28,11 @@ class ChannelMap:
         self._outputs = outputs
 
     def set_pulse_us(self, channel, pulse_us):
+        """Drive controller ``channel`` with a ``pulse_us`` microsecond pulse on its mapped driver output."""
         self._driver.set_pulse_us(self._outputs[channel], pulse_us)
 
     def release(self, channel):
+        """Stop the pulses of controller ``channel`` (the servo goes limp)."""
         self._driver.release(self._outputs[channel])
 
 
@@ -50,6 +52,7 @@ def make_servos(platform):
 
 
 def main():
+    """Wire USB serial, the servo HAL and the hardware watchdog to a Controller and serve until Ctrl-C."""
     servos = make_servos(sys.platform)
     controller = Controller(
         servos,
@@ -66,6 +69,7 @@ def main():
     if cfg.HARDWARE_WDT_MS:
 
         def make_wdt():
+            """The hardware watchdog (timeout HARDWARE_WDT_MS ms), started at the first CONFIG."""
             return machine.WDT(timeout=cfg.HARDWARE_WDT_MS)
 
     gc.collect()

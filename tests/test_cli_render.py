@@ -52,3 +52,16 @@ def test_bad_input_is_one_line_and_exit_code_2(
     assert main(["render", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_limit_beyond_any_index_draws_the_whole_plan(capsys: pytest.CaptureFixture[str]) -> None:
+    # islice() refuses a stop above sys.maxsize; --limit 10**20 used to end in a ValueError traceback.
+    assert main(["render", "-n", "2", "--limit", "1" + "0" * 20]) == 0
+    assert capsys.readouterr().out.count("\nmove ") == 3
+
+
+def test_text_boards_still_check_the_config_they_are_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Without --out the config is not needed, yet a missing or broken --config used to be ignored silently.
+    assert main(["render", "-n", "2", "--config", str(tmp_path / "missing.toml")]) == 2
+    err = capsys.readouterr().err
+    assert "missing.toml" in err and err.count("\n") == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 import pytest
-from hanoibot.commands.plan_options import PlanRequest, add_plan_arguments, plan_request, whole_number
+from hanoibot.commands.plan_options import MAX_DISKS, PlanRequest, add_plan_arguments, plan_request, whole_number
 from hanoibot.errors import PlanError, StateError
 from hanoibot.puzzle import Rules, State
 
@@ -42,3 +42,18 @@ def test_errors_name_the_option() -> None:
         request("-n", "2", "--to", "DD")
     with pytest.raises(PlanError, match="no disk count given"):
         request("--to", "any")
+
+
+def test_a_one_letter_tower_on_a_missing_peg_names_the_option() -> None:
+    with pytest.raises(StateError, match=r"^--to: unknown peg 'D'"):
+        request("-n", "3", "--to", "D")
+    with pytest.raises(StateError, match=r"^--from: unknown peg 'e'"):
+        request("-n", "3", "--pegs", "4", "--from", "e")
+
+
+@pytest.mark.parametrize("text", ["99999999999999999999", str(MAX_DISKS + 1)])
+def test_a_disk_count_too_big_to_plan_is_bad_input(text: str) -> None:
+    # 2**n - 1 with n = 10**20 overflowed deep in the planner (a traceback) instead of naming -n.
+    with pytest.raises(PlanError, match=rf"^-n {text} is too large: expected a number from 1 to {MAX_DISKS}$"):
+        request("-n", text)
+    assert request("-n", str(MAX_DISKS), "--pegs", "4").n_disks == MAX_DISKS

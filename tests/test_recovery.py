@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hanoibot.clock import VirtualClock
 from hanoibot.errors import JournalError, RunFault
 from hanoibot.journal import Journal, load_journal
 from hanoibot.planner import make_plan
@@ -23,6 +24,7 @@ class FakeSession:
     def __init__(self, statuses: list[dict[str, Any]]) -> None:
         self.statuses = statuses
         self.calls: list[str] = []
+        self.clock = VirtualClock()
 
     def status(self) -> SimpleNamespace:
         values = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
@@ -53,7 +55,8 @@ def journal_with(tmp_path: Path, moves_done: int, open_moves: int) -> tuple[Path
 
 
 def robot_with(session: FakeSession, grip_sensor: bool = True) -> Any:
-    return SimpleNamespace(session=session, config=SimpleNamespace(gripper=SimpleNamespace(grip_sensor=grip_sensor)))
+    gripper, motion = SimpleNamespace(grip_sensor=grip_sensor), SimpleNamespace(settle_ms=40)
+    return SimpleNamespace(session=session, config=SimpleNamespace(gripper=gripper, motion=motion))
 
 
 @pytest.mark.parametrize(
@@ -112,6 +115,17 @@ def test_an_empty_gripper_while_carrying(tmp_path: Path, last_done: int, phase: 
         else:
             point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
             assert point.first_phase == phase, "a pick that missed is made again from the start"
+
+
+def test_a_gripper_still_closing_is_asked_again_after_the_settle_time(tmp_path: Path) -> None:
+    # The host died just as the grip finished: the servo trails its command, so the disk is gripped a moment later.
+    path, plan = journal_with(tmp_path, 0, 1)
+    closing = {"last_done_cmd": 4, "last_queued_cmd": 10, "grip_mm": 0}
+    session = FakeSession([closing, closing, {**closing, "grip_mm": 12}])
+    with Journal.open_append(path) as journal:
+        point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
+    assert point.first_phase == "lift", "the disk is held: the move goes on with the lift"
+    assert session.clock.now_s() == pytest.approx(0.04)
 
 
 def test_after_a_reset_the_rest_is_replanned_from_the_confirmed_board(tmp_path: Path) -> None:

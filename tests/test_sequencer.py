@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 import pytest
+from hanoibot.clock import VirtualClock
 from hanoibot.errors import BoardError, LinkLost, PortError
 from hanoibot.journal import Journal, load_journal
 from hanoibot.puzzle import Move, State
@@ -184,6 +185,24 @@ def test_a_missed_pick_is_retried_with_fresh_ids_and_then_succeeds(mocker: Any, 
     assert entry.done and entry.last_cmd == ids[-1]
     assert list(entry.phases) == PIECES, "the retry re-sends the whole pick-and-place"
     assert len(ids) == 1 + 6 + 6 + len(PIECES), "two missed picks sent approach .. lift, then the whole move"
+
+
+@pytest.mark.parametrize(("grips", "picks"), [([0, 9], 1), ([0, 0, 0, 11], 2)])
+def test_an_empty_grip_is_read_again_once_the_gripper_servo_has_settled(
+    mocker: Any, grips: list[int], picks: int
+) -> None:
+    # DONE means the gripper's command arrived; the servo trails it, so a first empty reading is not yet a miss.
+    board = FakeBoard(grips=grips)
+    seq, link = make(mocker, board, [Move(1, 0, 2)], n=1, grip_settle_s=0.04)
+    link.clock = VirtualClock()
+    asked_s: list[float] = []
+    link.status.side_effect = lambda: (asked_s.append(link.clock.now_s()), board.status())[1]
+    seen: list[str] = []
+    seq.machine.after_state_change = [lambda event: seen.append(seq.state.value)]
+    seq.connect()
+    assert seq.run() is Phase.DONE
+    assert seen.count("grip") == picks
+    assert [round(b - a, 6) for a, b in zip(asked_s[::2], asked_s[1::2], strict=True)] == [0.04] * picks
 
 
 def test_a_pick_missed_too_often_is_a_fault_naming_disk_and_peg(mocker: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from hanoibot.config import load_config
 from hanoibot.errors import ConfigError
 from hanoibot.sim.factory import make_wire, make_world
 
@@ -21,10 +22,13 @@ def test_the_default_board_has_the_arm_and_disks() -> None:
     assert world.grip_sensor.read() == 0
 
 
-def test_servo_limits_come_from_the_world_when_asked() -> None:
-    assert make_wire({"board": "AAA"}).board.servos._max_speed_us_per_s == [None] * 5
-    limited = make_wire({"board": "AAA", "servo_limits": "1"}).board.servos._max_speed_us_per_s
-    assert all(speed is not None and speed > 0 for speed in limited)
+def test_servos_turn_at_the_worlds_speeds_and_the_speed_factor_scales_them_once() -> None:
+    config = load_config()
+    assert make_wire({"world": "0"}).board.servos._max_speed_us_per_s == [None] * 5, "a bare board moves no arm"
+    limited = make_wire({"board": "AAA"}).board.servos._max_speed_us_per_s
+    assert limited == pytest.approx(list(config.max_speeds_us_s()))
+    doubled = make_wire({"board": "AAA", "speed": "2"}).board.servos._max_speed_us_per_s
+    assert doubled == pytest.approx([2 * rate for rate in config.max_speeds_us_s()])
 
 
 @pytest.mark.parametrize(
@@ -33,7 +37,6 @@ def test_servo_limits_come_from_the_world_when_asked() -> None:
         ({"world": "2"}, "world='2'"),
         ({"speed": "0"}, "speed='0'"),
         ({"speed": "x"}, "speed='x'"),
-        ({"servo_limits": "yes"}, "servo_limits='yes'"),
     ],
 )
 def test_bad_options_name_the_value(options: dict[str, str], word: str) -> None:

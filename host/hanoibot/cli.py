@@ -12,6 +12,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import __version__
 from .errors import HanoiError
@@ -26,9 +27,18 @@ EPILOG = """examples:
 """
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors (an unknown option, a missing value or a missing required option)
+    are one line on stderr and exit code 2, like every other bad input; ``--help`` still shows the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``<prog>: error: <message>`` (see ``<prog> --help``) and exit with code 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every sub-command registered."""
-    parser = argparse.ArgumentParser(
+    """The full argument parser with every sub-command registered (sub-parsers inherit :class:`OneLineParser`)."""
+    parser = OneLineParser(
         prog="hanoibot",
         description="Plan the Tower of Hanoi and play it on a servo arm or its simulator.",
         epilog=EPILOG,

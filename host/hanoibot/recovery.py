@@ -84,7 +84,7 @@ def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal
             journal.record_done(k)
         state = state.apply(entry.move)
         k += 1
-    if phase in CARRYING_PHASES and robot.config.gripper.grip_sensor and int(session.status().grip_mm) == 0:
+    if phase in CARRYING_PHASES and robot.config.gripper.grip_sensor and _settled_grip_mm(robot) == 0:
         if phase in ("lift", "travel"):
             phase = "approach"  # the pick missed and the disk is still on its peg: pick it again
         else:
@@ -93,6 +93,18 @@ def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal
             )
     pose_us = tuple(int(p) for p in status.pulses_us)
     return ResumePoint(plan, k, phase, state, first_cmd_id, same_boot=True, pose_us=pose_us)
+
+
+def _settled_grip_mm(robot: Robot) -> int:
+    """The grip sensor's reading in mm (0 = empty), asked again ``[motion] settle_ms`` after an empty one.
+
+    The board may have been stopped a moment ago, with the gripper servo, which trails its command, still closing.
+    """
+    grip_mm = int(robot.session.status().grip_mm)
+    if grip_mm == 0:
+        robot.session.clock.sleep(robot.config.motion.settle_ms / 1000.0)
+        grip_mm = int(robot.session.status().grip_mm)
+    return grip_mm
 
 
 def resume_after_reset(log: JournalLog, plan: Plan, robot: Robot, board: State) -> ResumePoint:

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from transitions import EventData, Machine, MachineError
 
+from .clock import Clock
 from .errors import BoardError, HanoiError, RunFault
 from .journal import Journal
 from .puzzle import Move, State, peg_letter
@@ -126,6 +127,7 @@ class Link(Protocol):
     """What the sequencer needs of a link session (link.session.Session fits)."""
 
     boot_id: str
+    clock: Clock
 
     def open(self) -> None: ...
 
@@ -152,6 +154,8 @@ class Sequencer:
     max, start pulses in µs per channel) is sent to the board on connecting.
     ``queue_ahead``: segments kept queued on the firmware (2–4). ``grip_retries``: extra tries of a missed pick.
     ``max_recoveries``: how often one move may go on after the board froze for host silence (HOST_LOST).
+    ``grip_settle_s``: how long (s) the gripper servo, which trails its command, may still take after a grip
+    segment is DONE to close on the disk; an empty grip sensor is read once more after that time (0 = never).
     """
 
     state: Phase
@@ -181,6 +185,7 @@ class Sequencer:
         first_cmd_id: int = 1,
         duration_between: DurationBetween | None = None,
         max_recoveries: int = 5,
+        grip_settle_s: float = 0.0,
     ) -> None:
         if not 2 <= queue_ahead <= 4:
             raise ValueError(f"queue_ahead {queue_ahead} is out of range: expected 2 to 4 segments")
@@ -194,6 +199,7 @@ class Sequencer:
         self.queue_ahead = queue_ahead
         self.grip_retries = grip_retries
         self.has_grip_sensor = has_grip_sensor
+        self.grip_settle_s = grip_settle_s
         self.reason = ""
         self.error: BaseException | None = None
         self.board_state: State | None = None
@@ -443,16 +449,27 @@ class Sequencer:
             getattr(self, self._queued[0].phase)()
 
     def _is_holding(self) -> bool:
-        """Ask the grip sensor after a grip segment (RunFault if the board latched a fault meanwhile)."""
-        status = self.link.status()
-        faults = [f for f in _faults_of(status) if f != "HOST_LOST"]  # a frozen arm still holds: grip is valid
-        if faults:
-            raise RunFault(f"board latched fault {', '.join(faults)} while gripping")
-        if int(getattr(status, "grip_mm", -1)) != 0:  # -1: no sensor fitted or it failed, so no verdict
+        """Ask the grip sensor after a grip segment; an empty gripper is asked again after ``grip_settle_s``.
+
+        DONE means the gripper's *command* arrived; the servo trails it, so the fingers may still be closing.
+        """
+        grip_mm = self._grip_mm()
+        if grip_mm == 0 and self.grip_settle_s > 0:
+            self.link.clock.sleep(self.grip_settle_s)
+            grip_mm = self._grip_mm()
+        if grip_mm != 0:  # -1: no sensor fitted or it failed, so no verdict
             self._awaiting_grip = False
             self._tries = 0
             return True
         return False
+
+    def _grip_mm(self) -> int:
+        """The grip sensor's reading in mm (0 = empty; RunFault if the board latched a fault meanwhile)."""
+        status = self.link.status()
+        faults = [f for f in _faults_of(status) if f != "HOST_LOST"]  # a frozen arm still holds: grip is valid
+        if faults:
+            raise RunFault(f"board latched fault {', '.join(faults)} while gripping")
+        return int(getattr(status, "grip_mm", -1))
 
     def _finish_move(self, item: Item) -> None:
         assert self.board_state is not None

@@ -20,6 +20,8 @@ STATE_HELP = (
     "a peg letter per disk, smallest first (ACAB), the per-peg form bottom first (A:3,1,2/B:4/C:), "
     "or one letter for a perfect tower on that peg"
 )
+#: Most disks a request may name: beyond this a move count alone (2**n - 1) outgrows memory and hours of printing.
+MAX_DISKS = 10_000_000
 
 
 def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,8 +43,9 @@ def add_plan_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def whole_number(text: str | None, option: str, *, minimum: int) -> int | None:
-    """``text`` as an int of at least ``minimum`` (None stays None); raise naming ``option`` otherwise."""
+def whole_number(text: str | None, option: str, *, minimum: int, maximum: int | None = None) -> int | None:
+    """``text`` as an int from ``minimum`` to ``maximum`` (None: no maximum; None text stays None); raise naming
+    ``option`` otherwise."""
     if text is None:
         return None
     try:
@@ -51,6 +54,8 @@ def whole_number(text: str | None, option: str, *, minimum: int) -> int | None:
         raise PlanError(f"{option} {text!r} is not a whole number: expected a number of at least {minimum}") from None
     if value < minimum:
         raise PlanError(f"{option} {value} is too small: expected a number of at least {minimum}")
+    if maximum is not None and value > maximum:
+        raise PlanError(f"{option} {value} is too large: expected a number from {minimum} to {maximum}")
     return value
 
 
@@ -104,9 +109,9 @@ def _parse_state(text: str, option: str, pegs: int, n_disks: int | None) -> Stat
     """A state from the command line; one letter with several disks means the perfect tower on that peg."""
     from ..puzzle import State, peg_index
 
-    if len(text.strip()) == 1 and text.strip().isalpha() and n_disks is not None and n_disks > 1:
-        return State.tower(n_disks, peg_index(text.strip(), pegs), pegs)
     try:
+        if len(text.strip()) == 1 and text.strip().isalpha() and n_disks is not None and n_disks > 1:
+            return State.tower(n_disks, peg_index(text.strip(), pegs), pegs)
         return State.parse(text, pegs=pegs, n_disks=n_disks)
     except StateError as err:
         raise StateError(f"{option}: {err}") from None
@@ -119,7 +124,7 @@ def plan_request(args: argparse.Namespace) -> PlanRequest:
 
     pegs = check_peg_count(whole_number(args.pegs, "--pegs", minimum=3) or 3)
     rules = Rules.named(args.rules, pegs)
-    n_disks = whole_number(args.disks, "-n", minimum=1)
+    n_disks = whole_number(args.disks, "-n", minimum=1, maximum=MAX_DISKS)
     start = goal = None
     if args.from_state is not None:
         start = _parse_state(args.from_state, "--from", pegs, n_disks)

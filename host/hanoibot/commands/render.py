@@ -51,6 +51,7 @@ def _frame_seconds(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """Draw the requested plan; returns 0."""
+    import sys
     from itertools import islice
 
     from ..render import render_board_ascii, render_run_svg
@@ -58,8 +59,12 @@ def run(args: argparse.Namespace) -> int:
     request = plan_request(args)
     limit = whole_number(args.limit, "--limit", minimum=1) or DEFAULT_LIMIT
     frame_s = _frame_seconds(args.frame_s)
+    if args.out is None and args.config is not None:
+        from ..config import load_config
+
+        load_config(args.config)  # text boards need no geometry, but a bad --config is still bad input
     plan = request.make_plan()
-    moves = list(islice(plan, limit))
+    moves = list(islice(plan, min(limit, plan.length, sys.maxsize)))  # islice refuses a larger stop
     if args.out is None:
         state = plan.start
         print(f"start {state}\n{render_board_ascii(state)}")

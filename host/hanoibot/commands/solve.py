@@ -62,9 +62,8 @@ def run(args: argparse.Namespace) -> int:
     plans = plan.all_optimal() if args.all_optimal else (plan,)
     for number, each in enumerate(plans):
         if first > max(each.length, 1):
-            raise PlanError(
-                f"--start {first} is past the end: the plan has {each.length} moves (expected 1 to {each.length})"
-            )
+            accepted = f"1 to {each.length}" if each.length else "1: the start already is the goal"
+            raise PlanError(f"--start {first} is past the end: the plan has {each.length} moves (expected {accepted})")
         lo = first - 1
         hi = each.length if limit is None else min(each.length, lo + limit)
         if number and args.format == "plain":

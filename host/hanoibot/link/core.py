@@ -95,6 +95,7 @@ class LinkCore:
         self._status_asked_s = -1.0
         self._fast_retransmit_key = (-1, 0)
         self._pings: dict[str, float] = {}
+        self._handshaking = False
         self._wanted: dict[str, float] = {}
         self._ping_count = 0
         self._probe_key = (-1, 0)
@@ -162,18 +163,24 @@ class LinkCore:
         start_s = self.clock.now_s()
         hello: dict[str, Any] | None = None
         attempts = 0
-        while hello is None:
-            now_s = self.clock.now_s()
-            attempts += 1
-            if now_s - start_s >= self.handshake_s:
-                raise LinkTimeout(
-                    f"no HELLO from {self.url!r} within {self.handshake_s:g} s: expected a hanoibot board there"
-                )
-            self._transmit(sync)
-            while hello is None and self.clock.now_s() - now_s < self.rtt.rto_s:
-                hello = self._read_hello(sync_seq)
-            if hello is None:
-                self.rtt.back_off()
+        # No timer runs while handshaking, so reads must block (and let sim:// time pass) even when a timer of
+        # the session being reopened is overdue; otherwise a lost HELLO meant a busy loop, endless on sim://.
+        self._handshaking = True
+        try:
+            while hello is None:
+                now_s = self.clock.now_s()
+                attempts += 1
+                if now_s - start_s >= self.handshake_s:
+                    raise LinkTimeout(
+                        f"no HELLO from {self.url!r} within {self.handshake_s:g} s: expected a hanoibot board there"
+                    )
+                self._transmit(sync)
+                while hello is None and self.clock.now_s() - now_s < self.rtt.rto_s:
+                    hello = self._read_hello(sync_seq)
+                if hello is None:
+                    self.rtt.back_off()
+        finally:
+            self._handshaking = False
         if attempts == 1:
             self.rtt.sample(self.clock.now_s() - start_s)  # one SYNC, one HELLO: an unambiguous round trip
         self._adopt_hello(hello)
@@ -229,8 +236,8 @@ class LinkCore:
     def _time_to_next_timer_s(self) -> float:
         """How long a read may block before a timer is due, in s: 0 to READ_QUANTUM_S, in 0.5 ms steps (so
         a real port is not reconfigured for every read)."""
-        if not self.boot_id:
-            return READ_QUANTUM_S  # handshaking: no timers run yet
+        if not self.boot_id or self._handshaking:
+            return READ_QUANTUM_S  # handshaking: no timers run
         wait_s = min(READ_QUANTUM_S, min(self._timer_deadlines_s()) - self.clock.now_s())
         return 0.0 if wait_s <= 0 else math.ceil(wait_s / _TIMEOUT_STEP_S) * _TIMEOUT_STEP_S
 

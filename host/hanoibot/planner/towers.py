@@ -86,23 +86,33 @@ def tower_pieces(
 
     The recursion ``T(h, s, d) = T(h-1, s, a) + [move h s->d] + T(h-1, a, d)`` is unfolded down to sub-towers of
     ``leaf_height`` disks, which ``leaf(h, s, d, lo, hi)`` turns into one piece (e.g. a slice of a precomputed block);
-    ``single(disk, s, d)`` makes the piece for one move of a larger disk. Memory: O(n) stack frames.
+    ``single(disk, s, d)`` makes the piece for one move of a larger disk. Memory: O(n) stack frames of small
+    numbers: a sub-tower wanted to its end is stacked with ``hi = None`` rather than its ``2**h - 1``, so the stack
+    never holds n big integers of up to n bits each (which was O(n**2) bits: 460 MB at n = 80 000).
     """
-    stack: list[tuple[int, int, int, int, int]] = [(n_disks, src, dst, lo, hi)]
+    end: int | None = None if hi >= (1 << n_disks) - 1 else hi
+    stack: list[tuple[int, int, int, int, int | None]] = [(n_disks, src, dst, lo, end)]
     while stack:
-        height, s, d, lo, hi = stack.pop()
+        height, s, d, lo, end = stack.pop()
         if height < 0:
             yield single(-height, s, d)
-        elif lo >= hi:
+        elif end is not None and lo >= end:
             continue
         elif height <= leaf_height:
-            yield leaf(height, s, d, lo, hi)
+            stop = (1 << height) - 1 if end is None else end
+            if lo < stop:
+                yield leaf(height, s, d, lo, stop)
         else:
             a = aux_peg(s, d)
-            half = (1 << (height - 1)) - 1
-            if hi > half + 1:
-                stack.append((height - 1, a, d, max(lo, half + 1) - half - 1, hi - half - 1))
-            if lo <= half < hi:
-                stack.append((-height, s, d, 0, 0))
-            if lo < half:
-                stack.append((height - 1, s, a, lo, min(hi, half)))
+            top = height - 1  # the big disk moves at index 2**top - 1; the second sub-tower starts at 2**top
+            if lo >> top:
+                stack.append((top, a, d, lo - (1 << top), None if end is None else end - (1 << top)))
+                continue
+            if end is not None and not end >> top:
+                stack.append((top, s, a, lo, None if (end + 1) >> top else end))
+                continue
+            if end is None or end > 1 << top:
+                stack.append((top, a, d, 0, None if end is None else end - (1 << top)))
+            stack.append((-height, s, d, 0, 0))
+            if (lo + 1) >> top == 0:
+                stack.append((top, s, a, lo, None))

@@ -5,7 +5,8 @@ Options are strings, as they come from a URL query: the fault options of :class:
 ``config`` (robot TOML path) and ``speed`` (servo speed factor), which are handed to
 ``hanoibot.sim.world.make_world`` when that module exists; without it, or with ``world=0`` (a bare board whose
 servos move nothing, for link tests that send arbitrary poses), the board runs with no world.
-``servo_limits=1`` makes the virtual servos turn no faster than the world's joint speeds.
+With a world the virtual servos turn no faster than its joint speeds (:attr:`SimWorld.max_speed_us_per_s`: the
+robot config's speeds times ``speed``, the one place that factor is applied); a bare board has ideal servos.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .faults import FaultSpec
 from .wire import FaultyWire
 
 #: Options the simulator understands (``realtime`` is read by the sim:// port itself).
-WORLD_OPTIONS = ("board", "config", "speed", "world", "servo_limits")
+WORLD_OPTIONS = ("board", "config", "speed", "world")
 FAULT_OPTIONS = ("flip", "drop", "insert", "dup", "seed", "reset_after")
 
 
@@ -58,11 +59,6 @@ def make_wire(
     if "speed" in options:
         speed_factor(options["speed"])
     world = make_world(options)
-    limits = options.get("servo_limits", "0")
-    if limits not in ("0", "1"):
-        raise ConfigError(f"sim option servo_limits={limits!r} is invalid: expected 0 (off) or 1 (the arm's speeds)")
-    # With servo_limits=1 the horns turn no faster than the robot config's joint speeds (off by default: see
-    # the D note in the contracts of 2026-11-29; runs on a noisy wire then end in COLLISION).
-    speeds = getattr(world, "max_speed_us_per_s", None) if limits == "1" else None
+    speeds = getattr(world, "max_speed_us_per_s", None)
     board = SimBoard(clock=clock, seed=spec.seed, world=world, max_speed_us_per_s=speeds, on_event=on_event)
     return FaultyWire(board, spec)

@@ -5,20 +5,60 @@ the real PWM HAL. Each *change* of a channel's output is appended to :attr:`Virt
 ``(t_s, channel, pulse_us)`` (``pulse_us`` is ``None`` when the channel is released), so tests can prove what
 the arm was told to do and in which order. With an optional per-channel maximum speed in µs/s the simulated horn
 lags behind the commanded pulse the way a real servo does; :meth:`position_us` reports where it actually is.
+
+A hobby servo is a proportional position loop: its horn turns at a speed proportional to how far it is from the
+commanded pulse, up to its top speed. :func:`approach_us` models exactly that: speed = error / ``response_s``,
+capped at the channel's maximum. Every servo shares the same time constant, so servos that are within their
+speed limits trail the command by the same time and the arm stays on the path the command traces; only a
+channel asked to go faster than it can falls further behind. (A servo that always ran at full speed to its
+newest pulse would not: after every control tick a channel with little to do would arrive long before one near
+its limit, pulling the grip point off its straight line by up to a tick's worth of motion.)
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from ..errors import ConfigError
 
 #: One history entry: (time in s, channel, output pulse in µs or None when released).
 HistoryEntry = tuple[float, int, int | None]
+#: Time constant in s of every virtual servo's position loop: one frame of the 50 Hz servo PWM, the fastest a
+#: hobby servo can see a new pulse and react to it.
+RESPONSE_S = 0.02
+
+
+def approach_us(
+    position_us: float, target_us: float, elapsed_s: float, max_speed_us_per_s: float, response_s: float
+) -> float:
+    """Where a horn at ``position_us`` is after ``elapsed_s`` s of turning toward ``target_us`` (pulses in µs).
+
+    Its speed is the error divided by ``response_s`` (s), capped at ``max_speed_us_per_s``: full speed while the
+    error is wider than ``max_speed_us_per_s * response_s``, then an exponential approach with time constant
+    ``response_s``. ``response_s = 0`` turns at full speed all the way. Exact for a target held for ``elapsed_s``.
+    """
+    error_us = target_us - position_us
+    distance_us = abs(error_us)
+    if distance_us == 0 or elapsed_s <= 0:
+        return position_us
+    proportional_us = max_speed_us_per_s * response_s  # below this error the speed is proportional to it
+    full_speed_s = max(distance_us - proportional_us, 0.0) / max_speed_us_per_s
+    if elapsed_s <= full_speed_s:
+        left_us = distance_us - max_speed_us_per_s * elapsed_s
+    elif response_s > 0:
+        left_us = min(distance_us, proportional_us) * math.exp(-(elapsed_s - full_speed_s) / response_s)
+    else:
+        left_us = 0.0
+    return target_us - math.copysign(left_us, error_us)
 
 
 class VirtualServos:
-    """A bank of ``channels`` simulated servos read against a clock (``now_s`` returns seconds)."""
+    """A bank of ``channels`` simulated servos read against a clock (``now_s`` returns seconds).
+
+    ``max_speed_us_per_s`` (per channel, None = an ideal servo that is always where it was told) and
+    ``response_s`` (the position loop's time constant in s) shape how a horn follows its pulse (:func:`approach_us`).
+    """
 
     def __init__(
         self,
@@ -26,6 +66,7 @@ class VirtualServos:
         *,
         now_s: Callable[[], float],
         max_speed_us_per_s: Sequence[float | None] | None = None,
+        response_s: float = RESPONSE_S,
     ) -> None:
         if channels < 1:
             raise ConfigError(f"servo channel count {channels} is invalid: expected at least 1")
@@ -35,10 +76,13 @@ class VirtualServos:
         for speed in speeds:
             if speed is not None and speed <= 0:
                 raise ConfigError(f"max servo speed {speed} µs/s is invalid: expected a positive number or None")
+        if not (response_s >= 0 and math.isfinite(response_s)):
+            raise ConfigError(f"servo response time {response_s} s is invalid: expected a finite number >= 0")
         self.channels = channels
         self.history: list[HistoryEntry] = []
         self._now_s = now_s
         self._max_speed_us_per_s = speeds
+        self._response_s = response_s
         self._target_us: list[int | None] = [None] * channels
         self._position_us: list[float | None] = [None] * channels
         self._updated_s: list[float] = [0.0] * channels
@@ -89,7 +133,7 @@ class VirtualServos:
         return [pulse_us for _t_s, ch, pulse_us in self.history if ch == channel]
 
     def _settle(self, channel: int, now_s: float) -> None:
-        """Move the horn of ``channel`` toward its target as far as its speed allows up to ``now_s`` s."""
+        """Move the horn of ``channel`` toward its target as its position loop does up to ``now_s`` s."""
         position_us = self._position_us[channel]
         target_us = self._target_us[channel]
         speed = self._max_speed_us_per_s[channel]
@@ -100,8 +144,4 @@ class VirtualServos:
         if speed is None:
             self._position_us[channel] = float(target_us)
             return
-        step_us = speed * max(elapsed_s, 0.0)
-        error_us = target_us - position_us
-        self._position_us[channel] = (
-            target_us if abs(error_us) <= step_us else position_us + step_us * (1 if error_us > 0 else -1)
-        )
+        self._position_us[channel] = approach_us(position_us, target_us, elapsed_s, speed, self._response_s)
