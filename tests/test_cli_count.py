@@ -29,7 +29,11 @@ def test_towers_given_as_states(capsys: pytest.CaptureFixture[str]) -> None:
         (["-n", "two"], "-n 'two' is not a whole number"),
         (["-n", "3", "--from", "AXA"], "unknown peg 'X'"),
         (["-n", "3", "--from", "AAAA"], "has 4 disks but 3 were asked for"),
-        (["-n", "3", "--from", "C", "--to", "C"], "source peg C is the target peg"),
+        (["-n", "3", "--from", "C", "--to", "C"], "the start CCC already is the goal CCC"),
+        (["-n", "3", "--to", "A"], "already is the goal AAA"),
+        (["-n", "3", "--rules", "linear", "--to", "A"], "already is the goal AAA"),
+        (["-n", "3", "--pegs", "4", "--to", "A"], "already is the goal AAA"),
+        (["-n", "3", "--pegs", "4", "--from", "D"], "the start DDD already is the goal (the tower on D)"),
         (["--from", "A:2,2/B:1/C:"], "disk 2 appears more than once"),
     ],
 )

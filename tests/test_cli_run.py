@@ -273,3 +273,44 @@ def test_calibrate_never_writes_a_board_that_would_not_load(
     code, _, err = run_cli(capsys, "calibrate", "--output", str(output))
     assert_one_line_error(code, err)
     assert not output.exists()
+
+
+# --- output files: checked before anything moves, one line when a write fails at the end -------------------
+
+
+@pytest.mark.parametrize("option", ["--report", "--journal"])
+def test_an_output_file_in_a_missing_directory_is_refused_before_anything_moves(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    import hanoibot.robot
+
+    def no_board(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the board was opened although an output path is bad")
+
+    monkeypatch.setattr(hanoibot.robot.Robot, "open", no_board)
+    bad = str(tmp_path / "missing" / "out.json")
+    code, _, err = run_cli(capsys, "run", "-n", "1", "--plain", option, bad)
+    assert_one_line_error(code, err, option, bad)
+
+
+def test_a_report_that_cannot_be_written_at_the_end_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hanoibot.runner
+
+    def disk_full(self: object, path: object) -> None:
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(hanoibot.runner.RunReport, "write", disk_full)
+    report_path = str(tmp_path / "r.json")
+    code, out, err = run_cli(capsys, "run", "-n", "1", "--plain", "--report", report_path)
+    assert code == 1 and "done: 1 of 1 moves" in out
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and report_path in lines[0] and "No space left" in lines[0], err
+
+
+def test_resume_of_a_finished_run_still_checks_the_board(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    journal_path = tmp_path / "done.journal"
+    assert run_cli(capsys, "run", "-n", "2", "--plain", "--journal", str(journal_path))[0] == 0
+    code, _, err = run_cli(capsys, "resume", "--journal", str(journal_path), "--board", "ACZ")
+    assert_one_line_error(code, err, "--board", "'Z'")

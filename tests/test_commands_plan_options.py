@@ -57,3 +57,29 @@ def test_a_disk_count_too_big_to_plan_is_bad_input(text: str) -> None:
     with pytest.raises(PlanError, match=rf"^-n {text} is too large: expected a number from 1 to {MAX_DISKS}$"):
         request("-n", text)
     assert request("-n", str(MAX_DISKS), "--pegs", "4").n_disks == MAX_DISKS
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("-n", "3", "--to", "A"),
+        ("-n", "3", "--to", "A", "--rules", "linear"),
+        ("-n", "3", "--to", "A", "--rules", "cyclic"),
+        ("-n", "3", "--to", "A", "--pegs", "4"),
+        ("-n", "2", "--from", "D", "--pegs", "4"),
+        ("--from", "ACB", "--to", "ACB"),
+        ("--from", "BB", "--to", "any"),
+        ("-n", "5", "--to", "any", "--pegs", "5"),
+    ],
+)
+def test_a_start_that_already_is_the_goal_is_refused_whatever_the_rules(argv: tuple[str, ...]) -> None:
+    with pytest.raises(PlanError, match="already is"):
+        request(*argv)
+
+
+@pytest.mark.parametrize(
+    "argv", [("-n", "3"), ("-n", "3", "--to", "B", "--rules", "linear"), ("--from", "ACB", "--to", "any")]
+)
+def test_a_start_other_than_the_goal_is_planned(argv: tuple[str, ...]) -> None:
+    req = request(*argv)
+    assert req.count_moves() > 0

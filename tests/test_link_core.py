@@ -1,5 +1,5 @@
 """The link engine (hanoibot.link.core) on sim://: a reopened session survives a lost HELLO (the defect showed only
-on a virtual clock, which stands still while nothing blocks)."""
+on a virtual clock, which stands still while nothing blocks), and a clean link never retransmits."""
 
 from __future__ import annotations
 
@@ -27,3 +27,21 @@ def test_reopening_over_a_lossy_wire_finishes() -> None:
     worker.join(timeout=20)
     assert not worker.is_alive(), f"stuck in the handshake after {len(boot_ids)} reopenings"
     assert len(boot_ids) == 20 and len(set(boot_ids)) == 1  # the same board all along
+
+
+def test_a_clean_link_needs_no_retransmission() -> None:
+    # A PING written just before a MOVE in the same virtual instant was taken as proof that the MOVE was lost
+    # (its PONG cannot ack a frame the board had not read yet), so a fault-free run reported retransmits.
+    from hanoibot.config import load_config
+    from hanoibot.planner import make_plan
+    from hanoibot.robot import Robot
+    from hanoibot.runner import Run
+    from hanoibot.sequencer import Phase
+
+    robot = Robot("sim://?board=AAA", load_config())
+    robot.open()
+    with robot:
+        job = Run(robot, make_plan(3))
+        assert job.start() is Phase.DONE, job.sequencer.reason
+        assert robot.sim_board is not None and robot.sim_board.executed_cmd_ids()
+        assert job.report().retransmits == 0

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 from hanoibot.config import load_config
-from hanoibot.motion.timing import MIN_DURATION_MS, channel_times_s, duration_ms
+from hanoibot.motion.timing import MIN_DURATION_MS, channel_times_s, duration_ms, dwell_ms
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -51,3 +51,9 @@ def test_a_slower_joint_makes_a_longer_segment() -> None:
 
 def test_no_motion_still_lasts_the_shortest_segment() -> None:
     assert duration_ms(CONFIG, START, START, settle=False) == MIN_DURATION_MS
+
+
+@pytest.mark.parametrize(("settle_ms", "expected_ms"), [(0, 0), (1, MIN_DURATION_MS), (40, 40), (2000, 2000)])
+def test_the_hold_after_a_gripper_move_is_the_settle_time_in_whole_ticks(settle_ms: int, expected_ms: int) -> None:
+    config = replace(CONFIG, motion=replace(CONFIG.motion, settle_ms=settle_ms))
+    assert dwell_ms(config) == expected_ms

@@ -75,9 +75,3 @@ def test_other_requests_go_to_the_general_planner(monkeypatch: pytest.MonkeyPatc
         {"pegs": 3, "rules": None, "start": start, "goal": None, "goal_any": False, "max_states": 2_000_000},
     )
     assert calls[1][2]["pegs"] == 4 and calls[1][2]["max_states"] == 10
-
-
-def test_missing_general_planner_is_a_clear_plan_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "hanoibot.planner.general", None)  # makes the import fail
-    with pytest.raises(PlanError, match="not supported yet: only 3 pegs, classic rules"):
-        make_plan(3, pegs=5)

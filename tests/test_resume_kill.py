@@ -43,27 +43,39 @@ def fast_config(folder: Path, factor: float = 2.0) -> Path:
     return path
 
 
+def start_emulator(tmp_path: Path, config: Path, board: str, name: str = "board") -> subprocess.Popen[bytes]:
+    """Start `hanoibot emulate --link tmp_path/board --log tmp_path/<name>.jsonl` and wait for its port line."""
+    link, log, out_path = tmp_path / "board", tmp_path / f"{name}.jsonl", tmp_path / f"{name}.out"
+    args = ["emulate", "--link", str(link), "--log", str(log), "--config", str(config), "--board", board]
+    with open(out_path, "w") as out:
+        process = subprocess.Popen([*HANOIBOT, *args], stdout=out, stderr=subprocess.STDOUT)
+    deadline_s = time.monotonic() + 10
+    while not out_path.read_text().strip() and time.monotonic() < deadline_s and process.poll() is None:
+        time.sleep(0.05)
+    assert out_path.read_text().strip() == str(link) and link.exists(), out_path.read_text()
+    return process
+
+
+def stop(process: subprocess.Popen[Any]) -> None:
+    """SIGTERM, then SIGKILL if it does not end within 10 s."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 @pytest.fixture
 def emulator(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
     """A running `hanoibot emulate` (fast servos): its port symlink, its log file and the robot config."""
     config = fast_config(tmp_path)
-    link, log = tmp_path / "board", tmp_path / "board.jsonl"
-    args = ["emulate", "--link", str(link), "--log", str(log), "--config", str(config), "--board", "A" * N_DISKS]
-    with open(tmp_path / "emulate.out", "w") as out:
-        process = subprocess.Popen([*HANOIBOT, *args], stdout=out, stderr=subprocess.STDOUT)
+    process = start_emulator(tmp_path, config, "A" * N_DISKS)
     try:
-        deadline_s = time.monotonic() + 10
-        while not link.exists() and time.monotonic() < deadline_s and process.poll() is None:
-            time.sleep(0.05)
-        assert link.exists(), (tmp_path / "emulate.out").read_text()
-        yield str(link), log, config
+        yield str(tmp_path / "board"), tmp_path / "board.jsonl", config
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
 
 
 def moves_in_log(events: list[dict[str, Any]]) -> list[Move]:
@@ -137,3 +149,42 @@ def _resume_check(journal: Path) -> str:
     except JournalError as err:
         return str(err)
     return ""
+
+
+def test_a_restarted_emulator_is_a_reset_board_to_resume(tmp_path: Path) -> None:
+    """Host AND emulator killed mid-run; a new emulator at the same path is a new boot (random boot id), so
+    resume must take the reset path: refuse without --board, then home and finish from the confirmed state."""
+    config = fast_config(tmp_path)
+    journal = tmp_path / "run.journal"
+    first = start_emulator(tmp_path, config, "A" * N_DISKS, name="first")
+    port = str(tmp_path / "board")
+    run = [*HANOIBOT, "run", "--plain", "--port", port, "--config", str(config), "-n", str(N_DISKS)]
+    host = subprocess.Popen([*run, "--journal", str(journal)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline_s = time.monotonic() + 60
+        while time.monotonic() < deadline_s and host.poll() is None:
+            if journal.exists() and not _resume_check(journal) and load_journal(journal).moves_done >= 1:
+                break
+            time.sleep(0.02)
+        assert host.poll() is None, "the run ended before it could be killed"
+    finally:
+        host.kill()
+        first.kill()
+        host.wait()
+        first.wait()
+    log = load_journal(journal)
+    assert log.end_status != "done" and log.moves_done >= 1
+    plan = make_plan(N_DISKS)
+    board = plan.state_at(log.moves_done).to_string()  # the operator puts the disks back as the journal says
+    second = start_emulator(tmp_path, config, board, name="second")
+    try:
+        resume = [*HANOIBOT, "resume", "--plain", "--journal", str(journal)]
+        refused = subprocess.run(resume, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 2 and "reset" in refused.stderr and "--board" in refused.stderr, refused
+        done = subprocess.run([*resume, "--board", board], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    finally:
+        stop(second)
+    events = [json.loads(line) for line in (tmp_path / "second.jsonl").read_text().splitlines()]
+    made = moves_in_log([e for e in events if e.get("source") == "world"])
+    assert final_state(State.parse(board, pegs=3), made) == plan.goal

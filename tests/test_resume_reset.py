@@ -1,5 +1,10 @@
 """A board reset in the middle of a run (`sim://?reset_after=K`): the run stops safely in fault, and after homing
 and a confirmation of where the disks are it is replanned from there and finishes on the goal.
+
+The reset points are chosen by construction: a clean dry run of the same plan records, for every frame the board
+receives, whether the simulated gripper holds a disk then (sim:// is deterministic), and the test resets once while
+the gripper is empty and once mid-carry. Mid-carry the disk is in the limp gripper (or fallen): the operator puts it
+back on its peg before confirming the board, as a user would.
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ from hanoibot.recovery import check_journal, resume_after_reset
 from hanoibot.robot import Robot
 from hanoibot.runner import Run
 from hanoibot.sequencer import Phase
+from hanoibot.sim.wire import FaultyWire
+
+N_DISKS = 4
 
 
 def world_moves(events: list[dict[str, Any]]) -> list[Move]:
@@ -31,11 +39,39 @@ def world_moves(events: list[dict[str, Any]]) -> list[Move]:
     return moves
 
 
-@pytest.mark.parametrize("reset_after", [150, 400])
-def test_a_reset_board_stops_the_run_then_homing_and_confirmation_finish_it(reset_after: int, tmp_path: Path) -> None:
-    plan = make_plan(4)
+def held_disk_per_frame(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """A clean run of the plan: for each frame the board received (1st, 2nd, ...), the disk held at that moment."""
+    held: list[int | None] = []
+    original = FaultyWire.write
+
+    def write(wire: FaultyWire, data: bytes) -> None:
+        original(wire, data)
+        world = wire.board.world
+        held.extend([world.held_disk if world is not None else None] * data.count(b"\n"))
+
+    with monkeypatch.context() as patch:
+        patch.setattr(FaultyWire, "write", write)
+        robot = Robot(f"sim://?board={'A' * N_DISKS}", load_config())
+        robot.open()
+        with robot:
+            assert Run(robot, make_plan(N_DISKS)).start() is Phase.DONE
+    return held
+
+
+def reset_frame(held: list[int | None], *, holding: bool) -> int:
+    """A frame number K (1-based) past the first third of the run at which a disk is held, or none is."""
+    start = len(held) // 3
+    return next(k + 1 for k in range(start, len(held)) if (held[k] is not None) == holding)
+
+
+@pytest.mark.parametrize("holding", [False, True], ids=["gripper-empty", "mid-carry"])
+def test_a_reset_board_stops_the_run_then_homing_and_confirmation_finish_it(
+    holding: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan = make_plan(N_DISKS)
+    reset_after = reset_frame(held_disk_per_frame(monkeypatch), holding=holding)
     path = tmp_path / "run.journal"
-    robot = Robot(f"sim://?board=AAAA&reset_after={reset_after}", load_config())
+    robot = Robot(f"sim://?board={'A' * N_DISKS}&reset_after={reset_after}", load_config())
     robot.open()
     board = robot.sim_board
     with Journal.create(path) as journal:
@@ -48,8 +84,14 @@ def test_a_reset_board_stops_the_run_then_homing_and_confirmation_finish_it(rese
 
     robot.session.resync()  # the operator reconnects to the rebooted board
     assert robot.boot_id != old_boot
+    loose = [board.world.held_disk] if board.world.held_disk is not None else list(board.world.disks.loose_disks)
+    assert len(loose) == (1 if holding else 0), "a reset drops nothing unless a disk was being carried"
+    if loose:  # the operator takes the carried disk and puts it back where it came from
+        move = plan.move_at(load_journal(path).moves_done)
+        assert move.disk == loose[0]
+        board.world.put_back(board.clock.now_s(), move.disk, move.src)
     confirmed = board.world.state  # the operator looks at the board and confirms it
-    assert confirmed is not None, "the reset must not have thrown a disk off the pegs"
+    assert confirmed is not None
     log = load_journal(path)
     with Journal.open_append(path) as journal:
         point = resume_after_reset(log, check_journal(log, robot.config.config_hash, str(path)), robot, confirmed)
@@ -60,7 +102,7 @@ def test_a_reset_board_stops_the_run_then_homing_and_confirmation_finish_it(rese
     robot.close()
 
     assert board.world.state == plan.goal
-    assert not [e for e in board.world.events if e["event"] in ("drop", "fault")]
+    assert not [e for e in board.world.events if e["event"] in ("drop", "fault")], "no collision, no disk lost"
     assert world_moves(board.world.events)[-point.plan.length :] == list(point.plan)
     replanned = load_journal(path)
     assert replanned.plan_spec["start"] == confirmed.to_string() and replanned.end_status == "done"

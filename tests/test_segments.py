@@ -195,6 +195,22 @@ def test_durations_come_from_distances_not_fixed_delays() -> None:
     assert len({s.duration_ms for s in far}) > 3
 
 
+@pytest.mark.parametrize("settle_ms", [0, 10, 40, 150])
+def test_gripper_moves_and_the_travel_end_holding_still_for_the_settle_time(settle_ms: int) -> None:
+    def change(document: Any) -> None:
+        document["motion"]["settle_ms"] = settle_ms
+
+    config = config_with(change)
+    segments = segments_for_move(config, State.tower(3), Move(1, 0, 2))
+    before = [tuple(config.start_pulses_us()), *(s.pulses_us for s in segments)]
+    holds = [(i, s.phase, s.duration_ms) for i, s in enumerate(segments) if s.pulses_us == before[i]]
+    hold_ms = max(settle_ms, 20)  # at least two 10 ms firmware ticks
+    expected = [(phase, hold_ms) for phase in ("grip", "travel", "release")] if settle_ms else []
+    assert [(phase, ms) for _, phase, ms in holds] == expected
+    for i, phase, _ in holds:
+        assert segments[i - 1].phase == phase != segments[i + 1].phase, "the hold ends its phase, after its move"
+
+
 def test_approach_starts_from_the_current_pose() -> None:
     state = State.tower(3)
     src = CONFIG.board.peg(0)

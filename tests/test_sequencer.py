@@ -7,7 +7,6 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 import pytest
-from hanoibot.clock import VirtualClock
 from hanoibot.errors import BoardError, LinkLost, PortError
 from hanoibot.journal import Journal, load_journal
 from hanoibot.puzzle import Move, State
@@ -68,9 +67,8 @@ def make(mocker: Any, board: FakeBoard, moves: list[Move], n: int = 3, **kwargs:
     link.wait_done.side_effect = board.wait_done
     link.status.side_effect = board.status
     home = Seg((1, 1, 1), 500, "home")
-    seq = Sequencer(
-        link, segments_for=segments_for, home=lambda: home, limits=((500,) * 3, (2500,) * 3, (1500,) * 3), **kwargs
-    )
+    kwargs.setdefault("segments_for", segments_for)
+    seq = Sequencer(link, home=lambda: home, limits=((500,) * 3, (2500,) * 3, (1500,) * 3), **kwargs)
     seq.load(State.tower(n), iter(moves), len(moves))
     return seq, link
 
@@ -187,22 +185,36 @@ def test_a_missed_pick_is_retried_with_fresh_ids_and_then_succeeds(mocker: Any, 
     assert len(ids) == 1 + 6 + 6 + len(PIECES), "two missed picks sent approach .. lift, then the whole move"
 
 
-@pytest.mark.parametrize(("grips", "picks"), [([0, 9], 1), ([0, 0, 0, 11], 2)])
-def test_an_empty_grip_is_read_again_once_the_gripper_servo_has_settled(
-    mocker: Any, grips: list[int], picks: int
-) -> None:
-    # DONE means the gripper's command arrived; the servo trails it, so a first empty reading is not yet a miss.
-    board = FakeBoard(grips=grips)
-    seq, link = make(mocker, board, [Move(1, 0, 2)], n=1, grip_settle_s=0.04)
-    link.clock = VirtualClock()
-    asked_s: list[float] = []
-    link.status.side_effect = lambda: (asked_s.append(link.clock.now_s()), board.status())[1]
-    seen: list[str] = []
-    seq.machine.after_state_change = [lambda event: seen.append(seq.state.value)]
+#: Segments of one fake move as the motion layer makes them: the gripper moves are each followed by a hold of the
+#: settle time (a second segment of the same phase), and so is the travel.
+HELD_PIECES = [
+    *("approach", "descend", "grip", "grip", "lift", "lift"),
+    *("travel", "travel", "lower", "release", "release", "retreat"),
+]
+
+
+def held_segments(state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Seg]:
+    """Like :func:`segments_for`, with :data:`HELD_PIECES`."""
+    return [Seg((move.disk * 100 + i, move.src, move.dst), 100 + i, name) for i, name in enumerate(HELD_PIECES)]
+
+
+@pytest.mark.parametrize("queue_ahead", [2, 3, 4])
+def test_the_grip_sensor_is_read_once_per_pick_after_the_settle_hold_is_done(mocker: Any, queue_ahead: int) -> None:
+    # DONE of the closing move means its command arrived; the servo trails it, so only after the hold is the
+    # sensor's verdict final. The first pick misses, the retry holds the disk.
+    board = FakeBoard(grips=[0, 12])
+    seq, link = make(mocker, board, [Move(1, 0, 2)], n=1, queue_ahead=queue_ahead, segments_for=held_segments)
+    read_after: list[str] = []
+
+    def status() -> SimpleNamespace:
+        piece = {cmd: p[0] % 100 for cmd, p, _ in board.sent}[board.done[-1]]
+        read_after.append(f"{HELD_PIECES[piece]}{piece}")
+        return board.status()
+
+    link.status.side_effect = status
     seq.connect()
     assert seq.run() is Phase.DONE
-    assert seen.count("grip") == picks
-    assert [round(b - a, 6) for a, b in zip(asked_s[::2], asked_s[1::2], strict=True)] == [0.04] * picks
+    assert read_after == ["grip3", "grip3"], "read once per pick, after the second grip segment (the hold)"
 
 
 def test_a_pick_missed_too_often_is_a_fault_naming_disk_and_peg(mocker: Any) -> None:

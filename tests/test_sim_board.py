@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from hanoibot.clock import VirtualClock
 from hanoibot.sim.board import SimBoard
@@ -109,6 +112,33 @@ def test_reset_reboots_with_a_new_boot_id_and_limp_servos() -> None:
 def test_boot_ids_repeat_for_a_seed_order_but_differ_between_boards() -> None:
     first, second = SimBoard(seed=3), SimBoard(seed=3)
     assert first.boot_id != second.boot_id
+
+
+def _first_boot_ids_in_a_new_process(seed: int | None) -> list[str]:
+    """Boot ids of the first board a fresh Python process makes: at power-on and after two resets."""
+    code = (
+        "from hanoibot.sim.board import SimBoard\n"
+        f"board = SimBoard(seed={seed!r})\n"
+        "ids = [board.boot_id]\n"
+        "for _ in range(2):\n"
+        "    board.reset()\n"
+        "    ids.append(board.boot_id)\n"
+        "print(' '.join(ids))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    return done.stdout.split()
+
+
+def test_without_a_seed_every_process_boots_with_another_id() -> None:
+    """Two emulators (or a restarted one) must never look like the same boot to resume."""
+    first, second = _first_boot_ids_in_a_new_process(None), _first_boot_ids_in_a_new_process(None)
+    assert len(set(first + second)) == 6
+
+
+def test_a_seed_repeats_the_ids_across_processes_and_a_reset_still_changes_it() -> None:
+    first, second = _first_boot_ids_in_a_new_process(7), _first_boot_ids_in_a_new_process(7)
+    assert first == second
+    assert len(set(first)) == 3
 
 
 def test_world_events_join_the_board_log_and_servo_speeds_are_limited() -> None:

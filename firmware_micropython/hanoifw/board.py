@@ -40,29 +40,49 @@ def make_boot_id(random_bytes: bytes) -> str:
 
 class StreamPort:
     """USB serial on MicroPython: ``rx``/``tx`` are ``sys.stdin.buffer``/``sys.stdout.buffer`` and ``poller`` a
-    ``select.poll()`` with ``sys.stdin`` registered for reading."""
+    ``select.poll()`` with ``sys.stdin`` registered for reading.
+
+    Reading allocates nothing per byte (DESIGN.md decision 3): readiness is asked with ``poller.ipoll``, which
+    reuses its result, and each byte is read with ``rx.readinto`` into a one-byte buffer made here, then copied
+    into the preallocated receive buffer. One byte at a time because a MicroPython stream's ``readinto`` of a
+    longer buffer waits until the whole buffer is filled; ``poll`` only promises that one byte is there.
+    """
 
     def __init__(self, poller, rx, tx, *, max_read_bytes: int = 512) -> None:
         self._poller = poller
         self._rx = rx
         self._tx = tx
         self._buf = bytearray(max_read_bytes)
+        self._view = memoryview(self._buf)
+        self._byte = bytearray(1)
 
-    def read_available(self) -> bytes:
-        """Return the bytes that can be read without blocking (at most ``max_read_bytes``)."""
+    def _readable(self, timeout_ms: int) -> bool:
+        """True if a byte can be read, waiting at most ``timeout_ms`` for one (no allocation: ipoll)."""
+        for _ in self._poller.ipoll(timeout_ms):
+            return True
+        return False
+
+    def read_available(self) -> "bytes | memoryview":
+        """Return the bytes that can be read without blocking (at most ``max_read_bytes``).
+
+        The result is a view of the receive buffer, valid until the next call (``serve`` feeds it to the
+        controller at once); ``b""`` when nothing arrived. One call allocates only that view, whatever its length.
+        """
         n = 0
         limit = len(self._buf)
-        while n < limit and self._poller.poll(0):
-            byte = self._rx.read(1)
-            if not byte:
+        byte = self._byte
+        while n < limit and self._readable(0):
+            if not self._rx.readinto(byte):
                 break
             self._buf[n] = byte[0]
             n += 1
-        return bytes(self._buf[:n])
+        if n == 0:
+            return b""
+        return self._view[:n]
 
     def wait(self, timeout_ms: int) -> None:
         """Wait until bytes arrive or ``timeout_ms`` passes."""
-        self._poller.poll(timeout_ms)
+        self._readable(timeout_ms)
 
     def write(self, data: bytes) -> None:
         """Send ``data`` to the host."""

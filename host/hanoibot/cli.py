@@ -2,7 +2,8 @@
 
 Each command module offers ``register(subparsers)`` (cheap: argparse only) and ``run(args) -> int``; heavy
 imports happen inside ``run`` so that start-up stays fast. Every :class:`~hanoibot.errors.HanoiError` becomes one
-line on stderr and exit code 2; a closed pipe (``| head``) ends the program quietly.
+line on stderr and exit code 2, and so does any other OSError (a file that cannot be written); a closed pipe
+(``| head``) ends the program quietly.
 """
 
 from __future__ import annotations
@@ -74,6 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as err:
+        # A file that cannot be written or read (disk full, directory gone): one line naming it, no traceback.
+        where = f" {str(err.filename)!r}" if err.filename else ""
+        return fail(f"cannot use{where}: {err.strerror or err}")
     except KeyboardInterrupt:
         print("hanoibot: interrupted", file=sys.stderr)
         return 130

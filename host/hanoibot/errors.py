@@ -94,3 +94,7 @@ class RunFault(HanoiError, RuntimeError):
 
 class JournalError(HanoiError, ValueError):
     """A journal is not a journal, or belongs to another robot config or plan."""
+
+
+class OutputFileError(HanoiError, ValueError):
+    """A file a command must write (report, journal) cannot be written at the path given (names the path)."""

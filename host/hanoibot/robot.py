@@ -110,7 +110,6 @@ class Robot:
             has_grip_sensor=self.config.gripper.grip_sensor,
             first_cmd_id=first_cmd_id,
             duration_between=self.duration_between_ms,
-            grip_settle_s=self.config.motion.settle_ms / 1000.0,
         )
 
     # --- lifetime -----------------------------------------------------------------------------------

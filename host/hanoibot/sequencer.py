@@ -5,10 +5,13 @@ behaviour, read top to bottom. While a run streams, the phase is the phase of th
 now: the host keeps ``queue_ahead`` segments (2–4) queued on the firmware and moves to the next phase when the
 board reports the current segment's command id DONE, so the arm never waits for the host between segments.
 
-Grip check: with a grip sensor, nothing past the ``lift`` of a move is sent until the sensor confirms the disk is
-held (the arm is lifting meanwhile, so it does not wait). A missed pick is retried ``grip_retries`` times with
-fresh command ids, then the run stops in ``fault`` naming the disk and the peg. A fault latched by the board
-(DROP, COLLISION, ...) or any link error also ends in ``fault``; the reason is kept in :attr:`Sequencer.reason`.
+Grip check: the ``grip`` phase closes the fingers and then holds still for the servo's settle time (see
+:mod:`hanoibot.motion.timing`); the grip sensor is read once, when the board reports that hold DONE, so the
+fingers have shut on the disk. With a grip sensor, nothing past the ``lift`` of a move is sent until the sensor
+confirms the disk is held (the arm is lifting meanwhile, so it does not wait). A missed pick is retried
+``grip_retries`` times with fresh command ids, then the run stops in ``fault`` naming the disk and the peg. A
+fault latched by the board (DROP, COLLISION, ...) or any link error also ends in ``fault``; the reason is kept in
+:attr:`Sequencer.reason`.
 
 I/O lives in the driver methods (:meth:`Sequencer.connect`, :meth:`Sequencer.run`); the transition callbacks only
 send the one-frame commands that belong to entering a state (HOLD, RESUME, ESTOP).
@@ -154,8 +157,6 @@ class Sequencer:
     max, start pulses in µs per channel) is sent to the board on connecting.
     ``queue_ahead``: segments kept queued on the firmware (2–4). ``grip_retries``: extra tries of a missed pick.
     ``max_recoveries``: how often one move may go on after the board froze for host silence (HOST_LOST).
-    ``grip_settle_s``: how long (s) the gripper servo, which trails its command, may still take after a grip
-    segment is DONE to close on the disk; an empty grip sensor is read once more after that time (0 = never).
     """
 
     state: Phase
@@ -185,7 +186,6 @@ class Sequencer:
         first_cmd_id: int = 1,
         duration_between: DurationBetween | None = None,
         max_recoveries: int = 5,
-        grip_settle_s: float = 0.0,
     ) -> None:
         if not 2 <= queue_ahead <= 4:
             raise ValueError(f"queue_ahead {queue_ahead} is out of range: expected 2 to 4 segments")
@@ -199,7 +199,6 @@ class Sequencer:
         self.queue_ahead = queue_ahead
         self.grip_retries = grip_retries
         self.has_grip_sensor = has_grip_sensor
-        self.grip_settle_s = grip_settle_s
         self.reason = ""
         self.error: BaseException | None = None
         self.board_state: State | None = None
@@ -402,7 +401,7 @@ class Sequencer:
 
     def _segment_done(self, head: Item) -> None:
         """Book-keeping after the board finished ``head``: grip check after a grip, the journal after a move."""
-        if head.phase == "grip" and self._awaiting_grip and not self._is_holding():
+        if head.phase == "grip" and self._awaiting_grip and self._ends_grip(head) and not self._is_holding():
             self._tries += 1
             self._awaiting_grip = False
             self.pick_missed()
@@ -448,15 +447,18 @@ class Sequencer:
         elif self._queued[0].phase != self.state.value:
             getattr(self, self._queued[0].phase)()
 
-    def _is_holding(self) -> bool:
-        """Ask the grip sensor after a grip segment; an empty gripper is asked again after ``grip_settle_s``.
+    def _ends_grip(self, head: Item) -> bool:
+        """True if ``head``, a grip segment just DONE, is the last of its move's grip phase (the settle hold).
 
-        DONE means the gripper's *command* arrived; the servo trails it, so the fingers may still be closing.
+        The fingers' closing move is DONE when their *command* arrived; the servo trails it, so the sensor is
+        read only after the hold that follows it.
         """
+        following = self._queued[0] if self._queued else self.source.peek()
+        return following is None or following.k != head.k or following.phase != "grip"
+
+    def _is_holding(self) -> bool:
+        """Ask the grip sensor, once the grip phase (closing and settle hold) is DONE, whether a disk is held."""
         grip_mm = self._grip_mm()
-        if grip_mm == 0 and self.grip_settle_s > 0:
-            self.link.clock.sleep(self.grip_settle_s)
-            grip_mm = self._grip_mm()
         if grip_mm != 0:  # -1: no sensor fitted or it failed, so no verdict
             self._awaiting_grip = False
             self._tries = 0
@@ -485,7 +487,7 @@ class Sequencer:
         """Send segments until ``queue_ahead`` are queued (nothing past the lift of an unconfirmed grip)."""
         while len(self._queued) < self.queue_ahead:
             item = self.source.peek()
-            if item is None or (self._awaiting_grip and item.phase != "lift"):
+            if item is None or (self._awaiting_grip and item.phase not in ("grip", "lift")):
                 return
             try:
                 self.link.send_move(item.cmd_id, item.pulses_us, item.duration_ms)

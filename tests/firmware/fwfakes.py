@@ -170,3 +170,64 @@ class FakeClock:
 
     def advance(self, ms):
         self.now_ms = (self.now_ms + ms) % self.PERIOD
+
+
+class FakeSerialIn:
+    """``sys.stdin.buffer`` stand-in with only ``readinto`` (as StreamPort must use it): hands out ``data`` into
+    the caller's buffer without allocating, and counts the calls and how often the buffer object changed."""
+
+    def __init__(self, data=b""):
+        self.data = bytes(data)
+        self.pos = 0
+        self.calls = 0
+        self.buffer_changes = 0
+        self.last_buffer = None
+
+    def waiting(self):
+        return len(self.data) - self.pos
+
+    def readinto(self, buf):
+        self.calls += 1
+        if buf is not self.last_buffer:
+            self.buffer_changes += 1
+            self.last_buffer = buf
+        n = min(len(buf), self.waiting())
+        for i in range(n):
+            buf[i] = self.data[self.pos + i]
+        self.pos += n
+        return n
+
+
+class FakeSerialPoller:
+    """MicroPython ``select.poll`` stand-in offering only ``ipoll``: its results are made once and reused, so
+    asking allocates nothing; timeouts of waits (``timeout_ms`` > 0) are recorded."""
+
+    def __init__(self, rx):
+        self.rx = rx
+        self.timeouts = []
+        self._ready = [(rx, 1)]
+        self._idle = []
+
+    def ipoll(self, timeout_ms=-1):
+        if timeout_ms:
+            self.timeouts.append(timeout_ms)
+        return self._ready if self.rx.waiting() else self._idle
+
+
+def heap_bytes_during(func):
+    """Run ``func()`` and return the heap bytes it allocated (garbage collector off); None where that cannot be
+    measured (CPython has no ``gc.mem_alloc``: there the fakes' counters show what was read, into which buffer)."""
+    import gc
+
+    mem_alloc = getattr(gc, "mem_alloc", None)
+    if mem_alloc is None:
+        func()
+        return None
+    gc.collect()
+    gc.disable()
+    try:
+        before = mem_alloc()
+        func()
+        return mem_alloc() - before
+    finally:
+        gc.enable()

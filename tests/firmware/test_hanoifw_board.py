@@ -1,6 +1,6 @@
 """Main-loop helper tests with fake ports, clocks and watchdogs (also run under MicroPython)."""
 
-from fwfakes import CONTROL_PERIOD_MS, FakeClock, FakeServos
+from fwfakes import CONTROL_PERIOD_MS, FakeClock, FakeSerialIn, FakeSerialPoller, FakeServos, heap_bytes_during
 from hanoifw import protocol as p
 from hanoifw.board import StreamPort, make_boot_id, reset_cause_name, serve
 from hanoifw.controller import Controller
@@ -36,41 +36,45 @@ def test_boot_id_is_eight_hex_digits_of_the_random_bytes():
         raise AssertionError("accepted 1 byte")
 
 
-class FakePoller:
-    def __init__(self, rx):
-        self.rx = rx
-        self.timeouts = []
-
-    def poll(self, timeout_ms):
-        if timeout_ms:
-            self.timeouts.append(timeout_ms)
-        return [1] if self.rx.data else []
-
-
 class FakeStream:
-    def __init__(self, data=b""):
-        self.data = data
+    def __init__(self):
         self.written = b""
-
-    def read(self, n):
-        chunk = self.data[:n]
-        self.data = self.data[n:]
-        return chunk
 
     def write(self, data):
         self.written += data
 
 
+def stream_port(data, max_read_bytes=512):
+    rx = FakeSerialIn(data)
+    return StreamPort(FakeSerialPoller(rx), rx, FakeStream(), max_read_bytes=max_read_bytes), rx
+
+
 def test_stream_port_reads_what_is_there_without_blocking():
-    rx = FakeStream(b"x" * 700)
-    tx = FakeStream()
-    port = StreamPort(FakePoller(rx), rx, tx, max_read_bytes=512)
-    assert port.read_available() == b"x" * 512
-    assert port.read_available() == b"x" * 188
+    port, rx = stream_port(b"x" * 700)
+    assert bytes(port.read_available()) == b"x" * 512
+    assert bytes(port.read_available()) == b"x" * 188
     assert port.read_available() == b""
+    assert rx.calls == 700, "one byte per readinto: a longer one would block on a real stream"
     port.write(b"hi")
     port.wait(7)
-    assert tx.written == b"hi" and port._poller.timeouts == [7]
+    assert port._tx.written == b"hi" and port._poller.timeouts == [7]
+
+
+def test_stream_port_reads_every_byte_into_one_buffer_made_at_start():
+    port, rx = stream_port(bytes(range(256)) * 2)
+    first = bytes(port.read_available())
+    assert first == bytes(range(256)) * 2
+    assert rx.buffer_changes == 1, "readinto was handed a new buffer"
+
+
+def test_reading_many_bytes_allocates_no_more_than_reading_one():
+    # MicroPython measures the heap; CPython (no gc.mem_alloc) relies on the fakes: only readinto, one buffer.
+    costs = []
+    for count in (1, 400):
+        port, rx = stream_port(b"z" * count)
+        costs.append(heap_bytes_during(port.read_available))
+        assert rx.pos == count and rx.buffer_changes == 1
+    assert costs[0] == costs[1], costs
 
 
 class ScriptedPort:

@@ -18,6 +18,13 @@ EPILOG = """examples:
   hanoibot emulate --link /tmp/hanoibot --log run.jsonl
   hanoibot emulate --flip 1e-3 --seed 7              the same with bit flips on the wire
   kill -USR1 PID                                     unplug and replug the virtual cable
+  hanoibot emulate --board AA --link /tmp/hb & hanoibot run -n 2 --port /tmp/hb
+                                                     --board must match what `run` is told (-n/--from)
+
+The simulated disks start as --board (default AAA: 3 disks on A). Like a real board, the emulator cannot tell
+the host where its disks are, so `hanoibot run --port PTY` trusts -n/--from: give both the same start state,
+or the first pick misses or collides (the run then stops in fault). Without --seed every boot has a random
+boot id, so a restarted emulator is a new board to `hanoibot resume` (which then asks for --board).
 """
 
 
@@ -26,7 +33,7 @@ SIMULATOR_OPTIONS = (
     ("--log", "FILE", "append one JSON event per line to FILE"),
     ("--link", "PATH", "keep a symlink to the current pty at PATH"),
     ("--speed", "X", "servo speed factor for the simulated world (default 1)"),
-    ("--board", "STATE", "start state of the disks, e.g. AAA"),
+    ("--board", "STATE", "start state of the disks (default AAA); must match `run -n/--from`"),
     ("--config", "FILE", "robot TOML (default hardware/robot.toml)"),
 )
 #: (flag, metavar, help) of the wire faults, named as in a sim:// URL.
@@ -35,7 +42,7 @@ FAULT_OPTIONS = (
     ("--drop", "P", "probability of losing a byte"),
     ("--insert", "P", "probability of a noise byte before a byte"),
     ("--dup", "P", "probability of a frame arriving twice"),
-    ("--seed", "N", "random seed for faults and boot ids (default 0)"),
+    ("--seed", "N", "seed for faults and boot ids, for repeatable runs (default: faults seed 0, boot ids random)"),
     ("--reset-after", "K", "reboot the board once after K frames"),
 )
 

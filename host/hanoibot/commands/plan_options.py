@@ -136,4 +136,35 @@ def plan_request(args: argparse.Namespace) -> PlanRequest:
     if n_disks is None:
         raise PlanError("no disk count given: expected -n N (a whole number of at least 1) or a --from/--to state")
     max_states = whole_number(args.max_states, "--max-states", minimum=1) or DEFAULT_MAX_STATES
+    check_start_is_not_goal(n_disks, pegs, start, goal, goal_any=goal_any)
     return PlanRequest(n_disks, pegs, rules, start, goal, goal_any, max_states)
+
+
+def _is_tower_on(state: State, peg: int) -> bool:
+    """True if every disk of ``state`` is on ``peg``, in order (a perfect tower)."""
+    return state.height(peg) == state.n_disks and state.is_regular
+
+
+def check_start_is_not_goal(
+    n_disks: int, pegs: int, start: State | None, goal: State | None, *, goal_any: bool = False
+) -> None:
+    """PlanError when the start (default: tower on A) already is the goal (default: tower on the last peg; with
+    ``goal_any`` any perfect tower), whatever the rules or peg count: there is nothing to plan or move.
+
+    Only the command line refuses this; :func:`hanoibot.planner.make_plan` itself may be asked for an empty plan
+    (the sequencer and resume do). Towers are never built here, so a huge ``n_disks`` costs nothing.
+    """
+    from ..puzzle import peg_letter
+
+    start_text = f"the tower on A ({n_disks} disks)" if start is None else f"the start {start}"
+    if goal_any:
+        is_goal = start is None or any(_is_tower_on(start, peg) for peg in range(pegs))
+        goal_text = "a goal (--to any: any perfect tower)"
+    elif goal is None:
+        is_goal = start is not None and _is_tower_on(start, pegs - 1)
+        goal_text = f"the goal (the tower on {peg_letter(pegs - 1)})"
+    else:
+        is_goal = _is_tower_on(goal, 0) if start is None else start == goal
+        goal_text = f"the goal {goal}"
+    if is_goal:
+        raise PlanError(f"{start_text} already is {goal_text}: nothing to move; expected a --to goal other than it")

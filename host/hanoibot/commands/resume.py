@@ -47,16 +47,17 @@ def run(args: argparse.Namespace) -> int:
     from ..recovery import check_journal, resume_after_reset, resume_same_boot
     from ..robot import Robot
     from ..runner import Run
-    from .run import drive, make_view, sim_port_url
+    from .run import check_output_paths, drive, make_view, sim_port_url
 
     log = load_journal(args.journal)
+    board = _parse_board(args.board, int(log.plan_spec["pegs"])) if args.board else None
     if log.end_status == "done":
         print(f"nothing to resume: the run in {args.journal} finished ({log.moves_done} moves)")
         return 0
     config = load_config(args.config or log.config_path or None)
     plan = check_journal(log, config.config_hash, args.journal)
     port = args.port or log.port or "sim://"
-    board = _parse_board(args.board, plan.start.pegs) if args.board else None
+    check_output_paths(args.report)
     if port.lower().startswith("sim:"):
         # an in-process simulated board never outlives the host: it is always a new boot
         board = board or _ask_board(log, "the simulated board starts afresh")

@@ -1,7 +1,8 @@
 """``hanoibot run``: plan a puzzle and play it on the arm (the simulated one by default), journaled.
 
 Ctrl-C pauses safely: the board is told to HOLD at the next segment boundary, then the operator chooses to
-continue or stop. Exit codes: 0 done, 1 the run stopped in fault or e-stop, 2 bad input (nothing moved),
+continue or stop. Exit codes: 0 done, 1 the run stopped in fault or e-stop (or the report could not be written
+at the end), 2 bad input (nothing moved; this includes a --report or --journal path that cannot be written),
 130 stopped by the operator.
 """
 
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
+from .output_files import check_output_file, write_report
 from .plan_options import add_plan_arguments, plan_request
 
 if TYPE_CHECKING:
@@ -69,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     check_board_fits(config, request.n_disks, request.pegs)
     plan = request.make_plan()
+    check_output_paths(args.report, args.journal)
     port_url = sim_port_url(args.port or "sim://", plan.start, args.config)
     robot = Robot(port_url, config)
     robot.open()
@@ -81,6 +84,14 @@ def run(args: argparse.Namespace) -> int:
         view = make_view(robot, plan.length, plan.start, args)
         job = Run(robot, plan, journal=journal, on_move_done=view.move_done)
         return drive(job, view, args)
+
+
+def check_output_paths(report: str | None, journal: str | None = None) -> None:
+    """OutputFileError before anything moves unless the report and new journal paths (when given) can be written."""
+    if report:
+        check_output_file(report, "--report")
+    if journal:
+        check_output_file(journal, "--journal")
 
 
 def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
@@ -161,11 +172,10 @@ def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) 
         while phase is Phase.PAUSED:
             phase = job.go_on() if ask_continue(view) else job.stop()
     report = job.report()
-    if args.report:
-        report.write(args.report)
+    written = write_report(report, args.report) if args.report else True
     if phase is Phase.DONE:
         print(f"done: {report.moves_done} of {report.moves_total} moves, board {report.final}", flush=True)
-        return 0
+        return 0 if written else 1
     where = f"after {report.moves_done} of {report.moves_total} moves"
     journal_hint = f"; continue with: hanoibot resume --journal {job.journal.path}" if job.journal else ""
     if phase is Phase.DISCONNECTED:

@@ -94,7 +94,9 @@ class LinkCore:
         self._status_count = 0
         self._status_asked_s = -1.0
         self._fast_retransmit_key = (-1, 0)
-        self._pings: dict[str, float] = {}
+        # PING token -> (when it was sent in s, its number among the frames written: see _on_pong)
+        self._pings: dict[str, tuple[float, int]] = {}
+        self._frames_written = 0
         self._handshaking = False
         self._wanted: dict[str, float] = {}
         self._ping_count = 0
@@ -271,6 +273,7 @@ class LinkCore:
         except (serial.SerialException, OSError) as err:
             self._port_lost(err)
         self._last_tx_s = self.clock.now_s()
+        self._frames_written += 1
 
     def _port_lost(self, err: BaseException) -> None:
         """The port failed under us: reconnect within the bound, else PortError naming it."""
@@ -314,14 +317,17 @@ class LinkCore:
     def _on_pong(self, token: str, now_s: float) -> None:
         """A PONG gives a clean RTT sample, and proves a loss: the board saw the oldest frame's last
         transmission before this PING, yet its ack (already taken) does not cover it."""
-        sent_s = self._pings.pop(token, None)
-        if sent_s is None:
+        sent = self._pings.pop(token, None)
+        if sent is None:
             return
+        sent_s, ping_order = sent
         self.rtt.sample(now_s - sent_s)
         if token in self._wanted:
             self._wanted[token] = now_s - sent_s
         oldest = self._window.oldest
-        if oldest is None or not oldest.transmissions or sent_s < oldest.sent_s:
+        # Order by frames written, not by time: on a virtual clock a PING written just before the oldest frame
+        # has the same timestamp, and its PONG (whose ack cannot cover that frame) would fake a loss.
+        if oldest is None or not oldest.transmissions or ping_order < oldest.sent_order:
             return
         key = (oldest.seq, oldest.transmissions)
         if key != self._fast_retransmit_key:
@@ -389,6 +395,7 @@ class LinkCore:
             self.retransmits += 1
         entry.transmissions += 1
         entry.sent_s = self.clock.now_s()
+        entry.sent_order = self._frames_written + 1
         self._transmit(entry.frame)
 
     def _resend_window(self) -> None:
@@ -415,7 +422,7 @@ class LinkCore:
         token = str(self._ping_count)
         if len(self._pings) >= _MAX_PINGS:
             del self._pings[next(iter(self._pings))]  # its PONG was lost
-        self._pings[token] = self.clock.now_s()
+        self._pings[token] = (self.clock.now_s(), self._frames_written + 1)
         self._transmit(protocol.encode(protocol.PING, self._window.next_seq, self._rx_ack(), [token]))
         return token
 

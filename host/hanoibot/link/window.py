@@ -14,9 +14,10 @@ from hanoifw.protocol import SEQ_MOD, encode
 
 
 class Pending:
-    """One reliable frame in flight: its seq, what it says and when it was last sent (s)."""
+    """One reliable frame in flight: its seq, what it says, when it was last sent (s) and, as ``sent_order``,
+    the number of frames the host had written by then, that frame included (orders frames sent in one instant)."""
 
-    __slots__ = ("acked", "cmd_id", "fields", "frame", "kind", "sent_s", "seq", "transmissions")
+    __slots__ = ("acked", "cmd_id", "fields", "frame", "kind", "sent_order", "sent_s", "seq", "transmissions")
 
     def __init__(self, seq: int, kind: str, fields: Sequence[str | int], cmd_id: int | None) -> None:
         self.seq = seq
@@ -25,6 +26,7 @@ class Pending:
         self.cmd_id = cmd_id
         self.frame = b""
         self.sent_s = 0.0
+        self.sent_order = 0
         self.transmissions = 0
         self.acked = False
 

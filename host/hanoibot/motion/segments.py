@@ -6,13 +6,19 @@ level move is split so that the firmware's joint-space interpolation keeps the g
 
 - approach: from the current pose to above the source peg, the empty gripper clear of every peg tip on the way,
   opening to the disk's diameter plus ``clearance_mm`` on each side;
-- descend: straight down to the top disk's mid-plane;       grip: close to the disk's diameter minus ``squeeze_mm``;
+- descend: straight down to the top disk's mid-plane;
+- grip: close to the disk's diameter minus ``squeeze_mm``, then hold still for ``settle_ms`` (a second segment to
+  the same pose) so the fingers are shut on the disk before the lift;
 - lift: straight up until the disk's bottom clears, by ``clearance_mm``, the tip (or stack) of every peg the
-  travel will pass over;                                     travel: level, to above the destination peg;
-- lower: straight down to the destination stack's top;      release: open again;
+  travel will pass over;
+- travel: level, to above the destination peg, then hold still for ``settle_ms`` so the lagging base and arm
+  joints are over the peg's axis before the held disk is lowered over its tip;
+- lower: straight down to the destination stack's top;
+- release: open again, then hold for ``settle_ms`` so the fingers are clear of the disk before the retreat;
 - retreat: straight up until the open fingertips clear the destination peg's tip.
 
-Durations come from the servo speed limits (:mod:`hanoibot.motion.timing`), never from fixed delays.
+Durations come from the servo speed limits and the measured settle time (:mod:`hanoibot.motion.timing`), never
+from fixed delays.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from ..puzzle import Move, State, peg_letter
 from .geometry import Peg
 from .kinematics import Point
 from .paths import Pulses, clear_height_mm, level_move, pegs_near_path, pulses_at, straight_line
-from .timing import duration_ms
+from .timing import duration_ms, dwell_ms
 
 PHASES = ("approach", "descend", "grip", "lift", "travel", "lower", "release", "retreat")
 #: Phase name of the segment that brings the arm to its start pose.
@@ -67,8 +73,20 @@ class _Builder:
             self.pose_us = target
 
     def gripper(self, phase: str, gripper_us: int) -> None:
-        """Append one segment that only moves the gripper to ``gripper_us``."""
+        """Append ``phase``: move only the gripper to ``gripper_us``, then hold that pose for the settle time.
+
+        The move is timed like the last piece of any phase (settle time spread over it, so the trailing servo
+        can follow its command); the hold (:meth:`hold`) is a real pause in which the fingers finish shutting
+        on the disk (or opening) before the arm moves on.
+        """
         self.add(phase, [(*self.pose_us[:4], gripper_us)])
+        self.hold(phase)
+
+    def hold(self, phase: str) -> None:
+        """Append a segment of ``phase`` that holds the current pose for the settle time (none if it is 0)."""
+        hold_ms = dwell_ms(self.config)
+        if hold_ms > 0:
+            self.segments.append(Segment(self.pose_us, hold_ms, phase))
 
     def vertical(self, phase: str, peg: Peg, z_mm: float, gripper_us: int) -> None:
         """Append ``phase``: straight up or down along ``peg``'s axis to grip-point height ``z_mm``."""
@@ -141,6 +159,7 @@ def segments_for_move(
     carry_z_mm += board.disk_thickness_mm / 2
     build.vertical("lift", src, carry_z_mm, grip_us)
     build.level("travel", dst, carry_z_mm, grip_us)
+    build.hold("travel")  # the trailing joints reach the peg axis before the disk goes down over the tip
 
     build.vertical("lower", dst, board.grip_z_mm(heights[move.dst]), grip_us)
     build.gripper("release", open_us)

@@ -1,10 +1,22 @@
 """Segment durations from the servo speed limits: every channel arrives together, the slowest sets the time.
 
 The firmware moves all channels from their start to their end pulse along one shared, smooth time profile
-whose peak speed is ``profile_peak_ratio`` times the average (1.5 for smoothstep). A segment therefore lasts
-``peak_ratio * max(travel / speed)`` over the channels, rounded up to whole milliseconds, plus ``settle_ms`` on the
-last piece of a phase. The firmware spreads the motion over the whole duration, so that extra time slows the piece
-a little and leaves the servos, which trail their command, time to come to rest before the next phase starts.
+whose peak speed is ``profile_peak_ratio`` times the average (1.875 for its minimum-jerk profile). A segment
+therefore lasts ``peak_ratio * max(travel / speed)`` over the channels, rounded up to whole milliseconds, plus
+``settle_ms`` on the last piece of a phase. The firmware spreads the motion over the whole duration, so that
+extra time slows the piece a little and leaves the servos, which trail their command, time to come to rest
+before the next phase starts.
+
+The gripper cannot rely on that alone: with fast servos its closing move lasts a few control ticks, the servo
+(a position loop that trails its command) is still well short of the disk when the command arrives, and the lift
+must not start before the fingers are shut on the disk (nor the retreat before they are open). A gripper segment
+is therefore followed by a real pause of :func:`dwell_ms`, sent as a MOVE to the pose the gripper segment ends at.
+So is the travel: its base turn is the longest, fastest motion of a move, and the disk must be over the peg's
+axis, not a servo lag short of it, before it is lowered over the tip. A MOVE to the same pose is the one way to
+hold still the firmware offers: it moves every channel along one minimum-jerk profile over the whole duration, so
+a rest cannot be tacked onto the end of a motion. The hold costs one queue slot and one command id, and its DONE
+tells the host that the settle time is over (the sequencer reads the grip sensor then).
+
 For a calibration given as measured pairs the travel in degrees is taken at the steepest piece the pulses cross,
 so no part of the segment runs faster than the limit.
 """
@@ -39,3 +51,12 @@ def duration_ms(config: RobotConfig, from_us: Sequence[float], to_us: Sequence[f
     moving_s = max(channel_times_s(config, from_us, to_us)) * config.motion.profile_peak_ratio
     total_ms = math.ceil(moving_s * 1000.0 - 1e-9) + (config.motion.settle_ms if settle else 0)
     return max(total_ms, MIN_DURATION_MS)
+
+
+def dwell_ms(config: RobotConfig) -> int:
+    """Duration in ms of the hold after a gripper segment: ``[motion] settle_ms``, 0 when that is 0 (no hold).
+
+    At least :data:`MIN_DURATION_MS`, so the firmware holds the pose for whole control ticks.
+    """
+    settle_ms = config.motion.settle_ms
+    return max(settle_ms, MIN_DURATION_MS) if settle_ms > 0 else 0

@@ -59,15 +59,8 @@ def _classic_pegs(
 
 
 def _general() -> ModuleType:
-    """The general planners (part of the planner package that may not be installed yet)."""
-    try:
-        return importlib.import_module(f"{__name__}.general")
-    except ModuleNotFoundError as err:
-        if err.name != f"{__name__}.general":
-            raise
-        raise PlanError(
-            "this request is not supported yet: only 3 pegs, classic rules, perfect tower to perfect tower"
-        ) from None
+    """The general planners, imported on first use so that classic requests start fast."""
+    return importlib.import_module(f"{__name__}.general")
 
 
 def make_plan(

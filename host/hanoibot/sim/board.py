@@ -48,7 +48,7 @@ class SimBoard:
         *,
         clock: VirtualClock | None = None,
         channels: int = 5,
-        seed: int = 0,
+        seed: int | None = None,
         world: World | None = None,
         max_speed_us_per_s: list[float | None] | None = None,
         tick_s: float = TICK_S,
@@ -63,10 +63,12 @@ class SimBoard:
         self.servos = VirtualServos(channels, now_s=self.clock.now_s, max_speed_us_per_s=max_speed_us_per_s)
         if world is not None and hasattr(world, "on_event"):
             world.on_event = self._log_world_event
-        # Boot ids are repeatable for a seed, yet differ between boards made in one process, as after a
-        # power cycle (reopening sim:// makes a new board).
+        # Boot ids come from the OS's entropy, so boards in different processes (two `hanoibot emulate` runs,
+        # an emulator restarted at the same path) never look like the same boot to `resume`. An explicit seed
+        # makes them repeatable (in the order boards are made in one process) for tests.
         SimBoard._boards_made += 1
-        self._rng = random.Random(f"{seed}:boot:{SimBoard._boards_made}")
+        self._rng = random.SystemRandom() if seed is None else random.Random(f"{seed}:boot:{SimBoard._boards_made}")
+        self._boot_id = ""
         self._origin_s = self.clock.now_s()
         self._ticks_run = 0
         self._output = bytearray()
@@ -148,7 +150,9 @@ class SimBoard:
     def _boot(self, cause: str) -> Controller:
         """Make a fresh controller with a new random boot id."""
         self._boot_count += 1
-        self._boot_id = f"{self._rng.getrandbits(32):08x}"
+        previous_id = self._boot_id
+        while self._boot_id == previous_id:  # a reset is always a new boot id, even for a seeded stream
+            self._boot_id = f"{self._rng.getrandbits(32):08x}"
         self._reader = FrameReader()
         self._faults: set[str] = set()
         grip_sensor = self.world.grip_sensor if self.world is not None else None

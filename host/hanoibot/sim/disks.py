@@ -139,6 +139,22 @@ class DiskBoard:
         """Height (mm) of the bottom of the ``level``-th disk (0 = lowest) of a stack."""
         return self.geometry.board_z_mm + level * self.geometry.disk_thickness_mm
 
+    # --- the operator ---------------------------------------------------------------------------------------
+    def put_back(self, t_s: float, disk: int, peg: int) -> None:
+        """The operator takes ``disk`` out of the gripper (or off the table) and puts it on top of ``peg`` (0 = A),
+        e.g. after a reset mid-carry; logged as ``put_back`` at ``t_s`` (s). StateError unless the disk is loose."""
+        if disk == self.held_disk:
+            self.held_disk = None
+        elif disk in self.loose_disks:
+            self.loose_disks.remove(disk)
+        else:
+            raise StateError(f"disk {disk} is neither held nor fallen: expected {self.held_disk} or {self.loose_disks}")
+        if not 0 <= peg < len(self._stacks):
+            raise StateError(f"peg {peg} does not exist: expected 0 to {len(self._stacks) - 1}")
+        self._stacks[peg].append(disk)
+        self._bodies = self._make_bodies()
+        self._log(t_s, "put_back", disk=disk, peg=peg_letter(peg))
+
     # --- the physics --------------------------------------------------------------------------------------
     def update(self, t_s: float, pose: GripperPose | None) -> list[str]:
         """Move the gripper to ``pose`` at time ``t_s`` (s); returns the faults that newly happened.

@@ -60,5 +60,6 @@ def make_wire(
         speed_factor(options["speed"])
     world = make_world(options)
     speeds = getattr(world, "max_speed_us_per_s", None)
-    board = SimBoard(clock=clock, seed=spec.seed, world=world, max_speed_us_per_s=speeds, on_event=on_event)
+    boot_seed = spec.seed if "seed" in options else None  # no seed: random boot ids, new in every process
+    board = SimBoard(clock=clock, seed=boot_seed, world=world, max_speed_us_per_s=speeds, on_event=on_event)
     return FaultyWire(board, spec)

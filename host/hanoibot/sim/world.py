@@ -133,6 +133,14 @@ class SimWorld:
         """The disk between the fingers, if any."""
         return self.disks.held_disk
 
+    def put_back(self, t_s: float, disk: int, peg: int) -> None:
+        """The operator puts a held or fallen ``disk`` on top of ``peg`` (0 = A) at ``t_s`` (s); see DiskBoard."""
+        seen = len(self.events)
+        self.disks.put_back(t_s, disk, peg)
+        if self.on_event is not None:
+            for event in self.events[seen:]:
+                self.on_event(event)
+
     def faults(self) -> list[str]:
         """Names of the faults raised so far, in order."""
         return [e["fault"] for e in self.events if e["event"] == "fault"]
