@@ -35,6 +35,12 @@ def test_towers_given_as_states(capsys: pytest.CaptureFixture[str]) -> None:
         (["-n", "3", "--pegs", "4", "--to", "A"], "already is the goal AAA"),
         (["-n", "3", "--pegs", "4", "--from", "D"], "the start DDD already is the goal (the tower on D)"),
         (["--from", "A:2,2/B:1/C:"], "disk 2 appears more than once"),
+        (["-n", "3", "--to", "A:/B:2,3/C:1"], "is unreachable from AAA"),
+        (["-n", "12", "--rules", "cyclic", "--from", "ABCABCABCABC", "--max-states", "500"], "more than 500 states"),
+        (
+            ["--rules", "linear", "--from", "A:9,8,7,6,5,4,3,1,2/B:/C:", "--to", "C", "--max-states", "500"],
+            "only under --rules classic",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

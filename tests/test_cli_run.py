@@ -122,9 +122,32 @@ def test_ctrl_c_then_continue_finishes_the_run(
 # --- bad input: one line, exit 2, nothing moves ------------------------------------------------------
 
 
-def test_a_port_that_does_not_exist(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+@pytest.fixture
+def motion_sent(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every CONFIG (which starts the servos) and MOVE any session sends during the test, by name."""
+    from hanoibot.link.session import Session
+
+    sent: list[str] = []
+    for name in ("configure", "send_move"):
+        original = getattr(Session, name)
+
+        def spy(self: Session, *args: Any, _name: str = name, _original: Any = original) -> Any:
+            sent.append(_name)
+            return _original(self, *args)
+
+        monkeypatch.setattr(Session, name, spy)
+    return sent
+
+
+def test_the_motion_spy_sees_a_good_run(capsys: pytest.CaptureFixture[str], motion_sent: list[str]) -> None:
+    assert run_cli(capsys, "run", "-n", "1", "--plain")[0] == 0
+    assert motion_sent[0] == "configure" and "send_move" in motion_sent
+
+
+def test_a_port_that_does_not_exist(capsys: pytest.CaptureFixture[str], tmp_path: Path, motion_sent: list[str]) -> None:
     code, _, err = run_cli(capsys, "run", "--port", str(tmp_path / "ttyNOPE"), "--journal", str(tmp_path / "j"))
     assert_one_line_error(code, err, "ttyNOPE")
+    assert motion_sent == []
     assert not (tmp_path / "j").exists(), "no journal is started when the port cannot be used"
 
 
@@ -138,7 +161,7 @@ def test_a_busy_port(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Mon
 
 
 def test_a_board_with_another_protocol_version(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, motion_sent: list[str]
 ) -> None:
     from hanoibot.link import status as link_status
 
@@ -147,6 +170,7 @@ def test_a_board_with_another_protocol_version(
     monkeypatch.setattr(link_status, "protocol", other)
     code, _, err = run_cli(capsys, "run", "-n", "2")
     assert_one_line_error(code, err, "protocol")
+    assert motion_sent == []
 
 
 def test_a_journal_file_that_exists_already(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -157,11 +181,14 @@ def test_a_journal_file_that_exists_already(capsys: pytest.CaptureFixture[str], 
     assert path.read_text() == "keep me\n"
 
 
-def test_resume_from_something_that_is_not_a_journal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_resume_from_something_that_is_not_a_journal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, motion_sent: list[str]
+) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("shopping list\neggs\nmilk\n")
     code, _, err = run_cli(capsys, "resume", "--journal", str(path))
     assert_one_line_error(code, err, "notes.txt")
+    assert motion_sent == []
 
 
 def _journal_of_a_stopped_run(path: Path, **spec_changes: Any) -> None:
@@ -173,7 +200,9 @@ def _journal_of_a_stopped_run(path: Path, **spec_changes: Any) -> None:
         journal.record_plan(spec, config_hash=load_config().config_hash, boot_id="gone", port="sim://")
 
 
-def test_resume_with_another_robot_config(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_resume_with_another_robot_config(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, motion_sent: list[str]
+) -> None:
     path = tmp_path / "j"
     _journal_of_a_stopped_run(path)
     other = tmp_path / "other.toml"
@@ -182,13 +211,17 @@ def test_resume_with_another_robot_config(capsys: pytest.CaptureFixture[str], tm
     other.write_text(tomlkit.dumps(document))
     code, _, err = run_cli(capsys, "resume", "--journal", str(path), "--config", str(other), "--board", "AAA")
     assert_one_line_error(code, err, "robot config")
+    assert motion_sent == []
 
 
-def test_resume_with_a_journal_of_another_plan(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_resume_with_a_journal_of_another_plan(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, motion_sent: list[str]
+) -> None:
     path = tmp_path / "j"
     _journal_of_a_stopped_run(path, length=9)
     code, _, err = run_cli(capsys, "resume", "--journal", str(path), "--board", "AAA")
     assert_one_line_error(code, err, "another plan")
+    assert motion_sent == []
 
 
 @pytest.mark.parametrize(
@@ -273,6 +306,35 @@ def test_calibrate_never_writes_a_board_that_would_not_load(
     code, _, err = run_cli(capsys, "calibrate", "--output", str(output))
     assert_one_line_error(code, err)
     assert not output.exists()
+
+
+def test_calibrate_never_writes_the_packaged_config(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import io
+
+    import hanoibot.config
+    import hanoibot.robot
+
+    def no_board(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the board was opened although there is nowhere to save")
+
+    # As in a wheel install: the default robot is the copy inside the package (site-packages).
+    monkeypatch.setattr(hanoibot.config, "SOURCE_TREE_CONFIG", tmp_path / "hardware" / "robot.toml")
+    packaged = hanoibot.config.packaged_config_path()
+    with monkeypatch.context() as patch:
+        patch.setattr(hanoibot.robot.Robot, "open", no_board)
+        code, _, err = run_cli(capsys, "calibrate")
+        assert_one_line_error(code, err, "packaged", "--output FILE", "--config FILE")
+        code, _, err = run_cli(capsys, "calibrate", "--config", str(packaged))
+        assert_one_line_error(code, err, "packaged")
+    before = packaged.read_bytes()
+    output = tmp_path / "mine.toml"
+    monkeypatch.setattr("sys.stdin", io.StringIO("]1----s++++s++++s"))
+    code, out, _ = run_cli(capsys, "calibrate", "--output", str(output), "--step-deg", "5")
+    assert code == 0, out
+    assert f"saved 3 peg positions to {output}" in out
+    assert packaged.read_bytes() == before and output.read_bytes() != before
 
 
 # --- output files: checked before anything moves, one line when a write fails at the end -------------------

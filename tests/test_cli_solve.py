@@ -154,6 +154,13 @@ def test_all_optimal_prints_the_unique_classic_plan_once() -> None:
         (["-n", "3", "--pegs", "2"], "--pegs 2 is too small: expected a number of at least 3"),
         (["-n", "3", "--pegs", "27"], "peg count 27 is not supported: expected 3 to 26"),
         (["-n", "3", "--max-states", "0"], "--max-states 0 is too small"),
+        (["-n", "3", "--to", "A:/B:2,3/C:1"], "is unreachable from AAA: disk 3 rests on smaller disk 2"),
+        (["-n", "12", "--rules", "cyclic", "--from", "ABCABCABCABC", "--max-states", "500"], "more than 500 states"),
+        (
+            ["--rules", "linear", "--from", "A:9,8,7,6,5,4,3,1,2/B:/C:", "--to", "C", "--max-states", "500"],
+            "only under --rules classic",
+        ),
+        (["-n", "3", "--rules", "big-on-top", "--to", "ABC"], "big-on-top rules end in the ordered tower"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(argv: list[str], message: str) -> None:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import math
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import hanoibot.config
 import pytest
-from hanoibot.config import default_config_path, load_config, parse_config
+from hanoibot.config import default_config_path, is_packaged_config, load_config, packaged_config_path, parse_config
 from hanoibot.errors import ConfigError, HanoiError, UnreachableError
 from hanoibot.motion.geometry import JOINT_NAMES
 from robot_configs import edited, four_pegs
@@ -68,6 +71,42 @@ def test_start_pose_lies_within_every_pulse_range() -> None:
 def test_config_hash_is_the_sha256_of_the_file_bytes() -> None:
     assert DEFAULT.config_hash == hashlib.sha256(default_config_path().read_bytes()).hexdigest()
     assert DEFAULT.source_path == default_config_path()
+
+
+# --- where the default robot comes from: the checkout's hardware/robot.toml, or the copy a wheel ships ------
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_in_a_checkout_the_default_is_hardware_robot_toml() -> None:
+    assert default_config_path() == ROOT / "hardware" / "robot.toml"
+
+
+def test_the_packaged_config_is_the_same_file_as_hardware_robot_toml() -> None:
+    # A link in the source tree; this fails if it is ever replaced by a copy that drifts, or checked out broken.
+    assert packaged_config_path().read_bytes() == (ROOT / "hardware" / "robot.toml").read_bytes()
+    assert packaged_config_path().is_relative_to(ROOT / "host" / "hanoibot")
+
+
+def test_the_package_data_ships_the_packaged_config() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["hanoibot"]
+    relative = packaged_config_path().relative_to(ROOT / "host" / "hanoibot").as_posix()
+    assert any(fnmatch.fnmatchcase(relative, pattern) for pattern in patterns), (relative, patterns)
+
+
+def test_without_a_checkout_the_default_is_the_packaged_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # As in a wheel install: no hardware/robot.toml next to the package.
+    monkeypatch.setattr(hanoibot.config, "SOURCE_TREE_CONFIG", tmp_path / "hardware" / "robot.toml")
+    assert default_config_path() == packaged_config_path()
+    assert is_packaged_config(default_config_path())
+    assert load_config().config_hash == DEFAULT.config_hash
+
+
+def test_only_the_packaged_file_counts_as_packaged(tmp_path: Path) -> None:
+    assert not is_packaged_config(ROOT / "hardware" / "robot.toml"), "the link's target is the source file"
+    assert not is_packaged_config(tmp_path / "robot.toml")
+    packaged = packaged_config_path()
+    assert is_packaged_config(packaged.parent / ".." / packaged.parent.name / packaged.name)
 
 
 def test_config_hash_changes_with_any_edit() -> None:

@@ -30,6 +30,15 @@ def textbook(n: int, src: int, dst: int) -> Iterator[Move]:
         yield from textbook(n - 1, aux, dst)
 
 
+def textbook_peg(n: int, src: int, dst: int, disk: int, k: int) -> int:
+    """Where ``disk`` stands after ``k`` textbook moves (hand derivation, independent of the planner): it moves at
+    moves 2^(disk-1), then every 2^disk, always the same way round — src -> dst -> aux when n - disk is even,
+    src -> aux -> dst when it is odd."""
+    aux = 3 - src - dst
+    cycle = (src, dst, aux) if (n - disk) % 2 == 0 else (src, aux, dst)
+    return cycle[((k + (1 << (disk - 1))) >> disk) % 3]
+
+
 def replay(start: State, moves: list[Move]) -> list[State]:
     """Every state along ``moves`` (raises IllegalMove on a bad move)."""
     states = [start]
@@ -109,6 +118,8 @@ def test_queries_agree_for_large_towers_at_random_k(
     plan = ClassicPlan(n, *pair, method=method)
     k = data.draw(st.integers(0, plan.length - 4))
     state = plan.state_at(k)
+    assert state == State.from_pegs([textbook_peg(n, *pair, disk, k) for disk in range(1, n + 1)])
+    assert plan.move_at(k).disk == ((k + 1) & -(k + 1)).bit_length()  # the ruler sequence, OEIS A001511
     assert plan.index_of(state) == k
     following = list(itertools.islice(plan.moves_from(k), 3))
     assert following == [plan.move_at(k + i) for i in range(3)]

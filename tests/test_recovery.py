@@ -8,14 +8,23 @@ from typing import Any
 
 import pytest
 from hanoibot.clock import VirtualClock
+from hanoibot.config import load_config
 from hanoibot.errors import JournalError, RunFault
 from hanoibot.journal import Journal, load_journal
+from hanoibot.motion.segments import segments_for_move
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move, Rules, State
 from hanoibot.recovery import check_journal, resume_after_reset, resume_same_boot
 from hanoibot.runner import plan_spec
 
-PHASES = ["approach", "descend", "descend", "grip", "lift", "travel", "lower", "release", "retreat", "retreat"]
+#: Phases of one move's segments as segments_for_move lays them out: the grip, travel and release phases end with
+#: a settle hold (a second segment to the same pose), as test_the_fake_journal_ends_its_grip_with_a_hold checks.
+PHASES = [
+    "approach", "descend", "descend", "grip", "grip", "lift", "lift", "travel", "travel",
+    "lower", "lower", "release", "release", "retreat", "retreat",
+]  # fmt: skip
+#: Command ids per move in the fake journal: move k has ids IDS * k + 1 .. IDS * k + IDS.
+IDS = len(PHASES)
 
 
 class FakeSession:
@@ -24,9 +33,11 @@ class FakeSession:
     def __init__(self, statuses: list[dict[str, Any]]) -> None:
         self.statuses = statuses
         self.calls: list[str] = []
+        self.asked = 0
         self.clock = VirtualClock()
 
     def status(self) -> SimpleNamespace:
+        self.asked += 1
         values = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
         base = {"mode": "FAULT", "faults": ("HOST_LOST",), "grip_mm": 12, "pulses_us": (1500,) * 5}
         return SimpleNamespace(**(base | values))
@@ -42,13 +53,13 @@ class FakeSession:
 
 
 def journal_with(tmp_path: Path, moves_done: int, open_moves: int) -> tuple[Path, Any]:
-    """A journal of a 3-disk run: ``moves_done`` moves confirmed, ``open_moves`` more sent (10 ids each)."""
+    """A journal of a 3-disk run: ``moves_done`` moves confirmed, ``open_moves`` more sent (IDS ids each)."""
     plan = make_plan(3)
     path = tmp_path / "j"
     with Journal.create(path) as journal:
         journal.record_plan(plan_spec(plan), config_hash="h", boot_id="b")
         for k in range(moves_done + open_moves):
-            journal.record_send(k, plan.move_at(k), 10 * k + 1, 10 * k + 10, PHASES)
+            journal.record_send(k, plan.move_at(k), IDS * k + 1, IDS * k + IDS, PHASES)
             if k < moves_done:
                 journal.record_done(k)
     return path, plan
@@ -61,24 +72,34 @@ def robot_with(session: FakeSession, grip_sensor: bool = True) -> Any:
 
 @pytest.mark.parametrize(
     ("last_done", "phase"),
-    [(20, "approach"), (21, "descend"), (22, "descend"), (23, "grip"), (24, "lift"), (27, "release"), (28, "retreat")],
+    [
+        (30, "approach"),
+        (31, "descend"),
+        (32, "descend"),
+        (33, "grip"),
+        (34, "grip"),
+        (35, "lift"),
+        (41, "release"),
+        (42, "release"),
+        (44, "retreat"),
+    ],
 )
 def test_a_half_done_move_resumes_at_the_phase_after_the_last_finished_id(
     tmp_path: Path, last_done: int, phase: str
 ) -> None:
     path, plan = journal_with(tmp_path, 2, 1)
-    session = FakeSession([{"last_done_cmd": last_done, "last_queued_cmd": 30}])
+    session = FakeSession([{"last_done_cmd": last_done, "last_queued_cmd": 45}])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
     assert (point.first_k, point.first_phase, point.same_boot) == (2, phase, True)
     assert point.board_state == plan.state_at(2)
-    assert point.first_cmd_id == 31, "fresh ids after everything the board ever accepted"
+    assert point.first_cmd_id == 46, "fresh ids after everything the board ever accepted"
     assert session.calls == ["clear", "resume"]
 
 
 def test_moves_the_board_finished_after_the_host_died_are_recorded_done(tmp_path: Path) -> None:
     path, plan = journal_with(tmp_path, 1, 2)
-    session = FakeSession([{"last_done_cmd": 30, "last_queued_cmd": 30, "mode": "IDLE", "faults": ()}])
+    session = FakeSession([{"last_done_cmd": 45, "last_queued_cmd": 45, "mode": "IDLE", "faults": ()}])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
     assert (point.first_k, point.first_phase) == (3, "approach")
@@ -89,12 +110,12 @@ def test_moves_the_board_finished_after_the_host_died_are_recorded_done(tmp_path
 def test_motion_still_queued_on_the_board_is_flushed_first(tmp_path: Path) -> None:
     path, plan = journal_with(tmp_path, 0, 1)
     moving = {"last_done_cmd": 3, "last_queued_cmd": 8, "mode": "MOVING", "faults": ()}
-    stopped = {"last_done_cmd": 4, "last_queued_cmd": 8, "mode": "ESTOP", "faults": ("ESTOP",)}
+    stopped = {"last_done_cmd": 5, "last_queued_cmd": 8, "mode": "ESTOP", "faults": ("ESTOP",)}
     session = FakeSession([moving, stopped])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
     assert session.calls == ["estop", "clear", "resume"]
-    assert point.first_phase == "lift", "the status after the e-stop says what finished (up to the grip)"
+    assert point.first_phase == "lift", "the status after the e-stop says what finished (up to the grip's hold)"
 
 
 def test_a_dropped_disk_is_never_resumed_blindly(tmp_path: Path) -> None:
@@ -104,10 +125,11 @@ def test_a_dropped_disk_is_never_resumed_blindly(tmp_path: Path) -> None:
         resume_same_boot(load_journal(path), plan, robot_with(session), journal)
 
 
-@pytest.mark.parametrize(("last_done", "phase"), [(4, "approach"), (6, None)])
+@pytest.mark.parametrize(("last_done", "phase"), [(5, "approach"), (7, "approach"), (9, None), (10, None)])
 def test_an_empty_gripper_while_carrying(tmp_path: Path, last_done: int, phase: str | None) -> None:
+    # 5 and 7: stopped in the lift or the travel (the disk is still on its peg); 9 and 10: in the lower.
     path, plan = journal_with(tmp_path, 0, 1)
-    session = FakeSession([{"last_done_cmd": last_done, "last_queued_cmd": 10, "grip_mm": 0}])
+    session = FakeSession([{"last_done_cmd": last_done, "last_queued_cmd": 15, "grip_mm": 0}])
     with Journal.open_append(path) as journal:
         if phase is None:
             with pytest.raises(RunFault, match="disk 1 is no longer in the gripper"):
@@ -117,15 +139,46 @@ def test_an_empty_gripper_while_carrying(tmp_path: Path, last_done: int, phase: 
             assert point.first_phase == phase, "a pick that missed is made again from the start"
 
 
-def test_a_gripper_still_closing_is_asked_again_after_the_settle_time(tmp_path: Path) -> None:
-    # The host died just as the grip finished: the servo trails its command, so the disk is gripped a moment later.
+def test_the_grip_is_read_once_from_the_status_after_the_settle_hold(tmp_path: Path) -> None:
+    # Id 5 is the grip's settle hold: once it is DONE the gripper has settled, so an empty reading is final (as
+    # in the sequencer), not asked again a settle time later.
     path, plan = journal_with(tmp_path, 0, 1)
-    closing = {"last_done_cmd": 4, "last_queued_cmd": 10, "grip_mm": 0}
-    session = FakeSession([closing, closing, {**closing, "grip_mm": 12}])
+    held_late = {"last_done_cmd": 5, "last_queued_cmd": 15, "grip_mm": 12}
+    session = FakeSession([{**held_late, "grip_mm": 0}, held_late])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
-    assert point.first_phase == "lift", "the disk is held: the move goes on with the lift"
-    assert session.clock.now_s() == pytest.approx(0.04)
+    assert point.first_phase == "approach", "the pick missed: it is made again"
+    assert session.asked == 1, "one STATUS: the one that says which ids finished also carries the grip reading"
+    assert session.clock.now_s() == 0.0, "no waiting"
+
+
+def test_a_run_stopped_during_the_settle_hold_resumes_at_the_grip(tmp_path: Path) -> None:
+    # Id 4 closed the fingers, the hold (5) did not finish: the servo may still be closing, so no verdict is drawn
+    # from the sensor; the grip is sent again and the sequencer reads the sensor after its hold.
+    path, plan = journal_with(tmp_path, 0, 1)
+    session = FakeSession([{"last_done_cmd": 4, "last_queued_cmd": 15, "grip_mm": 0}])
+    with Journal.open_append(path) as journal:
+        point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
+    assert (point.first_k, point.first_phase) == (0, "grip")
+
+
+@pytest.mark.parametrize(("grip_mm", "grip_sensor"), [(-1, True), (0, False)])
+def test_no_sensor_reading_means_no_verdict(tmp_path: Path, grip_mm: int, grip_sensor: bool) -> None:
+    # -1: the config says a sensor is fitted but the board has none (or it failed); or the config has none.
+    path, plan = journal_with(tmp_path, 0, 1)
+    session = FakeSession([{"last_done_cmd": 9, "last_queued_cmd": 15, "grip_mm": grip_mm}])
+    with Journal.open_append(path) as journal:
+        point = resume_same_boot(load_journal(path), plan, robot_with(session, grip_sensor), journal)
+    assert point.first_phase == "lower"
+
+
+def test_the_fake_journal_ends_its_grip_with_a_hold() -> None:
+    # The fake PHASES must lay a move out as the real segments do: the grip phase ends with a hold of its pose.
+    plan = make_plan(3)
+    segments = segments_for_move(load_config(), plan.start, plan.move_at(0))
+    grips = [seg for seg in segments if seg.phase == "grip"]
+    assert len(grips) >= 2 and grips[-1].pulses_us == grips[-2].pulses_us
+    assert PHASES.count("grip") == len(grips) and PHASES[PHASES.index("grip") + len(grips)] == "lift"
 
 
 def test_after_a_reset_the_rest_is_replanned_from_the_confirmed_board(tmp_path: Path) -> None:
@@ -135,7 +188,7 @@ def test_after_a_reset_the_rest_is_replanned_from_the_confirmed_board(tmp_path: 
     point = resume_after_reset(load_journal(path), plan, robot_with(session), confirmed)
     assert (point.first_k, point.board_state, point.same_boot) == (0, confirmed, False)
     assert point.plan.start == confirmed and point.plan.goal == plan.goal and point.plan.rules == Rules(3)
-    assert point.first_cmd_id == 31
+    assert point.first_cmd_id == 46
     with pytest.raises(JournalError, match="4 disks"):
         resume_after_reset(load_journal(path), plan, robot_with(session), State.parse("CBAA"))
 

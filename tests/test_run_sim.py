@@ -72,6 +72,9 @@ CASES = [
     (6, 4, "BDACAB", 1e-2),
     (7, 3, "CBACABA", 0.0),
     (8, 4, "AAAAAAAA", 1e-2),
+    # shuffled towers: a larger disk already sits on a smaller one
+    (4, 3, "A:3,1,2/B:4/C:", 1e-2),
+    (5, 4, "A:5,2/B:1,4/C:3/D:", 0.0),
 ]
 
 

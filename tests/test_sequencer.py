@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, NamedTuple
@@ -10,13 +13,17 @@ import pytest
 from hanoibot.errors import BoardError, LinkLost, PortError
 from hanoibot.journal import Journal, load_journal
 from hanoibot.puzzle import Move, State
-from hanoibot.sequencer import MOTION, TRANSITIONS, Phase, Sequencer, diagram_markdown
+from hanoibot.sequencer import ACTIVE, MOTION, TRANSITIONS, Phase, Sequencer, diagram_markdown
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from transitions import MachineError
+from transitions.core import Transition
 
 PHASE_NAMES = [phase.value for phase in MOTION]
 #: Segments of one fake move: approach and lift are split in two, as the motion layer does for long paths.
 PIECES = ["approach", "approach", "descend", "grip", "lift", "lift", "travel", "lower", "release", "retreat"]
+#: Set by the transition-coverage test for the subprocess that records the state changes.
+RECORD_ENV = "HANOIBOT_RECORD_TRANSITIONS"
 DOC = Path(__file__).resolve().parents[1] / "docs" / "sequencer.md"
 
 
@@ -308,18 +315,50 @@ def test_a_failing_callback_routes_to_fault_with_the_reason(mocker: Any) -> None
 
 
 def test_illegal_triggers_are_refused(mocker: Any) -> None:
-    from transitions import MachineError
-
     seq, _ = make(mocker, FakeBoard(), [])
     with pytest.raises(MachineError):
         seq.homed()
     assert seq.state is Phase.DISCONNECTED
 
 
-def test_every_trigger_in_the_table_has_a_test_calling_it() -> None:
-    source = Path(__file__).read_text()
+@pytest.fixture(autouse=True)
+def _record_transitions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With RECORD_ENV set, append every state change the machine makes ("trigger source dest") to that file."""
+    path = os.environ.get(RECORD_ENV)
+    if path is None:
+        return
+    original = Transition._change_state
+
+    def change_state(self: Transition, event_data: Any) -> None:
+        with open(path, "a", encoding="utf-8") as record:
+            record.write(f"{event_data.event.name} {self.source} {self.dest}\n")
+        original(self, event_data)
+
+    monkeypatch.setattr(Transition, "_change_state", change_state)
+
+
+def test_every_transition_of_the_table_is_taken_by_these_tests(tmp_path: Path) -> None:
+    """Run the other tests of this module in a subprocess, recording the state changes they make; every
+    (trigger, source, dest) row of TRANSITIONS must have happened at least once."""
+    record = tmp_path / "taken.txt"
+    record.touch()
+    command = [sys.executable, "-m", "pytest", __file__, "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
+    result = subprocess.run(
+        [*command, "-k", "not every_transition_of_the_table"],
+        cwd=Path(__file__).resolve().parents[1],
+        env={**os.environ, RECORD_ENV: str(record)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
+    taken = {tuple(line.split()) for line in record.read_text(encoding="utf-8").splitlines()}
+    table = set()
     for row in TRANSITIONS:
-        assert row["trigger"] in source, row["trigger"]
+        for source in row["source"] if isinstance(row["source"], list) else [row["source"]]:
+            table.add((row["trigger"], source.name, row["dest"].name))
+    missing = sorted(table - taken)
+    assert not missing, f"{len(missing)} transitions of the table are never taken: {missing}"
 
 
 def test_queue_ahead_outside_2_to_4_is_refused(mocker: Any) -> None:
@@ -364,6 +403,97 @@ def test_a_half_done_move_resumes_at_its_phase_without_homing(mocker: Any) -> No
     assert len(board.sent) == 4 + 2 * len(PIECES)
     link.open.assert_not_called()
     link.configure.assert_not_called()
+
+
+@pytest.mark.parametrize("first_phase", PHASE_NAMES[1:])
+def test_a_half_done_move_may_resume_at_any_later_phase(mocker: Any, first_phase: str) -> None:
+    board = FakeBoard()
+    moves = classic_moves(2)
+    seq, _ = make(mocker, board, moves, n=2)
+    seq.load(State.tower(2), iter(moves), len(moves), first_phase=first_phase)
+    seen: list[str] = []
+    seq.machine.after_state_change = [lambda event: seen.append(seq.state.value)]
+    seq.connect(open_link=False, configure=False, home=False)
+    seen.clear()
+    assert seq.run() is Phase.DONE
+    assert seen == [*PHASE_NAMES[PHASE_NAMES.index(first_phase) :], *PHASE_NAMES * 2, "done"]
+    assert len(board.sent) == len(PIECES) - PIECES.index(first_phase) + 2 * len(PIECES)
+
+
+def on_entering(seq: Sequencer, phase: Phase, action: Any) -> None:
+    """Call ``action()`` once, the first time the sequencer enters ``phase`` (from the machine's own callback)."""
+    fired: list[bool] = []
+
+    def check(event: Any) -> None:
+        if seq.state is phase and not fired:
+            fired.append(True)
+            action()
+
+    seq.machine.after_state_change = [check]
+
+
+@pytest.mark.parametrize("where", MOTION, ids=lambda phase: phase.value)
+def test_pause_at_each_phase_of_a_move_holds_and_unpause_goes_back_there(mocker: Any, where: Phase) -> None:
+    board = FakeBoard()
+    seq, link = make(mocker, board, classic_moves(2), n=2)
+    seq.connect()
+    on_entering(seq, where, seq.request_pause)
+    assert seq.run() is Phase.PAUSED
+    link.hold.assert_called_once_with()
+    sent = len(board.sent)
+    assert seq.unpause() and seq.state is where
+    link.resume.assert_called_once_with()
+    assert len(board.sent) == sent, "unpausing sends nothing by itself"
+    assert seq.run() is Phase.DONE
+
+
+@pytest.mark.parametrize("where", MOTION, ids=lambda phase: phase.value)
+def test_a_link_lost_at_each_phase_of_a_move_is_a_fault_that_holds(mocker: Any, where: Phase) -> None:
+    board = FakeBoard()
+    seq, link = make(mocker, board, classic_moves(2), n=2, has_grip_sensor=False)
+    seq.connect()
+    error = LinkLost(f"silent during {where.value}")
+
+    def wait_done(cmd_id: int, timeout_s: float | None = None) -> None:
+        if seq.state is where:
+            raise error
+        board.wait_done(cmd_id)
+
+    link.wait_done.side_effect = wait_done
+    assert seq.run() is Phase.FAULT
+    assert seq.error is error and f"silent during {where.value}" in seq.reason
+    link.hold.assert_called_once_with()
+
+
+def test_a_link_lost_while_homing_is_a_fault(mocker: Any) -> None:
+    seq, link = make(mocker, FakeBoard(), classic_moves(1), n=1)
+    link.wait_done.side_effect = LinkLost("silent while homing")
+    assert seq.connect() is Phase.FAULT
+    assert seq.reason == "silent while homing"
+    link.hold.assert_called_once_with()
+
+
+@pytest.mark.parametrize("where", ACTIVE, ids=lambda phase: phase.value)
+def test_estop_from_every_active_phase_sends_estop_and_latches(mocker: Any, where: Phase) -> None:
+    seq, link = make(mocker, FakeBoard(), classic_moves(1), n=1)
+    seq.machine.set_state(where)
+    assert seq.estop(reason="button") and seq.state is Phase.ESTOPPED
+    link.estop.assert_called_once_with()
+    assert seq.reason == "button"
+    for trigger in (seq.unpause, seq.homed, seq.approach):
+        with pytest.raises(MachineError):
+            trigger()
+    assert seq.state is Phase.ESTOPPED
+
+
+@pytest.mark.parametrize("where", [Phase.HOMING, Phase.READY], ids=lambda phase: phase.value)
+def test_pause_outside_a_move_holds_and_unpause_returns(mocker: Any, where: Phase) -> None:
+    seq, link = make(mocker, FakeBoard(), classic_moves(1), n=1)
+    seq.machine.set_state(where)
+    assert seq.pause() and seq.state is Phase.PAUSED
+    link.hold.assert_called_once_with()
+    assert seq.unpause() and seq.state is where
+    link.resume.assert_called_once_with()
 
 
 def test_a_fresh_run_cannot_jump_into_the_middle_of_a_move(mocker: Any) -> None:

@@ -1,5 +1,8 @@
 """The robot config: ``hardware/robot.toml`` read with :mod:`tomllib` and validated where each option is read.
 
+A wheel ships that file as ``hanoibot/data/robot.toml`` (in the source tree, a link to ``hardware/robot.toml``), so
+an installed hanoibot has a default robot too; a checkout reads ``hardware/robot.toml`` itself.
+
 Every option is checked against its bounds as it is read; an unknown or misspelt key, a missing key, a value out
 of bounds or a board the arm cannot serve is a :class:`~hanoibot.errors.ConfigError` naming the key and the
 section (an unreachable peg is an :class:`~hanoibot.errors.UnreachableError` naming the peg and the level).
@@ -8,6 +11,7 @@ section (an unreachable peg is an :class:`~hanoibot.errors.UnreachableError` nam
 from __future__ import annotations
 
 import hashlib
+import importlib.resources
 import itertools
 import tomllib
 from collections.abc import Sequence
@@ -30,7 +34,9 @@ __all__ = [
     "Servo",
     "config_hash",
     "default_config_path",
+    "is_packaged_config",
     "load_config",
+    "packaged_config_path",
     "parse_config",
 ]
 
@@ -103,9 +109,33 @@ class RobotConfig:
         return (*(s.channel for s in self.servos), self.gripper.channel)
 
 
+#: ``hardware/robot.toml`` of the source tree this module sits in (``<root>/host/hanoibot``), THE robot file.
+SOURCE_TREE_CONFIG = Path(__file__).resolve().parents[2] / "hardware" / "robot.toml"
+#: Where the packaged copy lies inside the ``hanoibot`` package (a wheel ships ``hardware/robot.toml`` there).
+PACKAGED_CONFIG_PARTS = ("data", "robot.toml")
+
+
 def default_config_path() -> Path:
-    """The default robot config: ``hardware/robot.toml`` in the source tree."""
-    return Path(__file__).resolve().parents[2] / "hardware" / "robot.toml"
+    """The default robot config: ``hardware/robot.toml`` when running from a checkout, else the packaged copy."""
+    in_checkout = Path(__file__).resolve().parent.parent.name == "host"
+    if in_checkout and SOURCE_TREE_CONFIG.is_file():
+        return SOURCE_TREE_CONFIG
+    return packaged_config_path()
+
+
+def packaged_config_path() -> Path:
+    """The robot config shipped inside the installed ``hanoibot`` package (a file of the package directory)."""
+    resource = importlib.resources.files("hanoibot").joinpath(*PACKAGED_CONFIG_PARTS)
+    return resource if isinstance(resource, Path) else Path(str(resource))
+
+
+def is_packaged_config(path: Path) -> bool:
+    """True if ``path`` is the packaged robot config, which must never be written (it lies in site-packages).
+
+    The file itself is not resolved: in a checkout the packaged copy is a link to ``hardware/robot.toml``.
+    """
+    packaged = packaged_config_path()
+    return path.parent.resolve() / path.name == packaged.parent.resolve() / packaged.name
 
 
 def config_hash(data: bytes) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .errors import JournalError, RunFault
 from .journal import Journal, JournalLog
+from .link.status import Status
 from .planner import make_plan
 from .planner.base import Plan
 from .puzzle import State
@@ -84,7 +85,7 @@ def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal
             journal.record_done(k)
         state = state.apply(entry.move)
         k += 1
-    if phase in CARRYING_PHASES and robot.config.gripper.grip_sensor and _settled_grip_mm(robot) == 0:
+    if phase in CARRYING_PHASES and robot.config.gripper.grip_sensor and _grip_after_hold_mm(status) == 0:
         if phase in ("lift", "travel"):
             phase = "approach"  # the pick missed and the disk is still on its peg: pick it again
         else:
@@ -95,16 +96,15 @@ def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal
     return ResumePoint(plan, k, phase, state, first_cmd_id, same_boot=True, pose_us=pose_us)
 
 
-def _settled_grip_mm(robot: Robot) -> int:
-    """The grip sensor's reading in mm (0 = empty), asked again ``[motion] settle_ms`` after an empty one.
+def _grip_after_hold_mm(status: Status) -> int:
+    """The grip sensor's reading in mm (0 = empty, -1 = no sensor) from ``status``, read once, as the sequencer does.
 
-    The board may have been stopped a moment ago, with the gripper servo, which trails its command, still closing.
+    Only called when the journal puts the run past its grip phase, and that phase ends with a settle hold (see
+    :mod:`hanoibot.motion.timing`), so ``status`` reports that hold DONE: the gripper servo, which trails its
+    command, has had the settle time to close. A run stopped before the hold's DONE resumes at ``grip`` instead,
+    which closes and holds again and is checked by the sequencer.
     """
-    grip_mm = int(robot.session.status().grip_mm)
-    if grip_mm == 0:
-        robot.session.clock.sleep(robot.config.motion.settle_ms / 1000.0)
-        grip_mm = int(robot.session.status().grip_mm)
-    return grip_mm
+    return int(status.grip_mm)
 
 
 def resume_after_reset(log: JournalLog, plan: Plan, robot: Robot, board: State) -> ResumePoint:

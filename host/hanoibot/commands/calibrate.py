@@ -3,6 +3,9 @@
 For each peg in turn, jog (keys as ``hanoibot jog``) until the open fingers stand around the foot of the peg,
 then press ``s`` (or Enter): the grip point, from the servo pulses and the arm's kinematics, becomes that peg's
 ``x_mm`` and ``y_mm``. At the end the robot config is rewritten with tomlkit, so its comments and layout stay.
+
+The robot config packaged with an installed hanoibot is never rewritten (it lies in site-packages): with it in use,
+name the file to write with ``--output FILE`` (or calibrate your own copy with ``--config FILE``).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..errors import ConfigError
 from ..puzzle import peg_letter
 from .jog import Jogger, prepare_for_jogging, read_keys, step_from
 from .status import add_port_arguments, open_robot
@@ -29,13 +33,18 @@ def register(subparsers: Any) -> None:
     )
     add_port_arguments(parser)
     parser.add_argument("--step-deg", metavar="DEG", default="2", help="first jog step in degrees (default 2)")
-    parser.add_argument("--output", metavar="FILE", help="write the calibrated config here (default: --config)")
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        help="write the calibrated config here (default: the --config file; required with the packaged config)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Jog to every peg, then save; returns 0 when every peg was saved, 1 if input ended early."""
     step_deg = step_from(args.step_deg)
+    target = output_path(args.output, args.config)
     with open_robot(args) as robot:
         prepare_for_jogging(robot)
         jogger = Jogger(robot, step_deg=step_deg)
@@ -50,14 +59,27 @@ def run(args: argparse.Namespace) -> int:
             points_mm.append(point)
             print(f"peg {peg_letter(peg)}: x={point[0]:.1f} y={point[1]:.1f} mm")
         source = robot.config.source_path
-    target = Path(args.output) if args.output else source
-    if target is None or source is None:
-        from ..errors import ConfigError
-
+    if source is None:
         raise ConfigError("the robot config was not read from a file: pass --config FILE and --output FILE")
     save_peg_positions(source, target, points_mm)
     print(f"saved {len(points_mm)} peg positions to {target}")
     return 0
+
+
+def output_path(output: str | None, config: str | None) -> Path:
+    """The file to write the calibrated config to: ``output``, else ``config``, else the default robot config.
+
+    Checked before anything moves: a ConfigError if that is the config packaged with hanoibot (site-packages).
+    """
+    from ..config import default_config_path, is_packaged_config
+
+    target = Path(output or config or default_config_path())
+    if is_packaged_config(target):
+        raise ConfigError(
+            f"calibrate never writes the robot config packaged with hanoibot ({target}): "
+            "pass --output FILE to save the calibrated config there (or --config FILE to calibrate your own copy)"
+        )
+    return target
 
 
 def jog_until_saved(jogger: Jogger, keys: Any) -> tuple[float, float] | None:
