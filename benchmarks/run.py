@@ -4,24 +4,38 @@ Whole runs of ``hanoibot.runner.Run`` on sim:// (in-process, virtual time), 3 pe
 Figures, all measured in this one run:
 
 (a) host CPU time per move in ms: the process CPU time of the run minus the CPU time spent inside the simulated
-    board (its ``step``/``run_until``/``feed``, timed around each call); the simulator's own CPU per move is the
-    baseline measured alongside, and the ratio host/simulator is printed;
-(b) arm idle time between segments as a fraction of motion time, from the simulated servo history: the time
-    between the first and the last commanded pulse change in which no channel's commanded pulse changed for more
-    than the segment settle time plus one control tick (so the settle at the end of a segment is not idle), over
-    the total motion time. The planned holds (a MOVE to the pose the arm is at, after gripper moves and the
-    travel: see hanoibot.motion.timing) are commanded stillness, not waiting: their start and end count as
-    commanded changes. Target: under 1%.
+    board (its ``step``/``run_until``/``feed``/``catch_up``, timed around each call); the simulator's own CPU per
+    move is the baseline measured alongside, and the ratio host/simulator is printed;
+(b) queue-starved time as a fraction of motion time: the time the board's motion queue held NO segment, between
+    the first segment of the run and the last -- the arm waiting for the host. Measured on the board: every MOVE
+    its motion queue accepts is recorded with its arrival time (virtual clock, ms) and whether the queue was busy,
+    and every controller step time. The firmware's own clock is rebuilt from that: a segment that joins a busy
+    queue starts exactly where the one before it ends (``Motion.advance`` carries leftover time over); one that
+    arrives at an empty queue starts at the controller's last step. Each ends ``duration_ms`` after its start.
+    The rebuild is checked against the board: every segment's ``executed`` (DONE) event must come at the first
+    controller step at or after its computed end. Starved time = for each segment that arrived at an empty queue,
+    its arrival minus the end of the segment before it. Motion time = end of the last segment minus start of the
+    first. Also printed: the least slack, i.e. how long before the firmware needed it a segment that joined a busy
+    queue arrived (how much slower the host could be before the queue runs dry). Target: under 1%;
+(c) the planned settle holds (a MOVE to the pose the arm is already at, see hanoibot.motion.timing) as a fraction
+    of motion time: commanded stillness, part of the motion plan, reported apart from (b);
+(d) for comparison only, the gap read from the board's event log alone (each segment's DONE time minus its
+    duration, minus the previous DONE time; the positive ones summed), with the largest such gap and the largest
+    delay of a DONE after its segment's computed end. DONEs are stamped at controller steps (every 10 ms), so this
+    figure is made of stamping delays, not waiting.
+A control run with the host made slow (it loses ``SLOW_HOST`` ms of virtual time before each MOVE) shows that (b)
+does see a host that is late.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 
@@ -30,9 +44,11 @@ from hanoibot.planner import make_plan
 from hanoibot.robot import Robot
 from hanoibot.runner import Run
 from hanoibot.sequencer import Phase
-from hanoibot.sim.board import TICK_S, SimBoard
+from hanoibot.sim.board import SimBoard
 
 DISKS = (6, 8)
+#: Control run: (disks, ms of virtual time the host loses before each MOVE), to show that (b) sees a slow host.
+SLOW_HOST = (6, 150)
 
 
 class SimCpu:
@@ -58,71 +74,179 @@ class SimCpu:
         setattr(SimBoard, name, timed)
 
 
-def idle_fraction(
-    history: list[tuple[float, int, int]], settle_s: float, holds_s: Sequence[tuple[float, float]] = ()
-) -> tuple[float, float]:
-    """(idle s, motion s) from servo history entries (t_s, channel, pulse_us): gaps with no pulse change
-    longer than ``settle_s`` + one tick count as idle beyond that allowance. ``holds_s``: (start, end) times of
-    planned holds, whose start and end count as changes."""
-    times = sorted({t for t, _, _ in history} | {t for hold in holds_s for t in hold})
-    if len(times) < 2:
-        return 0.0, 0.0
-    allowance_s = settle_s + TICK_S + 1e-9
-    idle_s = sum(max(0.0, b - a - allowance_s) for a, b in itertools.pairwise(times))
-    return idle_s, times[-1] - times[0]
+class Push(NamedTuple):
+    """One MOVE accepted by the firmware's motion queue."""
+
+    cmd_id: int
+    duration_ms: int
+    queue_busy: bool  # a segment was executing or queued when this one arrived
+    last_step_ms: int  # the controller's last step time when this one arrived
+    arrived_ms: float  # the board clock when this one arrived
 
 
-def bench(n_disks: int, cpu: SimCpu) -> dict[str, float]:
+class Segment(NamedTuple):
+    """One segment on the firmware's own clock, in ms of virtual time."""
+
+    cmd_id: int
+    start_ms: int
+    end_ms: int
+
+
+class QueueProbe:
+    """Records, on the simulated board, the segments its motion queue accepts and the times of controller steps."""
+
+    def __init__(self, board: SimBoard) -> None:
+        self.pushes: list[Push] = []
+        self.step_times_ms: list[int] = []
+        self.step_clock_s: dict[int, float] = {}  # the board clock (s) at the first step of each ms
+        controller = board.controller
+        motion = controller.motion
+        push = motion.push
+        step = controller.step
+
+        def recording_push(cmd_id: int, duration_ms: int, targets_us: list[int]) -> bool:
+            busy = motion.is_busy
+            accepted: bool = push(cmd_id, duration_ms, targets_us)
+            if accepted:
+                # The firmware's own note of its last step: steps before this probe was fitted count too.
+                last_ms = controller._last_step_ms
+                self.pushes.append(
+                    Push(cmd_id, duration_ms, busy, 0 if last_ms is None else last_ms, board.clock.now_s() * 1000)
+                )
+            return accepted
+
+        def recording_step(now_ms: int) -> bytes:
+            self.step_times_ms.append(now_ms)
+            self.step_clock_s.setdefault(now_ms, round(board.clock.now_s(), 6))
+            out: bytes = step(now_ms)
+            return out
+
+        motion.push = recording_push
+        controller.step = recording_step
+
+    def segments(self) -> list[Segment]:
+        """Start and end of every accepted segment on the firmware's clock (carry-over or last-step start)."""
+        segments: list[Segment] = []
+        for push in self.pushes:
+            start_ms = segments[-1].end_ms if push.queue_busy and segments else push.last_step_ms
+            segments.append(Segment(push.cmd_id, start_ms, start_ms + push.duration_ms))
+        return segments
+
+    def done_ms(self, done_s: dict[int, float], segments: Sequence[Segment]) -> dict[int, int]:
+        """The firmware step (ms) of each segment's DONE, checked: it must be the first controller step at or after
+        the segment's computed end, and the board's ``executed`` event (``done_s``, s) must carry that step's time.
+        """
+        steps = sorted(set(self.step_times_ms))
+        done_ms = {}
+        for seg in segments:
+            expected_ms = steps[bisect.bisect_left(steps, seg.end_ms)]
+            assert done_s[seg.cmd_id] == self.step_clock_s[expected_ms], (seg, done_s[seg.cmd_id], expected_ms)
+            done_ms[seg.cmd_id] = expected_ms
+        return done_ms
+
+
+def min_slack_ms(pushes: Sequence[Push], segments: Sequence[Segment]) -> float:
+    """The least time in ms by which a segment that joined a busy queue arrived before the firmware started it:
+    how much later the host could have sent it without the queue running dry."""
+    return min(seg.start_ms - push.arrived_ms for push, seg in zip(pushes, segments, strict=True) if push.queue_busy)
+
+
+def starved_ms(pushes: Sequence[Push], segments: Sequence[Segment]) -> tuple[float, list[tuple[int, float]]]:
+    """(total ms with no segment executing between the first segment and the last, [(cmd_id after the gap, ms)]).
+
+    The queue is empty only before a segment that arrived at an idle queue: from the end of the segment before it
+    to its arrival. (The firmware then counts the new segment from its last step, up to one tick before the
+    arrival, so the arm's schedule loses only the whole ticks of such a gap; this counts all of it.)
+    """
+    gaps = [
+        (push.cmd_id, push.arrived_ms - before.end_ms)
+        for push, before in zip(pushes[1:], segments, strict=False)
+        if not push.queue_busy
+    ]
+    return sum(gap for _, gap in gaps), gaps
+
+
+def done_log_gaps_ms(segments: Sequence[Segment], done_ms: dict[int, int]) -> list[int]:
+    """The gaps as read from DONE times alone: (DONE - duration) minus the previous DONE, the positive ones, in ms."""
+    gaps = (done_ms[b.cmd_id] - (b.end_ms - b.start_ms) - done_ms[a.cmd_id] for a, b in itertools.pairwise(segments))
+    return [gap for gap in gaps if gap > 0]
+
+
+def bench(n_disks: int, cpu: SimCpu, host_delay_ms: int = 0) -> dict[str, Any]:
+    """Run the classic plan of ``n_disks`` on sim:// and measure (a) to (d); ``host_delay_ms`` slows the host."""
     config = load_config()
     plan = make_plan(n_disks)
     robot = Robot(f"sim://?board={'A' * n_disks}", config)
     robot.open()
-    sent: list[tuple[int, tuple[int, ...], int]] = []
+    board = robot.sim_board
+    probe = QueueProbe(board)
+    sent: dict[int, tuple[int, ...]] = {}
     send_move = robot.session.send_move
 
     def recording_send_move(cmd_id: int, pulses_us: Any, duration_ms: int) -> None:
-        sent.append((cmd_id, tuple(pulses_us), duration_ms))
+        sent[cmd_id] = tuple(pulses_us)
+        if host_delay_ms:
+            board.run_until(board.clock.now_s() + host_delay_ms / 1000)
         send_move(cmd_id, pulses_us, duration_ms)
 
-    robot.session.send_move = recording_send_move  # type: ignore[method-assign]
+    robot.session.send_move = recording_send_move
     sim_before = cpu.seconds
     start = time.process_time()
     job = Run(robot, plan)
     assert job.start() is Phase.DONE, job.sequencer.reason
     total_s = time.process_time() - start
     sim_s = cpu.seconds - sim_before
-    board = robot.sim_board
-    history = [(t, ch, p) for t, ch, p in board.servos.history if p is not None]
-    done_s = {e["cmd_id"]: e["t_s"] for e in board.events if e["event"] == "executed"}
-    holds_s = [
-        (done_s[cmd_id] - duration_ms / 1000.0, done_s[cmd_id])
-        for (_, before, _), (cmd_id, pulses, duration_ms) in itertools.pairwise(sent)
-        if pulses == before and cmd_id in done_s
-    ]
-    idle_s, motion_s = idle_fraction(history, config.motion.settle_ms / 1000.0, holds_s)
     assert board.world.state == plan.goal
+    done_s = {e["cmd_id"]: e["t_s"] for e in board.events if e["event"] == "executed"}
+    segments = probe.segments()
+    assert [s.cmd_id for s in segments] == list(done_s), "every accepted segment DONE once, in order"
+    done_ms = probe.done_ms(done_s, segments)
+    motion_ms = segments[-1].end_ms - segments[0].start_ms
+    starved, gaps = starved_ms(probe.pushes, segments)
+    holds_ms = sum(b.end_ms - b.start_ms for a, b in itertools.pairwise(segments) if sent[a.cmd_id] == sent[b.cmd_id])
+    log_gaps = done_log_gaps_ms(segments, done_ms)
     robot.close()
     return {
         "moves": plan.length,
+        "segments": len(segments),
         "host_ms_per_move": (total_s - sim_s) / plan.length * 1000,
         "sim_ms_per_move": sim_s / plan.length * 1000,
-        "idle_fraction": idle_s / motion_s,
-        "motion_s": motion_s,
+        "motion_s": motion_ms / 1000,
+        "starved_fraction": starved / motion_ms,
+        "gaps": gaps,
+        "min_slack_ms": min_slack_ms(probe.pushes, segments),
+        "holds_fraction": holds_ms / motion_ms,
+        "done_log_fraction": sum(log_gaps) / motion_ms,
+        "done_log_max_ms": max(log_gaps, default=0),
+        "stamp_delay_max_ms": max(done_ms[s.cmd_id] - s.end_ms for s in segments),
     }
 
 
 def main() -> None:
     cpu = SimCpu()
     for name in ("step", "run_until", "feed", "catch_up"):
-        if hasattr(SimBoard, name):
-            cpu.wrap(name)
-    print(f"{'disks':>5} {'moves':>6} {'host ms/move':>13} {'sim ms/move':>12} {'host/sim':>9} {'idle/motion':>12}")
-    for n_disks in DISKS:
-        r = bench(n_disks, cpu)
+        cpu.wrap(name)
+    print(
+        f"{'disks':>5} {'moves':>6} {'segments':>9} {'host ms/move':>13} {'sim ms/move':>12} {'host/sim':>9} "
+        f"{'motion s':>9} {'starved':>8} {'gaps':>5} {'min slack':>10} {'holds':>7} "
+        f"{'DONE-log gap':>13} {'max':>4} {'DONE late max':>14}"
+    )
+    runs = [(n_disks, 0) for n_disks in DISKS] + [SLOW_HOST]
+    for n_disks, host_delay_ms in runs:
+        r = bench(n_disks, cpu, host_delay_ms)
+        if host_delay_ms:
+            print(f"control: the host loses {host_delay_ms} ms of virtual time before each MOVE")
         print(
-            f"{n_disks:>5} {r['moves']:>6} {r['host_ms_per_move']:>13.2f} {r['sim_ms_per_move']:>12.2f} "
-            f"{r['host_ms_per_move'] / r['sim_ms_per_move']:>9.2f} {r['idle_fraction'] * 100:>11.3f}%"
+            f"{n_disks:>5} {r['moves']:>6} {r['segments']:>9} {r['host_ms_per_move']:>13.2f} "
+            f"{r['sim_ms_per_move']:>12.2f} {r['host_ms_per_move'] / r['sim_ms_per_move']:>9.2f} "
+            f"{r['motion_s']:>9.2f} {r['starved_fraction'] * 100:>7.3f}% {len(r['gaps']):>5} "
+            f"{r['min_slack_ms']:>7.1f} ms "
+            f"{r['holds_fraction'] * 100:>6.2f}% {r['done_log_fraction'] * 100:>12.3f}% "
+            f"{r['done_log_max_ms']:>4} {r['stamp_delay_max_ms']:>11} ms"
         )
+        if r["gaps"]:
+            shown = ", ".join(f"{cmd_id}: {gap_ms:.1f}" for cmd_id, gap_ms in r["gaps"][:10])
+            print(f"      starved gaps (cmd_id after the gap: ms): {shown}{' ...' if len(r['gaps']) > 10 else ''}")
 
 
 if __name__ == "__main__":
