@@ -96,6 +96,18 @@ def test_connect_opens_configures_homes_and_is_ready(mocker: Any) -> None:
     assert board.sent == [(1, (1, 1, 1), 500)] and board.done == [1]
 
 
+def test_command_ids_continue_above_what_the_board_has_taken_since_it_booted(mocker: Any) -> None:
+    # A second `hanoibot home` or `run` on the same board: the link's handshake learnt that the board has already
+    # queued command 41 in this boot, and the board executes a command id at most once, so numbering must go on.
+    board = FakeBoard()
+    seq, link = make(mocker, board, classic_moves(1))
+    link.last_sent_cmd = 41
+    assert seq.connect() is Phase.READY
+    assert seq.run() is Phase.DONE
+    ids = [cmd_id for cmd_id, _, _ in board.sent]
+    assert ids[0] == 42 and ids == list(range(42, 42 + len(ids)))
+
+
 def test_open_link_only_enters_connecting(mocker: Any) -> None:
     seq, link = make(mocker, FakeBoard(), [])
     assert seq.open_link() and seq.state is Phase.CONNECTING

@@ -330,6 +330,10 @@ class Sequencer:
         try:
             if open_link:
                 self.link.open()
+            # A board that ran other commands since it booted (an earlier `home` or `run`) takes only higher ids.
+            board_last_cmd = getattr(self.link, "last_sent_cmd", 0)
+            if isinstance(board_last_cmd, int):
+                self.source.next_cmd_id = max(self.source.next_cmd_id, board_last_cmd + 1)
             if configure and self.limits is not None:
                 self.link.configure(*self.limits)  # type: ignore[attr-defined]
             self.connected()

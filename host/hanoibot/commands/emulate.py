@@ -18,7 +18,7 @@ EPILOG = """examples:
   hanoibot emulate --link /tmp/hanoibot --log run.jsonl
   hanoibot emulate --flip 1e-3 --seed 7              the same with bit flips on the wire
   kill -USR1 PID                                     unplug and replug the virtual cable
-  hanoibot emulate --board AA --link /tmp/hb & hanoibot run -n 2 --port /tmp/hb
+  hanoibot emulate --board AA --link /tmp/hb & sleep 1; hanoibot run -n 2 --port /tmp/hb
                                                      --board must match what `run` is told (-n/--from)
 
 The simulated disks start as --board (default AAA: 3 disks on A). Like a real board, the emulator cannot tell
