@@ -149,3 +149,18 @@ def test_bad_options_exit_2_with_one_line(args: list[str], word: str) -> None:
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1
     assert word in result.stderr
+
+
+def test_one_board_takes_one_command_after_another() -> None:
+    # Every `hanoibot` command is a new host session on the same boot of the board, which executes a command id at
+    # most once: a second `home`, or `home --clear` after `estop`, must number its commands above the first's.
+    with EmulatorProcess() as emulator:
+        for argv in (["home"], ["home"], ["estop"], ["home", "--clear"]):
+            result = subprocess.run(
+                [sys.executable, "-m", "hanoibot", *argv, "--port", emulator.port_path],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+            assert result.returncode == 0, f"hanoibot {' '.join(argv)}: {result.stderr.strip()}"
