@@ -8,12 +8,16 @@ PY_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 PYTEST_ARGS ?=
 
-.PHONY: demo test lint typecheck pytest setup clean
+.PHONY: demo test check lint typecheck pytest setup clean
 
 demo: $(PY_STAMP)
 	$(BIN)/hanoibot run -n 4
 
 test: $(PY_STAMP) $(NODE_STAMP) lint typecheck pytest
+
+# The fast loop while working: lint, types and every test not marked slow.
+check: $(PY_STAMP) $(NODE_STAMP) lint typecheck
+	$(BIN)/pytest -n 2 -m "not slow" $(PYTEST_ARGS)
 
 lint: $(PY_STAMP)
 	$(BIN)/ruff check .

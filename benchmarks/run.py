@@ -1,6 +1,6 @@
 """Run benchmark, by hand: ``.venv/bin/python benchmarks/run.py``.
 
-Whole runs of ``hanoibot.runner.Run`` on sim:// (in-process, virtual time), 3 pegs, towers of 6 and 8 disks.
+Whole runs of ``hanoibot.run.runner.Run`` on sim:// (in-process, virtual time), 3 pegs, towers of 6 and 8 disks.
 Figures, all measured in this one run:
 
 (a) host CPU time per move in ms: the process CPU time of the run minus the CPU time spent inside the simulated
@@ -41,9 +41,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 
 from hanoibot.config import load_config
 from hanoibot.planner import make_plan
-from hanoibot.robot import Robot
-from hanoibot.runner import Run
-from hanoibot.sequencer import Phase
+from hanoibot.run.robot import Robot
+from hanoibot.run.runner import Run
+from hanoibot.run.sequencer import Phase
 from hanoibot.sim.board import SimBoard
 
 DISKS = (6, 8)

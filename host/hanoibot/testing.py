@@ -1,7 +1,7 @@
 """A pytest plugin for hardware-in-the-loop tests of a hanoibot arm, shipped with the package.
 
 Fixtures: ``hil_port_url`` (the port under test: ``--hil-port``, default ``sim://``), ``robot_link`` (an open
-:class:`~hanoibot.link.session.Session` on it) and ``robot`` (a :class:`~hanoibot.robot.Robot` whose link is
+:class:`~hanoibot.link.session.Session` on it) and ``robot`` (a :class:`~hanoibot.run.robot.Robot` whose link is
 open, with the robot config of ``--hil-config``). The same test bodies then run on the simulated arm, on
 ``hanoibot emulate``'s pty and on a real board::
 
@@ -67,9 +67,9 @@ def robot_link(hil_port_url: str) -> Iterator[Any]:
 
 @pytest.fixture
 def robot(hil_port_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """A :class:`~hanoibot.robot.Robot` on the port under test with its link open, closed after the test."""
+    """A :class:`~hanoibot.run.robot.Robot` on the port under test with its link open, closed after the test."""
     from .config import load_config
-    from .robot import Robot
+    from .run.robot import Robot
 
     config = load_config(request.config.getoption("--hil-config", default=None))
     arm = Robot(hil_port_url, config)

@@ -29,7 +29,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Home the arm; returns 0 when it is home, 1 if the board faulted on the way."""
     from ..errors import RunFault
-    from ..sequencer import Phase
+    from ..run.sequencer import Phase
 
     with open_robot(args) as robot:
         status = robot.session.status()

@@ -15,7 +15,7 @@ from ..errors import OutputFileError
 
 
 class Writable(Protocol):
-    """Anything with ``write(path)``, such as :class:`hanoibot.runner.RunReport`."""
+    """Anything with ``write(path)``, such as :class:`hanoibot.run.runner.RunReport`."""
 
     def write(self, path: str | Path) -> None: ...
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from .run import add_robot_arguments
 
 if TYPE_CHECKING:
-    from ..journal import JournalLog
     from ..puzzle import State
+    from ..run.journal import JournalLog
 
 EPILOG = """examples:
   hanoibot resume --journal run.journal                      after the host was killed or the cable pulled
@@ -43,10 +43,10 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the journal against the robot, rejoin the board and finish the run."""
     from ..config import load_config
-    from ..journal import Journal, load_journal
-    from ..recovery import check_journal, resume_after_reset, resume_same_boot
-    from ..robot import Robot
-    from ..runner import Run
+    from ..run.journal import Journal, load_journal
+    from ..run.recovery import check_journal, resume_after_reset, resume_same_boot
+    from ..run.robot import Robot
+    from ..run.runner import Run
     from .run import check_output_paths, drive, make_view, sim_port_url
 
     log = load_journal(args.journal)

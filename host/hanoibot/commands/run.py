@@ -22,7 +22,7 @@ from .plan_options import add_plan_arguments, plan_request
 if TYPE_CHECKING:
     from ..config import RobotConfig
     from ..puzzle import State
-    from ..runner import Run
+    from ..run.runner import Run
 
 EPILOG = """examples:
   hanoibot run                                       3 disks A -> C on the simulated arm (sim://)
@@ -61,9 +61,9 @@ def add_robot_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check everything, open the board, then play the plan; see the module doc for exit codes."""
     from ..config import load_config
-    from ..journal import Journal
-    from ..robot import Robot
-    from ..runner import Run
+    from ..run.journal import Journal
+    from ..run.robot import Robot
+    from ..run.runner import Run
 
     if args.disks is None and args.from_state is None and args.to_state is None:
         args.disks = "3"
@@ -165,7 +165,7 @@ def ask_continue(view: Any) -> bool:
 
 def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) -> int:
     """Run ``job`` with the view and the pause prompt, write the report, and return the exit code."""
-    from ..sequencer import Phase
+    from ..run.sequencer import Phase
 
     with view, pause_on_interrupt(job):
         phase = job.start(**start_options)

@@ -36,7 +36,7 @@ def add_port_arguments(parser: argparse.ArgumentParser) -> None:
 def open_robot(args: argparse.Namespace) -> Any:
     """The robot on ``--port`` with ``--config``, link open (one-line errors for a bad port or protocol)."""
     from ..config import load_config
-    from ..robot import Robot
+    from ..run.robot import Robot
 
     robot = Robot(args.port, load_config(args.config))
     robot.open()

@@ -27,10 +27,10 @@ from typing import Any, Protocol
 
 from transitions import EventData, Machine, MachineError
 
-from .clock import Clock
-from .errors import BoardError, HanoiError, RunFault
+from ..clock import Clock
+from ..errors import BoardError, HanoiError, RunFault
+from ..puzzle import Move, State, peg_letter
 from .journal import Journal
-from .puzzle import Move, State, peg_letter
 from .segment_queue import DurationBetween, Item, SegmentLike, SegmentsFor, SegmentSource
 
 
@@ -549,7 +549,7 @@ def diagram_markdown() -> str:
     """The whole of docs/sequencer.md: a short explanation and the generated diagram."""
     return (
         "# Sequencer state machine\n\n"
-        "Generated from `TRANSITIONS` in `host/hanoibot/sequencer.py` by `python -m hanoibot.sequencer > "
+        "Generated from `TRANSITIONS` in `host/hanoibot/run/sequencer.py` by `python -m hanoibot.run.sequencer > "
         "docs/sequencer.md`;\na test fails when this file is stale. While a run streams, the state is the phase of "
         "the segment the arm\nis executing; the next phase is entered when the board reports the current segment "
         "DONE. `pick_missed`\nretries a pick while `is_retry_left`, then goes to FAULT naming the disk and peg.\n\n"

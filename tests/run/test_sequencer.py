@@ -11,9 +11,9 @@ from typing import Any, NamedTuple
 
 import pytest
 from hanoibot.errors import BoardError, LinkLost, PortError
-from hanoibot.journal import Journal, load_journal
 from hanoibot.puzzle import Move, State
-from hanoibot.sequencer import ACTIVE, MOTION, TRANSITIONS, Phase, Sequencer, diagram_markdown
+from hanoibot.run.journal import Journal, load_journal
+from hanoibot.run.sequencer import ACTIVE, MOTION, TRANSITIONS, Phase, Sequencer, diagram_markdown
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from transitions import MachineError
@@ -24,7 +24,7 @@ PHASE_NAMES = [phase.value for phase in MOTION]
 PIECES = ["approach", "approach", "descend", "grip", "lift", "lift", "travel", "lower", "release", "retreat"]
 #: Set by the transition-coverage test for the subprocess that records the state changes.
 RECORD_ENV = "HANOIBOT_RECORD_TRANSITIONS"
-DOC = Path(__file__).resolve().parents[1] / "docs" / "sequencer.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "sequencer.md"
 
 
 class Seg(NamedTuple):
@@ -357,7 +357,7 @@ def test_every_transition_of_the_table_is_taken_by_these_tests(tmp_path: Path) -
     command = [sys.executable, "-m", "pytest", __file__, "-q", "-p", "no:cacheprovider", "-p", "no:xdist"]
     result = subprocess.run(
         [*command, "-k", "not every_transition_of_the_table"],
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
         env={**os.environ, RECORD_ENV: str(record)},
         capture_output=True,
         text=True,
@@ -379,7 +379,7 @@ def test_queue_ahead_outside_2_to_4_is_refused(mocker: Any) -> None:
 
 
 def test_the_committed_diagram_is_up_to_date() -> None:
-    assert DOC.read_text() == diagram_markdown(), "docs/sequencer.md is stale: run python -m hanoibot.sequencer"
+    assert DOC.read_text() == diagram_markdown(), "docs/sequencer.md is stale: run python -m hanoibot.run.sequencer"
 
 
 def test_the_diagram_shows_every_transition_of_the_table() -> None:

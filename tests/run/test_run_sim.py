@@ -15,9 +15,9 @@ import tomlkit
 from hanoibot.config import default_config_path, load_config
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move, State, peg_index
-from hanoibot.robot import Robot
-from hanoibot.runner import Run
-from hanoibot.sequencer import Phase
+from hanoibot.run.robot import Robot
+from hanoibot.run.runner import Run
+from hanoibot.run.sequencer import Phase
 from robot_configs import edited
 
 

@@ -8,8 +8,8 @@ pytest_plugins = ["pytester"]
 
 USER_TESTS = """
 from hanoibot.planner import make_plan
-from hanoibot.runner import Run
-from hanoibot.sequencer import Phase
+from hanoibot.run.runner import Run
+from hanoibot.run.sequencer import Phase
 
 
 def test_port(hil_port_url):

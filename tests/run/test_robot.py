@@ -6,7 +6,7 @@ import pytest
 from hanoibot.config import load_config
 from hanoibot.errors import ConfigError
 from hanoibot.puzzle import Move, State
-from hanoibot.robot import Robot
+from hanoibot.run.robot import Robot
 
 
 def test_a_simulated_robot_exposes_its_board_and_clock() -> None:

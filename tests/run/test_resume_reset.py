@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from hanoibot.config import load_config
 from hanoibot.errors import BoardReset
-from hanoibot.journal import Journal, load_journal
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move, peg_index
-from hanoibot.recovery import check_journal, resume_after_reset
-from hanoibot.robot import Robot
-from hanoibot.runner import Run
-from hanoibot.sequencer import Phase
+from hanoibot.run.journal import Journal, load_journal
+from hanoibot.run.recovery import check_journal, resume_after_reset
+from hanoibot.run.robot import Robot
+from hanoibot.run.runner import Run
+from hanoibot.run.sequencer import Phase
 from hanoibot.sim.wire import FaultyWire
 
 N_DISKS = 4

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from hanoibot.journal import Journal, load_journal
 from hanoibot.puzzle import Move, State
-from hanoibot.segment_queue import SegmentSource
+from hanoibot.run.journal import Journal, load_journal
+from hanoibot.run.segment_queue import SegmentSource
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
-from .errors import JournalError
-from .puzzle import Move
+from ..errors import JournalError
+from ..puzzle import Move
 
 FORMAT_NAME = "hanoibot-journal"
 FORMAT_VERSION = 1
@@ -235,7 +235,7 @@ class Journal:
     def record_plan(
         self, spec: Record, *, config_hash: str, boot_id: str, port: str = "", config_path: str = ""
     ) -> None:
-        """Record the plan being run (see :func:`hanoibot.runner.plan_spec`), robot config and board."""
+        """Record the plan being run (see :func:`hanoibot.run.runner.plan_spec`), robot config and board."""
         self.append(
             {
                 "type": "plan",

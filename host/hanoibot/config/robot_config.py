@@ -18,14 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config_reader import Section
-from .errors import ConfigError
-from .motion.calibration import Calibration, LinearCalibration, PointsCalibration
-from .motion.geometry import JOINT_NAMES, Arm, Board, Joint, Peg
-from .motion.hardware import Gripper, MotionSettings, Servo
-from .motion.kinematics import JointAngles, Point, forward_kinematics
-from .motion.workspace import check_board, check_reachable
-from .puzzle import MAX_PEGS, MIN_PEGS, peg_letter
+from ..errors import ConfigError
+from ..motion.calibration import Calibration, LinearCalibration, PointsCalibration
+from ..motion.geometry import JOINT_NAMES, Arm, Board, Joint, Peg
+from ..motion.hardware import Gripper, MotionSettings, Servo
+from ..motion.kinematics import JointAngles, Point, forward_kinematics
+from ..motion.workspace import check_board, check_reachable
+from ..puzzle import MAX_PEGS, MIN_PEGS, peg_letter
+from .reader import Section
 
 __all__ = [
     "Gripper",
@@ -109,15 +109,15 @@ class RobotConfig:
         return (*(s.channel for s in self.servos), self.gripper.channel)
 
 
-#: ``hardware/robot.toml`` of the source tree this module sits in (``<root>/host/hanoibot``), THE robot file.
-SOURCE_TREE_CONFIG = Path(__file__).resolve().parents[2] / "hardware" / "robot.toml"
+#: ``hardware/robot.toml`` of the source tree this module sits in (``<root>/host/hanoibot/config``), THE robot file.
+SOURCE_TREE_CONFIG = Path(__file__).resolve().parents[3] / "hardware" / "robot.toml"
 #: Where the packaged copy lies inside the ``hanoibot`` package (a wheel ships ``hardware/robot.toml`` there).
 PACKAGED_CONFIG_PARTS = ("data", "robot.toml")
 
 
 def default_config_path() -> Path:
     """The default robot config: ``hardware/robot.toml`` when running from a checkout, else the packaged copy."""
-    in_checkout = Path(__file__).resolve().parent.parent.name == "host"
+    in_checkout = Path(__file__).resolve().parents[2].name == "host"
     if in_checkout and SOURCE_TREE_CONFIG.is_file():
         return SOURCE_TREE_CONFIG
     return packaged_config_path()

@@ -8,7 +8,7 @@ import pytest
 from hanoibot.errors import JournalError
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import State
-from hanoibot.runner import RunReport, plan_from_spec, plan_spec
+from hanoibot.run.runner import RunReport, plan_from_spec, plan_spec
 
 
 @pytest.mark.parametrize(

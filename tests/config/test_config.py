@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import hanoibot.config
+import hanoibot.config.robot_config
 import pytest
 from hanoibot.config import default_config_path, is_packaged_config, load_config, packaged_config_path, parse_config
 from hanoibot.errors import ConfigError, HanoiError, UnreachableError
@@ -74,7 +74,7 @@ def test_config_hash_is_the_sha256_of_the_file_bytes() -> None:
 
 
 # --- where the default robot comes from: the checkout's hardware/robot.toml, or the copy a wheel ships ------
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_in_a_checkout_the_default_is_hardware_robot_toml() -> None:
@@ -96,7 +96,7 @@ def test_the_package_data_ships_the_packaged_config() -> None:
 
 def test_without_a_checkout_the_default_is_the_packaged_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # As in a wheel install: no hardware/robot.toml next to the package.
-    monkeypatch.setattr(hanoibot.config, "SOURCE_TREE_CONFIG", tmp_path / "hardware" / "robot.toml")
+    monkeypatch.setattr(hanoibot.config.robot_config, "SOURCE_TREE_CONFIG", tmp_path / "hardware" / "robot.toml")
     assert default_config_path() == packaged_config_path()
     assert is_packaged_config(default_config_path())
     assert load_config().config_hash == DEFAULT.config_hash

@@ -10,12 +10,12 @@ import pytest
 from hanoibot.clock import VirtualClock
 from hanoibot.config import load_config
 from hanoibot.errors import JournalError, RunFault
-from hanoibot.journal import Journal, load_journal
 from hanoibot.motion.segments import segments_for_move
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move, Rules, State
-from hanoibot.recovery import check_journal, resume_after_reset, resume_same_boot
-from hanoibot.runner import plan_spec
+from hanoibot.run.journal import Journal, load_journal
+from hanoibot.run.recovery import check_journal, resume_after_reset, resume_same_boot
+from hanoibot.run.runner import plan_spec
 
 #: Phases of one move's segments as segments_for_move lays them out: the grip, travel and release phases end with
 #: a settle hold (a second segment to the same pose), as test_the_fake_journal_ends_its_grip_with_a_hold checks.

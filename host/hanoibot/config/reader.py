@@ -10,7 +10,7 @@ import difflib
 import math
 from typing import Any
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 
 class Section:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from hanoibot.errors import JournalError
-from hanoibot.journal import Journal, decode_record, encode_record, load_journal, read_records
 from hanoibot.puzzle import Move
+from hanoibot.run.journal import Journal, decode_record, encode_record, load_journal, read_records
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -151,7 +151,7 @@ def test_every_append_reaches_the_file_before_close(tmp_path: Path) -> None:
 
 
 def test_fsync_is_called_for_every_record(tmp_path: Path, mocker) -> None:  # type: ignore[no-untyped-def]
-    fsync = mocker.patch("hanoibot.journal.os.fsync")
+    fsync = mocker.patch("hanoibot.run.journal.os.fsync")
     with Journal.create(tmp_path / "run.journal") as journal:
         calls_after_header = fsync.call_count
         journal.record_send(0, Move(1, 0, 2), 1, 8, PHASES)

@@ -1,9 +1,9 @@
-"""Tests of hanoibot.config_reader: typed, bounded reads and unknown-key detection on plain dicts."""
+"""Tests of hanoibot.config.reader: typed, bounded reads and unknown-key detection on plain dicts."""
 
 from __future__ import annotations
 
 import pytest
-from hanoibot.config_reader import Section
+from hanoibot.config.reader import Section
 from hanoibot.errors import ConfigError
 
 

@@ -1,7 +1,7 @@
 """The robot facade: one link session to a board plus the robot config that turns moves into segments.
 
 ``Robot`` is what the commands and the pytest fixtures hold: it opens the port (any pyserial URL, ``sim://`` by
-default), knows whether the board is simulated, and builds a :class:`~hanoibot.sequencer.Sequencer` wired to the
+default), knows whether the board is simulated, and builds a :class:`~hanoibot.run.sequencer.Sequencer` wired to the
 config's segments, home pose, pulse limits and grip sensor.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from .clock import Clock
-from .config import RobotConfig, load_config
-from .errors import ConfigError
+from ..clock import Clock
+from ..config import RobotConfig, load_config
+from ..errors import ConfigError
+from ..puzzle import Move, State
 from .journal import Journal
-from .puzzle import Move, State
 from .sequencer import Sequencer
 
 
@@ -27,7 +27,7 @@ class Robot:
     def __init__(
         self, port_url: str = "sim://", config: RobotConfig | None = None, *, clock: Clock | None = None
     ) -> None:
-        from .link.session import Session
+        from ..link.session import Session
 
         self.port_url = port_url
         self.config = config if config is not None else load_config()
@@ -76,13 +76,13 @@ class Robot:
     # --- motion -------------------------------------------------------------------------------------
     def segments_for(self, state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Any]:
         """The pick-and-place segments of ``move`` from ``state``, the arm starting at ``from_pulses_us``."""
-        from .motion.segments import segments_for_move
+        from ..motion.segments import segments_for_move
 
         return list(segments_for_move(self.config, state, move, from_pulses_us=from_pulses_us))
 
     def duration_between_ms(self, from_pulses_us: tuple[int, ...], to_pulses_us: tuple[int, ...]) -> int:
         """Time in ms the servos need to go from one pose to another at their speed limits."""
-        from .motion.timing import duration_ms
+        from ..motion.timing import duration_ms
 
         return duration_ms(self.config, from_pulses_us, to_pulses_us)
 
@@ -92,7 +92,7 @@ class Robot:
 
     def home_segment(self) -> Any:
         """The segment to the start pose from where the arm is now (timed by the servo speeds)."""
-        from .motion.segments import home_segment
+        from ..motion.segments import home_segment
 
         pulses_us = tuple(int(p) for p in self.session.status().pulses_us)
         lowest_us = min(self.config.min_pulses_us())

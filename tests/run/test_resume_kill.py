@@ -26,9 +26,9 @@ from typing import Any
 import pytest
 import tomlkit
 from hanoibot.config import default_config_path
-from hanoibot.journal import load_journal
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move, State, peg_index
+from hanoibot.run.journal import load_journal
 
 HANOIBOT = [sys.executable, "-m", "hanoibot"]
 KILLS = 20

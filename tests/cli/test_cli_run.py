@@ -17,8 +17,8 @@ import serial
 import tomlkit
 from hanoibot.cli import main
 from hanoibot.config import default_config_path
-from hanoibot.journal import Journal, load_journal
 from hanoibot.puzzle import State
+from hanoibot.run.journal import Journal, load_journal
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -313,17 +313,17 @@ def test_calibrate_never_writes_the_packaged_config(
 ) -> None:
     import io
 
-    import hanoibot.config
-    import hanoibot.robot
+    import hanoibot.config.robot_config
+    import hanoibot.run.robot
 
     def no_board(*args: object, **kwargs: object) -> None:
         raise AssertionError("the board was opened although there is nowhere to save")
 
     # As in a wheel install: the default robot is the copy inside the package (site-packages).
-    monkeypatch.setattr(hanoibot.config, "SOURCE_TREE_CONFIG", tmp_path / "hardware" / "robot.toml")
+    monkeypatch.setattr(hanoibot.config.robot_config, "SOURCE_TREE_CONFIG", tmp_path / "hardware" / "robot.toml")
     packaged = hanoibot.config.packaged_config_path()
     with monkeypatch.context() as patch:
-        patch.setattr(hanoibot.robot.Robot, "open", no_board)
+        patch.setattr(hanoibot.run.robot.Robot, "open", no_board)
         code, _, err = run_cli(capsys, "calibrate")
         assert_one_line_error(code, err, "packaged", "--output FILE", "--config FILE")
         code, _, err = run_cli(capsys, "calibrate", "--config", str(packaged))
@@ -344,12 +344,12 @@ def test_calibrate_never_writes_the_packaged_config(
 def test_an_output_file_in_a_missing_directory_is_refused_before_anything_moves(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str
 ) -> None:
-    import hanoibot.robot
+    import hanoibot.run.robot
 
     def no_board(*args: object, **kwargs: object) -> None:
         raise AssertionError("the board was opened although an output path is bad")
 
-    monkeypatch.setattr(hanoibot.robot.Robot, "open", no_board)
+    monkeypatch.setattr(hanoibot.run.robot.Robot, "open", no_board)
     bad = str(tmp_path / "missing" / "out.json")
     code, _, err = run_cli(capsys, "run", "-n", "1", "--plain", option, bad)
     assert_one_line_error(code, err, option, bad)
@@ -358,12 +358,12 @@ def test_an_output_file_in_a_missing_directory_is_refused_before_anything_moves(
 def test_a_report_that_cannot_be_written_at_the_end_is_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import hanoibot.runner
+    import hanoibot.run.runner
 
     def disk_full(self: object, path: object) -> None:
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr(hanoibot.runner.RunReport, "write", disk_full)
+    monkeypatch.setattr(hanoibot.run.runner.RunReport, "write", disk_full)
     report_path = str(tmp_path / "r.json")
     code, out, err = run_cli(capsys, "run", "-n", "1", "--plain", "--report", report_path)
     assert code == 1 and "done: 1 of 1 moves" in out

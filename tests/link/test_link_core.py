@@ -34,9 +34,9 @@ def test_a_clean_link_needs_no_retransmission() -> None:
     # (its PONG cannot ack a frame the board had not read yet), so a fault-free run reported retransmits.
     from hanoibot.config import load_config
     from hanoibot.planner import make_plan
-    from hanoibot.robot import Robot
-    from hanoibot.runner import Run
-    from hanoibot.sequencer import Phase
+    from hanoibot.run.robot import Robot
+    from hanoibot.run.runner import Run
+    from hanoibot.run.sequencer import Phase
 
     robot = Robot("sim://?board=AAA", load_config())
     robot.open()

@@ -177,7 +177,7 @@ def test_every_two_bit_error_in_a_frame_is_caught() -> None:
 
 
 def test_the_transcript_in_docs_protocol_md_is_made_of_valid_frames() -> None:
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
     lines = [line[2:] for line in doc.splitlines() if line[:2] in ("> ", "< ")]
     assert len(lines) >= 8
     reader = p.FrameReader()

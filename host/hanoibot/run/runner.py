@@ -1,6 +1,6 @@
 """The glue of a run: plan → segments → link, journaled, with a report at the end.
 
-:class:`Run` owns one run of one plan on one :class:`~hanoibot.robot.Robot`: it connects (configure, home),
+:class:`Run` owns one run of one plan on one :class:`~hanoibot.run.robot.Robot`: it connects (configure, home),
 records the plan in the journal, streams the moves through the sequencer, and can be paused, continued or stopped
 by the operator. :func:`plan_spec` / :func:`plan_from_spec` write and rebuild a plan from what the journal keeps.
 """
@@ -14,11 +14,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import JournalError, PortError, ProtocolMismatch
+from ..errors import JournalError, PortError, ProtocolMismatch
+from ..planner import make_plan
+from ..planner.base import Plan
+from ..puzzle import Move, Rules, State
 from .journal import Journal
-from .planner import make_plan
-from .planner.base import Plan
-from .puzzle import Move, Rules, State
 from .robot import Robot
 from .sequencer import Phase, Sequencer
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import JournalError, RunFault
+from ..errors import JournalError, RunFault
+from ..link.status import Status
+from ..planner import make_plan
+from ..planner.base import Plan
+from ..puzzle import State
 from .journal import Journal, JournalLog
-from .link.status import Status
-from .planner import make_plan
-from .planner.base import Plan
-from .puzzle import State
 from .robot import Robot
 from .runner import plan_from_spec
 from .sequencer import faults_of

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from hanoifw import protocol as p
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "micropython" / "run.mjs"
 FIRMWARE_TESTS = ROOT / "tests" / "firmware"
 NODE_TIMEOUT_S = 180

@@ -14,7 +14,7 @@ from hanoifw.controller import Controller
 from hanoifw.pca9685 import PCA9685
 from hanoifw.servos import PwmServos
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware_micropython"
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware_micropython"
 FORBIDDEN_IMPORTS = {"dataclasses", "enum", "typing", "pathlib", "logging", "__future__", "abc"}
 ESP32_STRAPPING_PINS = {0, 2, 5, 12, 15}
 

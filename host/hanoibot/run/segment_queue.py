@@ -12,8 +12,8 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple, Protocol
 
+from ..puzzle import Move, State
 from .journal import Journal
-from .puzzle import Move, State
 
 Pulses = tuple[int, ...]
 
