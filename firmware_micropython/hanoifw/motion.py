@@ -87,6 +87,12 @@ class Motion:
         self._count += 1
         return True
 
+    def end_pose(self, pose_us: "list[int]") -> "list[int]":
+        """The pulses (us per channel) where the queue ends: the last queued targets, or ``pose_us`` if empty."""
+        if self._count == 0:
+            return pose_us
+        return self._targets_us[(self._head + self._count - 1) % self.depth]
+
     def clear(self) -> None:
         """Drop the executing segment and everything queued (the pose stays where it is)."""
         self._count = 0
