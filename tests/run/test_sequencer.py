@@ -48,7 +48,7 @@ def classic_moves(n: int, src: int = 0, dst: int = 2, via: int = 1) -> list[Move
 class FakeBoard:
     """Side effects for the mocked link: records what the board was asked and answers like a board would."""
 
-    def __init__(self, grips: list[int] | None = None, faults: str = "") -> None:
+    def __init__(self, grips: list[str] | None = None, faults: str = "") -> None:
         self.sent: list[tuple[int, tuple[int, ...], int]] = []
         self.done: list[int] = []
         self.grips = list(grips or [])
@@ -64,8 +64,8 @@ class FakeBoard:
         self.done.append(cmd_id)
 
     def status(self) -> SimpleNamespace:
-        grip = self.grips.pop(0) if self.grips else 12
-        return SimpleNamespace(grip_mm=grip, faults=self.faults, last_done_cmd=self.done[-1] if self.done else 0)
+        grip = self.grips.pop(0) if self.grips else "held"
+        return SimpleNamespace(grip=grip, faults=self.faults, last_done_cmd=self.done[-1] if self.done else 0)
 
 
 def make(mocker: Any, board: FakeBoard, moves: list[Move], n: int = 3, **kwargs: Any) -> tuple[Sequencer, Any]:
@@ -184,7 +184,7 @@ def test_with_a_grip_sensor_nothing_past_lift_is_sent_before_the_grip_is_confirm
 
 
 def test_a_missed_pick_is_retried_with_fresh_ids_and_then_succeeds(mocker: Any, tmp_path: Path) -> None:
-    board = FakeBoard(grips=[0, 0, 9])
+    board = FakeBoard(grips=["empty", "empty", "held"])
     journal = Journal.create(tmp_path / "j")
     journal.record_plan({"n_disks": 1}, config_hash="h", boot_id="b00t")
     seq, _ = make(mocker, board, [Move(1, 0, 2)], n=1, journal=journal, grip_retries=2)
@@ -221,7 +221,7 @@ def held_segments(state: State, move: Move, from_pulses_us: tuple[int, ...] | No
 def test_the_grip_sensor_is_read_once_per_pick_after_the_settle_hold_is_done(mocker: Any, queue_ahead: int) -> None:
     # DONE of the closing move means its command arrived; the servo trails it, so only after the hold is the
     # sensor's verdict final. The first pick misses, the retry holds the disk.
-    board = FakeBoard(grips=[0, 12])
+    board = FakeBoard(grips=["empty", "held"])
     seq, link = make(mocker, board, [Move(1, 0, 2)], n=1, queue_ahead=queue_ahead, segments_for=held_segments)
     read_after: list[str] = []
 
@@ -237,7 +237,7 @@ def test_the_grip_sensor_is_read_once_per_pick_after_the_settle_hold_is_done(moc
 
 
 def test_a_pick_missed_too_often_is_a_fault_naming_disk_and_peg(mocker: Any) -> None:
-    board = FakeBoard(grips=[0, 0, 0])
+    board = FakeBoard(grips=["empty", "empty", "empty"])
     seq, link = make(mocker, board, [Move(1, 1, 2)], n=1, grip_retries=2)
     seq.load(State([(), (1,), ()]), iter([Move(1, 1, 2)]), 1)
     seq.connect()

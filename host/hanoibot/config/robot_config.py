@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from hanoifw.protocol import HARD_MAX_PULSE_US, HARD_MIN_PULSE_US, MAX_GRIP_THRESHOLD
+
 from ..errors import ConfigError
 from ..motion.calibration import Calibration, LinearCalibration, PointsCalibration
 from ..motion.geometry import JOINT_NAMES, Arm, Board, Joint, Peg
@@ -104,10 +106,6 @@ class RobotConfig:
             rates.append(joint.max_speed_deg_s * span_us / (joint.max_deg - joint.min_deg))
         return (*rates, self.gripper.max_speed_deg_s * self.gripper.us_per_deg)
 
-    def output_channels(self) -> tuple[int, ...]:
-        """Hardware outputs (PCA9685 channel or pin index) of the wire channels, in wire order."""
-        return (*(s.channel for s in self.servos), self.gripper.channel)
-
 
 #: ``hardware/robot.toml`` of the source tree this module sits in (``<root>/host/hanoibot/config``), THE robot file.
 SOURCE_TREE_CONFIG = Path(__file__).resolve().parents[3] / "hardware" / "robot.toml"
@@ -169,7 +167,6 @@ def parse_config(data: bytes, *, source_path: Path | None = None) -> RobotConfig
     gripper = _read_gripper(servos_section.table("gripper"), root.table("gripper"))
     servos_section.finish()
     root.finish()
-    _check_channels(servos, gripper)
     check_board(
         board,
         open_width_mm=gripper.open_width_mm,
@@ -223,18 +220,17 @@ def _read_arm(section: Section) -> Arm:
     )
 
 
-def _read_pulse_range(section: Section) -> tuple[int, int, int]:
-    """``channel``, ``min_us`` and ``max_us`` of a servo table."""
-    channel = section.integer("channel", 0, 31)
-    min_us = section.integer("min_us", 300, 3000)
-    max_us = section.integer("max_us", 300, 3000)
+def _read_pulse_range(section: Section) -> tuple[int, int]:
+    """``min_us`` and ``max_us`` of a servo table, within the firmware's own range (the one the board accepts)."""
+    min_us = section.integer("min_us", HARD_MIN_PULSE_US, HARD_MAX_PULSE_US)
+    max_us = section.integer("max_us", HARD_MIN_PULSE_US, HARD_MAX_PULSE_US)
     if max_us <= min_us:
         raise section.error("max_us", max_us, f"more than min_us = {min_us} (the pulse range is inverted)")
-    return channel, min_us, max_us
+    return min_us, max_us
 
 
 def _read_servo(section: Section, joint: Joint) -> Servo:
-    channel, min_us, max_us = _read_pulse_range(section)
+    min_us, max_us = _read_pulse_range(section)
     calibration = _read_calibration(section)
     for key, angle_deg in (("min_deg", joint.min_deg), ("max_deg", joint.max_deg)):
         pulse_us = calibration.pulse_us(angle_deg)
@@ -246,18 +242,18 @@ def _read_servo(section: Section, joint: Joint) -> Servo:
             )
     start_deg = section.number("start_deg", joint.min_deg, joint.max_deg)
     section.finish()
-    return Servo(joint.name, channel, min_us, max_us, calibration, start_deg)
+    return Servo(joint.name, min_us, max_us, calibration, start_deg)
 
 
 def _read_calibration(section: Section) -> Calibration:
     """Either ``points_deg_us`` or ``center_us`` + ``offset_deg`` + ``direction`` + ``us_per_deg``."""
     if section.has("points_deg_us"):
-        points = section.pairs("points_deg_us", (-360.0, 360.0), (300.0, 3000.0))
+        points = section.pairs("points_deg_us", (-360.0, 360.0), (HARD_MIN_PULSE_US, HARD_MAX_PULSE_US))
         try:
             return PointsCalibration(points)
         except ConfigError as err:
             raise section.error("points_deg_us", [list(p) for p in points], str(err).split(": ", 1)[-1]) from None
-    center_us = section.number("center_us", 300.0, 3000.0)
+    center_us = section.number("center_us", HARD_MIN_PULSE_US, HARD_MAX_PULSE_US)
     offset_deg = section.number("offset_deg", -360.0, 360.0)
     direction = section.integer("direction", -1, 1)
     if direction == 0:
@@ -267,7 +263,7 @@ def _read_calibration(section: Section) -> Calibration:
 
 
 def _read_gripper(servo: Section, section: Section) -> Gripper:
-    channel, min_us, max_us = _read_pulse_range(servo)
+    min_us, max_us = _read_pulse_range(servo)
     us_per_deg = servo.number("us_per_deg", 1.0, 50.0)
     servo.finish()
     open_us = section.integer("open_us", min_us, max_us)
@@ -280,10 +276,13 @@ def _read_gripper(servo: Section, section: Section) -> Gripper:
     speed_deg_s = section.number("max_speed_deg_s", 0.0, 3000.0, low_open=True)
     squeeze_mm = section.number("squeeze_mm", 0.0, 20.0)
     grip_sensor = section.boolean("grip_sensor")
+    threshold = 0
+    if grip_sensor or section.has("grip_threshold_u16"):
+        threshold = section.integer("grip_threshold_u16", 1, MAX_GRIP_THRESHOLD)
     section.finish()
     return Gripper(
-        channel, min_us, max_us, us_per_deg, open_us, closed_us, open_width_mm, closed_width_mm,
-        finger_length_mm, speed_deg_s, squeeze_mm, grip_sensor,
+        min_us, max_us, us_per_deg, open_us, closed_us, open_width_mm, closed_width_mm,
+        finger_length_mm, speed_deg_s, squeeze_mm, grip_sensor, threshold,
     )  # fmt: skip
 
 
@@ -294,15 +293,3 @@ def _read_motion(section: Section) -> MotionSettings:
     peak_ratio = section.number("profile_peak_ratio", 1.0, 3.0)
     section.finish()
     return MotionSettings(clearance_mm, tolerance_mm, settle_ms, peak_ratio)
-
-
-def _check_channels(servos: tuple[Servo, ...], gripper: Gripper) -> None:
-    """Two servos on one output would fight each other."""
-    seen: dict[int, str] = {}
-    for name, channel in [*((s.joint, s.channel) for s in servos), ("gripper", gripper.channel)]:
-        if channel in seen:
-            raise ConfigError(
-                f"[servos.{name}] channel = {channel}: already used by [servos.{seen[channel]}]; "
-                "expected one output per servo"
-            )
-        seen[channel] = name

@@ -17,7 +17,12 @@ STOPPED_MODES = ("ESTOP", "FAULT")
 
 
 class Status(NamedTuple):
-    """One STATUS report. Pulses in µs per channel (0 = never output); ``grip_mm`` is -1 without a sensor."""
+    """One STATUS report. Pulses in µs per channel (0 = output off).
+
+    ``grip`` is the board's verdict: ``held``, ``empty``, ``unknown`` (no threshold yet, or the read failed) or
+    ``none`` (no sensor); ``grip_raw`` the grip-current ADC reading (0..65535, -1 without one); ``rail`` the servo
+    power as the rail sense input sees it: ``on``, ``off`` or ``none`` (not wired).
+    """
 
     boot_id: str
     mode: str
@@ -25,7 +30,9 @@ class Status(NamedTuple):
     last_queued_cmd: int
     free_slots: int
     faults: tuple[str, ...]
-    grip_mm: int
+    grip: str
+    grip_raw: int
+    rail: str
     pulses_us: tuple[int, ...]
 
     @property
@@ -45,7 +52,9 @@ def parse_status(fields: list[str]) -> Status:
         last_queued_cmd=int(values["last_queued_cmd"]),
         free_slots=int(values["free_slots"]),
         faults=() if faults in ("", "-") else tuple(faults.split("|")),
-        grip_mm=int(values["grip_mm"]),
+        grip=str(values["grip"]),
+        grip_raw=int(values["grip_raw"]),
+        rail=str(values["rail"]),
         pulses_us=tuple(values["pulses_us"]),
     )
 

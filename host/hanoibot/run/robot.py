@@ -7,11 +7,13 @@ config's segments, home pose, pulse limits and grip sensor.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Self
 
 from ..clock import Clock
 from ..config import RobotConfig, load_config
 from ..errors import ConfigError
+from .board_check import check_board_fits
 from ..puzzle import Move, State
 from .journal import Journal
 from .sequencer import Sequencer
@@ -48,6 +50,13 @@ class Robot:
                 f"the board on {self.port_url} drives {channels} servo channels but the robot config "
                 f"needs {self.config.channels}: check the firmware build and the [servos] section"
             )
+        hello = getattr(self.session, "hello", None)
+        if isinstance(hello, dict):
+            try:
+                check_board_fits(self.config, hello, self.port_url)
+            except ConfigError:
+                self.close()
+                raise
 
     @property
     def boot_id(self) -> str:
@@ -86,9 +95,12 @@ class Robot:
 
         return duration_ms(self.config, from_pulses_us, to_pulses_us)
 
-    def limits(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-        """Per-channel pulse limits and the start pose in µs, for the board's CONFIG."""
-        return self.config.min_pulses_us(), self.config.max_pulses_us(), self.config.start_pulses_us()
+    def limits(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]:
+        """The board's CONFIG: per-channel pulse limits and start pose (µs), top speeds (µs/s), grip threshold."""
+        config = self.config
+        speeds_us_s = tuple(math.ceil(rate) + 1 for rate in config.max_speeds_us_s())
+        threshold = config.gripper.grip_threshold_u16 if config.gripper.grip_sensor else 0
+        return config.min_pulses_us(), config.max_pulses_us(), config.start_pulses_us(), speeds_us_s, threshold
 
     def home_segment(self) -> Any:
         """The segment to the start pose from where the arm is now (timed by the servo speeds)."""
