@@ -7,6 +7,7 @@ with at least a third of the neighbouring pairs upside down (a larger disk direc
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections import deque
@@ -27,7 +28,7 @@ def strongly_shuffled(n_disks: int, pegs: int, rng: random.Random) -> State:
         cuts = sorted(rng.randint(0, n_disks) for _ in range(pegs - 1))
         bounds = [0, *cuts, n_disks]
         stacks = [order[bounds[i] : bounds[i + 1]] for i in range(pegs)]
-        upside_down = sum(1 for stack in stacks for low, high in zip(stack, stack[1:], strict=False) if high > low)
+        upside_down = sum(1 for stack in stacks for low, high in itertools.pairwise(stack) if high > low)
         if upside_down >= n_disks // 3:
             return State(stacks)
 
