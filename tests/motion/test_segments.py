@@ -15,9 +15,8 @@ from hanoibot.config import RobotConfig, load_config
 from hanoibot.errors import ConfigError, IllegalMove
 from hanoibot.motion.kinematics import Point
 from hanoibot.motion.paths import pulses_at
+from hanoibot.motion.phases import PHASES
 from hanoibot.motion.segments import (
-    HOME_PHASE,
-    PHASES,
     Segment,
     home_segment,
     segments_for_move,
@@ -261,7 +260,7 @@ def test_home_segment_goes_to_the_start_pose_within_the_speed_limits() -> None:
     last = segments_for_move(CONFIG, state, Move(1, 0, 2))[-1].pulses_us
     home = home_segment(CONFIG, last)
     assert home.pulses_us == CONFIG.start_pulses_us()
-    assert home.phase == HOME_PHASE
+    assert home.phase is None, "the move home belongs to no pick-and-place phase"
     assert_within_limits(CONFIG, last, [home])
     assert home_segment(CONFIG).duration_ms < home.duration_ms
 
