@@ -19,6 +19,7 @@ from hanoibot.errors import (
     PortError,
     ProtocolMismatch,
 )
+from hanoibot.link.core import LinkCore
 from hanoibot.link.session import Session
 from hanoibot.sim.board import SimBoard
 from hanoifw import protocol
@@ -101,7 +102,7 @@ def test_bad_sim_option_names_it() -> None:
 
 
 def test_silent_board_is_link_lost_after_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    with Session(BARE, silence_s=0.5) as session:
+    with Session(LinkCore(BARE, silence_s=0.5)) as session:
         configure_snake(session)
         monkeypatch.setattr(SimBoard, "take_output", lambda self: b"")
         start_s = session.clock.now_s()

@@ -225,6 +225,6 @@ class Run:
             simulated_s=round(simulated_s, 6) if simulated_s is not None else None,
             paused_s=round(self._paused_s, 6),
             s_per_move=round(robot_s / moves_run, 6) if moves_run > 0 else None,
-            retransmits=int(getattr(self.robot.session, "retransmits", 0)),
+            retransmits=self.robot.session.retransmits,
             faults=faults,
         )

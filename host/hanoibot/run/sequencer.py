@@ -1,9 +1,11 @@
 """The sequencer: a ``transitions`` state machine that streams pick-and-place segments to the board.
 
-The model is :class:`Sequencer`; its state is a :class:`Phase`. The table :data:`TRANSITIONS` below is the whole
-behaviour, read top to bottom. While a run streams, the phase is the phase of the segment the arm is executing
-now: the host keeps ``queue_ahead`` segments (2–4) queued on the firmware and moves to the next phase when the
-board reports the current segment's command id DONE, so the arm never waits for the host between segments.
+The model is :class:`Sequencer`; its state is a :data:`RunState`: a :class:`Phase` (bring-up, pause, stops) or, while
+a run streams, the :class:`~hanoibot.motion.phases.MotionPhase` of the segment the arm is executing now. The table
+:data:`TRANSITIONS` below is the whole behaviour, read top to bottom; the grip-check and recovery counters it reads
+live in :class:`~hanoibot.run.in_flight.InFlight`. While streaming, the host keeps ``queue_ahead`` segments (2–4)
+queued on the firmware and moves to the next phase when the board reports the current segment's command id DONE,
+so the arm never waits for the host between segments.
 
 Grip check: the ``grip`` phase closes the fingers and then holds still for the servo's settle time (see
 :mod:`hanoibot.motion.timing`); the grip sensor is read once, when the board reports that hold DONE, so the
