@@ -104,6 +104,12 @@ class PlanRequest(NamedTuple):
 
         return count_moves(self.n_disks, **self.keywords())
 
+    def count_moves_proved(self) -> tuple[int, bool | None, str]:
+        """(moves, optimal, note): see :func:`hanoibot.planner.count_moves_proved`."""
+        from ..planner import count_moves_proved
+
+        return count_moves_proved(self.n_disks, **self.keywords())
+
 
 def _parse_state(text: str, option: str, pegs: int, n_disks: int | None) -> State:
     """A state from the command line; one letter with several disks means the perfect tower on that peg."""

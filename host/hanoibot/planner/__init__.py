@@ -18,7 +18,16 @@ from .classic import DEFAULT_METHOD, METHODS, ClassicPlan
 #: Default bound on the number of states an exact search may visit.
 DEFAULT_MAX_STATES = 2_000_000
 
-__all__ = ["DEFAULT_MAX_STATES", "DEFAULT_METHOD", "METHODS", "ClassicPlan", "Plan", "count_moves", "make_plan"]
+__all__ = [
+    "DEFAULT_MAX_STATES",
+    "DEFAULT_METHOD",
+    "METHODS",
+    "ClassicPlan",
+    "Plan",
+    "count_moves",
+    "count_moves_proved",
+    "make_plan",
+]
 
 
 def _check_request(n_disks: int, pegs: int, start: State | None, goal: State | None) -> None:
@@ -113,3 +122,24 @@ def count_moves(
         n_disks, pegs=pegs, rules=rules, start=start, goal=goal, goal_any=goal_any, max_states=max_states
     )
     return count
+
+
+def count_moves_proved(
+    n_disks: int,
+    *,
+    pegs: int = 3,
+    rules: Rules | None = None,
+    start: State | None = None,
+    goal: State | None = None,
+    goal_any: bool = False,
+    max_states: int = DEFAULT_MAX_STATES,
+) -> tuple[int, bool | None, str]:
+    """(moves, optimal, note): :func:`count_moves` with whether the number is the proven optimum (True), only
+    conjectured to be (None), or just the length of a valid plan, an upper bound (False); ``note`` says it in words."""
+    _check_request(n_disks, pegs, start, goal)
+    if _classic_pegs(n_disks, pegs, rules, start, goal, goal_any) is not None:
+        return (1 << n_disks) - 1, True, "optimal (the classic transfer: 2**n - 1)"
+    proved: tuple[int, bool | None, str] = _general().count_general_moves_proved(
+        n_disks, pegs=pegs, rules=rules, start=start, goal=goal, goal_any=goal_any, max_states=max_states
+    )
+    return proved

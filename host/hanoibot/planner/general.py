@@ -28,10 +28,11 @@ from ..puzzle import Rules, State, check_peg_count, peg_letter
 from .astar import shuffled_search
 from .base import Plan
 from .frame_stewart import fs_count, tower_plan
+from .frame_stewart import optimality as fs_optimality
 from .gather import gather
 from .multipeg import multipeg_plan
 from .regular3 import count_regular3, count_to_nearest_tower, nearest_tower_plan, regular3_plan
-from .restricted import count_restricted_tower, restricted_tower_plan
+from .restricted import BIG_ON_TOP_NOTE, count_restricted_tower, restricted_tower_plan
 from .search import DEFAULT_MAX_STATES, shortest_path
 from .shuffled import SHUFFLED_NOTE, shuffled_plan, shuffled_run
 from .transfer import Seq, TransferPlan
@@ -285,17 +286,44 @@ def count_general_moves(
     tower-to-tower counts (t ≈ the block index, ~1 400 for 10**6 disks on 4 pegs).
     """
     request = _Request(n_disks, pegs, rules, start, goal, goal_any, max_states)
-    rules = request.rules
+    return count_request(request)[0]
+
+
+def count_request(request: _Request) -> tuple[int, bool | None, str]:
+    """(moves, optimal, note) of the plan for ``request``: ``optimal`` as :attr:`Plan.optimal` (True proven,
+    None conjectured, False only an upper bound) and ``note`` the plan's words for it."""
+    rules, n_disks = request.rules, request.n_disks
     towers = request.towers()
     if request.classic and towers is not None:
         src, dst = towers
-        return 0 if dst is None or src == dst else fs_count(n_disks, rules.pegs)
+        if dst is None or src == dst:
+            return 0, True, "optimal (the start is the goal)"
+        return (fs_count(n_disks, rules.pegs), *fs_optimality(rules.pegs))
     if request.classic and request.regular and rules.pegs == 3:
+        proven = "optimal (proven for regular states on 3 pegs)"
         if request.goal is None:
-            return count_to_nearest_tower(request.start)[0]
-        return count_regular3(request.start, request.goal)
+            return count_to_nearest_tower(request.start)[0], True, proven
+        return count_regular3(request.start, request.goal), True, proven
     if not request.classic and rules.pegs == 3 and towers is not None and request.regular:
         src, dst = towers
         if not (rules.big_on_top and _big_on_top_searchable(request)):
-            return count_restricted_tower(n_disks, src, src if dst is None else dst, rules)
-    return _plan(request).length
+            count = count_restricted_tower(n_disks, src, src if dst is None else dst, rules)
+            if rules.big_on_top:
+                return count, False, BIG_ON_TOP_NOTE
+            return count, True, f"optimal (proven for {rules.name} rules on 3 pegs)"
+    plan = _plan(request)
+    return plan.length, plan.optimal, plan.note
+
+
+def count_general_moves_proved(
+    n_disks: int,
+    *,
+    pegs: int = 3,
+    rules: Rules | None = None,
+    start: State | None = None,
+    goal: State | None = None,
+    goal_any: bool = False,
+    max_states: int = DEFAULT_MAX_STATES,
+) -> tuple[int, bool | None, str]:
+    """Like :func:`count_general_moves`, with whether the number is proven optimal (see :func:`count_request`)."""
+    return count_request(_Request(n_disks, pegs, rules, start, goal, goal_any, max_states))
