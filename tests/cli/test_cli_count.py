@@ -18,7 +18,7 @@ def test_counts_are_mersenne_numbers(n: int, capsys: pytest.CaptureFixture[str])
 
 
 def test_a_shuffled_start_counts_the_optimum_found_by_a_full_sweep(capsys: pytest.CaptureFixture[str]) -> None:
-    from hanoibot.planner.search import distances_from, make_codec
+    from hanoibot.planner.general.search import distances_from, make_codec
     from hanoibot.puzzle import Rules, State
 
     start = State.parse("A:8,7,6,5,4,3,1,2", pegs=4)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..planner import count_proved
 from .plan_options import add_plan_arguments, plan_request
 
 EPILOG = """The number is exact (a whole number of any size) and is computed without generating moves where the
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the move count of the requested plan, and a note on stderr unless it is the proven optimum; returns 0."""
     import sys
 
-    count, optimal, note = plan_request(args).count_moves_proved()
+    count, optimal, note = count_proved(plan_request(args))
     print(count)
     if optimal is None:
         print(f"hanoibot: note: {count} is conjectured optimal, not proven: {note}", file=sys.stderr)

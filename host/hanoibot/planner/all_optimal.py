@@ -14,7 +14,7 @@ from itertools import pairwise
 from ..errors import PlanError, SearchLimitExceeded
 from .base import Plan
 from .classic import ClassicPlan
-from .search import Codec, SearchPlan, make_codec
+from .general.search import Codec, SearchPlan, make_codec
 
 #: Most optimal plans printed at once; more is refused with their number.
 MAX_OPTIMAL_PLANS = 1000
