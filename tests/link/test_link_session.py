@@ -46,7 +46,13 @@ def board_of(session: Session) -> SimBoard:
 
 @pytest.mark.parametrize(
     "faults",
-    ["", "flip=1e-3", "flip=1e-2", "drop=1e-2", "insert=1e-3", "dup=0.01"],
+    [
+        "",
+        *(
+            pytest.param(f, marks=pytest.mark.slow)
+            for f in ("flip=1e-3", "flip=1e-2", "drop=1e-2", "insert=1e-3", "dup=0.01")
+        ),
+    ],
 )
 def test_ten_thousand_moves_arrive_exactly_once_in_order(faults: str) -> None:
     with Session(f"{BARE}&seed=11&{faults}") as session:

@@ -109,6 +109,7 @@ def board_moves(draw: st.DrawFn) -> tuple[RobotConfig, State, Move, tuple[int, .
     return config, state, move, pose
 
 
+@pytest.mark.slow  # make test / CI only: too long for the make check loop
 @settings(max_examples=60)
 @given(board_moves())
 def test_every_segment_respects_joint_limits_speed_limits_and_clearances(

@@ -361,6 +361,7 @@ def _record_transitions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Transition, "_change_state", change_state)
 
 
+@pytest.mark.slow  # make test / CI only: too long for the make check loop
 def test_every_transition_of_the_table_is_taken_by_these_tests(tmp_path: Path) -> None:
     """Run the other tests of this module in a subprocess, recording the state changes they make; every
     (trigger, source, dest) row of TRANSITIONS must have happened at least once."""
