@@ -53,9 +53,7 @@ def make_servos(chip):
         bus, scl, sda = for_chip(cfg.I2C_BUS, chip, "I2C_BUS")
         i2c = machine.I2C(bus, scl=machine.Pin(scl), sda=machine.Pin(sda), freq=cfg.I2C_FREQ_HZ)
         oe = None if cfg.PCA9685_OE_PIN is None else machine.Pin(cfg.PCA9685_OE_PIN, machine.Pin.OUT)
-        driver = PCA9685(
-            i2c, address=cfg.PCA9685_ADDRESS, freq_hz=cfg.SERVO_FREQ_HZ, osc_hz=cfg.PCA9685_OSC_HZ, oe=oe
-        )
+        driver = PCA9685(i2c, address=cfg.PCA9685_ADDRESS, freq_hz=cfg.SERVO_FREQ_HZ, osc_hz=cfg.PCA9685_OSC_HZ, oe=oe)
         servos = ChannelMap(driver, cfg.PCA9685_CHANNELS)
         return servos, servos.held_us()
     from hanoifw.servos import PwmServos, open_pwm

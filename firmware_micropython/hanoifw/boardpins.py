@@ -29,7 +29,8 @@ def for_chip(table: dict, chip: str, setting: str):
         return table[chip]
     known = ", ".join(sorted(table))
     raise BoardConfigError(
-        "board_config.py %s has no entry for chip %s (it has %s): add one with this board's pins" % (setting, chip, known)
+        "board_config.py %s has no entry for chip %s (it has %s): add one with this board's pins"
+        % (setting, chip, known)
     )
 
 

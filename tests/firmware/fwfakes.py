@@ -127,7 +127,7 @@ def config_fields(channels, limits=LIMITS, grip_threshold=0):
     """CONFIG fields: ``limits`` (min_us, max_us, start_us and, optionally, max_speed_us_s) for every channel,
     then the grip threshold."""
     if len(limits) == 3:
-        limits = tuple(limits) + (60000,)
+        limits = (limits[0], limits[1], limits[2], 60000)
     fields = list(limits) * channels
     fields.append(grip_threshold)
     return fields

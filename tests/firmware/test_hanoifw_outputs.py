@@ -40,11 +40,11 @@ def test_outputs_switch_on_one_at_a_time_light_joints_first_and_motion_waits():
     host.move(1, 100, 1600)
     got = host.run(1200)
     firsts = []
-    for t, ch, pulse in host.servos.timed:
+    for t, ch, _pulse in host.servos.timed:
         if ch not in [c for _, c in firsts]:
             firsts.append((t, ch))
     assert [ch for _, ch in firsts] == [4, 3, 2, 1, 0]  # gripper, wrist, elbow, shoulder, base
-    gaps = [b[0] - a[0] for a, b in zip(firsts, firsts[1:])]
+    gaps = [firsts[i + 1][0] - firsts[i][0] for i in range(len(firsts) - 1)]
     assert min(gaps) >= STAGGER_MS
     first_move = [t for t, ch, pulse in host.servos.timed if pulse and pulse > 1500]
     assert min(first_move) > firsts[-1][0]  # no channel moves before every channel is on
@@ -58,7 +58,7 @@ def test_enable_order_must_name_every_channel_once():
         except ValueError as err:
             assert "enable order" in str(err)
         else:
-            raise AssertionError("accepted %r" % (order,))
+            raise AssertionError("accepted " + repr(order))
 
 
 def test_rail_loss_latches_power_lost_releases_every_output_and_needs_clear_and_config():

@@ -19,6 +19,7 @@ from hanoibot.errors import (
     PortError,
     ProtocolMismatch,
 )
+from hanoibot.link.core import LinkCore
 from hanoibot.link.session import Session
 from hanoibot.sim.board import SimBoard
 from hanoifw import protocol
@@ -39,13 +40,19 @@ BARE = "sim://?world=0"
 
 
 def board_of(session: Session) -> SimBoard:
-    board: SimBoard = session._port.board  # type: ignore[union-attr]
+    board: SimBoard = session.port.board  # type: ignore[union-attr]
     return board
 
 
 @pytest.mark.parametrize(
     "faults",
-    ["", "flip=1e-3", "flip=1e-2", "drop=1e-2", "insert=1e-3", "dup=0.01"],
+    [
+        "",
+        *(
+            pytest.param(f, marks=pytest.mark.slow)
+            for f in ("flip=1e-3", "flip=1e-2", "drop=1e-2", "insert=1e-3", "dup=0.01")
+        ),
+    ],
 )
 def test_ten_thousand_moves_arrive_exactly_once_in_order(faults: str) -> None:
     with Session(f"{BARE}&seed=11&{faults}") as session:
@@ -64,7 +71,7 @@ def test_handshake_reads_the_board() -> None:
         assert session.channels == CHANNELS
         assert session.queue_depth == 8
         assert session.boot_id == board_of(session).boot_id
-        assert session.hello["proto"] == protocol.PROTOCOL_VERSION
+        assert session.hello is not None and session.hello.proto == protocol.PROTOCOL_VERSION
 
 
 def test_handshake_survives_noise_before_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -101,7 +108,7 @@ def test_bad_sim_option_names_it() -> None:
 
 
 def test_silent_board_is_link_lost_after_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    with Session(BARE, silence_s=0.5) as session:
+    with Session(LinkCore(BARE, silence_s=0.5)) as session:
         configure_snake(session)
         monkeypatch.setattr(SimBoard, "take_output", lambda self: b"")
         start_s = session.clock.now_s()
@@ -231,3 +238,15 @@ def test_a_long_wait_on_a_noisy_line_is_not_mistaken_for_silence() -> None:
         with pytest.raises(LinkTimeout) as info:
             session.wait_done(1, timeout_s=60.0)
         assert not isinstance(info.value, LinkLost)
+
+
+def test_board_refusals_name_the_command_to_run_not_protocol_words() -> None:
+    with Session(BARE) as session:
+        configure_snake(session)
+        session.estop()
+        session.send_move(1, snake_pose_us(1), MOVE_MS)
+        with pytest.raises(BoardError) as err:
+            session.wait_done(1, timeout_s=1.0)
+        message = str(err.value)
+        assert "send CLEAR" not in message
+        assert "hanoibot home --clear" in message, message

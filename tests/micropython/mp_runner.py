@@ -1,6 +1,6 @@
 """Test runner that executes under MicroPython (loaded by run.mjs): no pytest there, so it imports every
 ``test_*.py`` module of the firmware tests and calls each ``test_*`` function, and it plays the host-codec
-exchange. Also importable by CPython (tests/test_firmware_on_micropython.py runs the same exchange for reference).
+exchange. Also importable by CPython (tests/board/test_firmware_on_micropython.py runs the same exchange for reference).
 """
 
 import binascii
@@ -109,9 +109,7 @@ def step_allocation_bytes(steps=20):
 def exchange(in_path, out_path, channels=5):
     """Feed each line ``t_ms hexbytes`` of ``in_path`` to a fresh Controller, step it at ``t_ms`` and write
     ``t_ms hexreply`` to ``out_path`` per line."""
-    ctl = Controller(
-        RecordingServos(channels), channels=channels, boot_id="e0e0e0e0", reset_cause="soft", stagger_ms=0
-    )
+    ctl = Controller(RecordingServos(channels), channels=channels, boot_id="e0e0e0e0", reset_cause="soft", stagger_ms=0)
     with open(in_path) as src:
         lines = src.read().split("\n")
     out = []

@@ -6,14 +6,18 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, NamedTuple
+from typing import Any
+from unittest import mock
 
 import pytest
 from hanoibot.errors import BoardError, LinkLost, PortError
+from hanoibot.link.session import Session
+from hanoibot.link.status import Status
+from hanoibot.motion.phases import MotionPhase
+from hanoibot.motion.segments import Segment
 from hanoibot.puzzle import Move, State
 from hanoibot.run.journal import Journal, load_journal
-from hanoibot.run.sequencer import ACTIVE, MOTION, TRANSITIONS, Phase, Sequencer, diagram_markdown
+from hanoibot.run.sequencer import ACTIVE, MOTION, STATES, TRANSITIONS, Phase, RunState, Sequencer, diagram_markdown
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from transitions import MachineError
@@ -27,15 +31,11 @@ RECORD_ENV = "HANOIBOT_RECORD_TRANSITIONS"
 DOC = Path(__file__).resolve().parents[2] / "docs" / "sequencer.md"
 
 
-class Seg(NamedTuple):
-    pulses_us: tuple[int, ...]
-    duration_ms: int
-    phase: str
-
-
-def segments_for(state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Seg]:
+def segments_for(state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Segment]:
     """Fake segments whose first pulse encodes the move and the piece, so tests can read what was sent."""
-    return [Seg((move.disk * 100 + i, move.src, move.dst), 100 + i, name) for i, name in enumerate(PIECES)]
+    return [
+        Segment((move.disk * 100 + i, move.src, move.dst), 100 + i, MotionPhase(name)) for i, name in enumerate(PIECES)
+    ]
 
 
 def classic_moves(n: int, src: int = 0, dst: int = 2, via: int = 1) -> list[Move]:
@@ -48,7 +48,7 @@ def classic_moves(n: int, src: int = 0, dst: int = 2, via: int = 1) -> list[Move
 class FakeBoard:
     """Side effects for the mocked link: records what the board was asked and answers like a board would."""
 
-    def __init__(self, grips: list[str] | None = None, faults: str = "") -> None:
+    def __init__(self, grips: list[str] | None = None, faults: tuple[str, ...] = ()) -> None:
         self.sent: list[tuple[int, tuple[int, ...], int]] = []
         self.done: list[int] = []
         self.grips = list(grips or [])
@@ -63,17 +63,28 @@ class FakeBoard:
         assert cmd_id in [c for c, _, _ in self.sent], f"waited for cmd {cmd_id} before sending it"
         self.done.append(cmd_id)
 
-    def status(self) -> SimpleNamespace:
+    def status(self) -> Status:
         grip = self.grips.pop(0) if self.grips else "held"
-        return SimpleNamespace(grip=grip, faults=self.faults, last_done_cmd=self.done[-1] if self.done else 0)
+        mode = "FAULT" if self.faults else "MOVING"
+        last_done = self.done[-1] if self.done else 0
+        last_queued = self.sent[-1][0] if self.sent else 0
+        return Status("b00t", mode, last_done, last_queued, 8, self.faults, grip, 40000, "on", (1500, 1500, 1500))
+
+
+def fake_link() -> Any:
+    """A link double with exactly the Session's interface (autospec): a call the Session lacks fails the test."""
+    link = mock.create_autospec(Session, instance=True, name="link")
+    link.boot_id = "b00t"
+    link.last_sent_cmd = 0
+    return link
 
 
 def make(mocker: Any, board: FakeBoard, moves: list[Move], n: int = 3, **kwargs: Any) -> tuple[Sequencer, Any]:
-    link = mocker.Mock(name="link", boot_id="b00t")
+    link = fake_link()
     link.send_move.side_effect = board.send_move
     link.wait_done.side_effect = board.wait_done
     link.status.side_effect = board.status
-    home = Seg((1, 1, 1), 500, "home")
+    home = Segment((1, 1, 1), 500, None)
     kwargs.setdefault("segments_for", segments_for)
     seq = Sequencer(link, home=lambda: home, limits=((500,) * 3, (2500,) * 3, (1500,) * 3), **kwargs)
     seq.load(State.tower(n), iter(moves), len(moves))
@@ -81,7 +92,7 @@ def make(mocker: Any, board: FakeBoard, moves: list[Move], n: int = 3, **kwargs:
 
 
 def test_states_cover_the_issue_list() -> None:
-    names = {phase.value for phase in Phase}
+    names = {state.value for state in STATES}
     wanted = "disconnected connecting homing ready approach descend grip lift travel lower release retreat"
     assert set(wanted.split()) | {"paused", "estopped", "fault", "done"} <= names
 
@@ -141,8 +152,6 @@ def test_a_whole_run_visits_every_phase_in_order_and_sends_every_segment_once(mo
 @settings(max_examples=20)
 @given(st.integers(min_value=2, max_value=4), st.integers(min_value=1, max_value=4))
 def test_while_the_arm_runs_a_segment_the_next_one_is_already_queued(queue_ahead: int, n: int) -> None:
-    from unittest import mock
-
     board = FakeBoard()
     depths: list[int] = []
 
@@ -150,7 +159,7 @@ def test_while_the_arm_runs_a_segment_the_next_one_is_already_queued(queue_ahead
         depths.append(len(board.sent) - len(board.done))
         board.wait_done(cmd_id)
 
-    link = mock.Mock(boot_id="b")
+    link = fake_link()
     link.send_move.side_effect = board.send_move
     link.wait_done.side_effect = wait_done
     link.status.side_effect = board.status
@@ -212,9 +221,12 @@ HELD_PIECES = [
 ]
 
 
-def held_segments(state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Seg]:
+def held_segments(state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Segment]:
     """Like :func:`segments_for`, with :data:`HELD_PIECES`."""
-    return [Seg((move.disk * 100 + i, move.src, move.dst), 100 + i, name) for i, name in enumerate(HELD_PIECES)]
+    return [
+        Segment((move.disk * 100 + i, move.src, move.dst), 100 + i, MotionPhase(name))
+        for i, name in enumerate(HELD_PIECES)
+    ]
 
 
 @pytest.mark.parametrize("queue_ahead", [2, 3, 4])
@@ -225,7 +237,7 @@ def test_the_grip_sensor_is_read_once_per_pick_after_the_settle_hold_is_done(moc
     seq, link = make(mocker, board, [Move(1, 0, 2)], n=1, queue_ahead=queue_ahead, segments_for=held_segments)
     read_after: list[str] = []
 
-    def status() -> SimpleNamespace:
+    def status() -> Status:
         piece = {cmd: p[0] % 100 for cmd, p, _ in board.sent}[board.done[-1]]
         read_after.append(f"{HELD_PIECES[piece]}{piece}")
         return board.status()
@@ -248,7 +260,7 @@ def test_a_pick_missed_too_often_is_a_fault_naming_disk_and_peg(mocker: Any) -> 
 
 
 def test_a_fault_latched_by_the_board_stops_the_run(mocker: Any) -> None:
-    board = FakeBoard(faults="DROP")
+    board = FakeBoard(faults=("DROP",))
     seq, link = make(mocker, board, classic_moves(2), n=2)
     seq.connect()
     assert seq.run() is Phase.FAULT
@@ -288,7 +300,7 @@ def test_pause_holds_and_unpause_returns_to_the_same_phase(mocker: Any) -> None:
     assert seq.run() is Phase.PAUSED
     link.hold.assert_called_once_with()
     seq.unpause()
-    assert seq.state is Phase.GRIP, "approach x2 and descend were done: the pause came while gripping"
+    assert seq.state is MotionPhase.GRIP, "approach x2 and descend were done: the pause came while gripping"
     link.resume.assert_called_once_with()
     assert seq.run() is Phase.DONE
 
@@ -349,6 +361,7 @@ def _record_transitions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Transition, "_change_state", change_state)
 
 
+@pytest.mark.slow  # make test / CI only: too long for the make check loop
 def test_every_transition_of_the_table_is_taken_by_these_tests(tmp_path: Path) -> None:
     """Run the other tests of this module in a subprocess, recording the state changes they make; every
     (trigger, source, dest) row of TRANSITIONS must have happened at least once."""
@@ -375,7 +388,7 @@ def test_every_transition_of_the_table_is_taken_by_these_tests(tmp_path: Path) -
 
 def test_queue_ahead_outside_2_to_4_is_refused(mocker: Any) -> None:
     with pytest.raises(ValueError, match="queue_ahead 5"):
-        Sequencer(mocker.Mock(), segments_for=segments_for, queue_ahead=5)
+        Sequencer(fake_link(), segments_for=segments_for, queue_ahead=5)
 
 
 def test_the_committed_diagram_is_up_to_date() -> None:
@@ -404,7 +417,7 @@ def test_a_half_done_move_resumes_at_its_phase_without_homing(mocker: Any) -> No
     board = FakeBoard()
     moves = classic_moves(2)
     seq, link = make(mocker, board, moves, n=2)
-    seq.load(State.tower(2), iter(moves), len(moves), first_phase="travel")
+    seq.load(State.tower(2), iter(moves), len(moves), first_phase=MotionPhase.TRAVEL)
     seen: list[str] = []
     seq.machine.after_state_change = [lambda event: seen.append(seq.state.value)]
     seq.connect(open_link=False, configure=False, home=False)
@@ -422,7 +435,7 @@ def test_a_half_done_move_may_resume_at_any_later_phase(mocker: Any, first_phase
     board = FakeBoard()
     moves = classic_moves(2)
     seq, _ = make(mocker, board, moves, n=2)
-    seq.load(State.tower(2), iter(moves), len(moves), first_phase=first_phase)
+    seq.load(State.tower(2), iter(moves), len(moves), first_phase=MotionPhase(first_phase))
     seen: list[str] = []
     seq.machine.after_state_change = [lambda event: seen.append(seq.state.value)]
     seq.connect(open_link=False, configure=False, home=False)
@@ -432,7 +445,7 @@ def test_a_half_done_move_may_resume_at_any_later_phase(mocker: Any, first_phase
     assert len(board.sent) == len(PIECES) - PIECES.index(first_phase) + 2 * len(PIECES)
 
 
-def on_entering(seq: Sequencer, phase: Phase, action: Any) -> None:
+def on_entering(seq: Sequencer, phase: RunState, action: Any) -> None:
     """Call ``action()`` once, the first time the sequencer enters ``phase`` (from the machine's own callback)."""
     fired: list[bool] = []
 
@@ -516,7 +529,7 @@ def test_a_fresh_run_cannot_jump_into_the_middle_of_a_move(mocker: Any) -> None:
 
 
 def test_an_estop_latched_on_the_board_ends_in_estopped(mocker: Any) -> None:
-    board = FakeBoard(faults="ESTOP")
+    board = FakeBoard(faults=("ESTOP",))
     seq, link = make(mocker, board, classic_moves(2), n=2, has_grip_sensor=False)
     seq.connect()
     link.wait_done.side_effect = BoardError("board stopped with command 3 pending: mode ESTOP", code="ESTOP")
@@ -536,12 +549,12 @@ def test_a_lone_host_lost_is_recovered_by_sending_the_dropped_segments_again(moc
     def wait_done(cmd_id: int, timeout_s: float | None = None) -> None:
         if cmd_id == 5 and not frozen["done"]:  # the board froze after finishing cmd 4
             frozen["done"] = True
-            board.faults = "HOST_LOST"
+            board.faults = ("HOST_LOST",)
             raise BoardError("board stopped with command 5 pending: mode FAULT, faults HOST_LOST", code="FAULT")
         board.wait_done(cmd_id)
 
     link.wait_done.side_effect = wait_done
-    link.clear.side_effect = lambda: setattr(board, "faults", "")
+    link.clear.side_effect = lambda: setattr(board, "faults", ())
     assert seq.run() is Phase.DONE
     assert seq.recoveries == 1
     ids = [cmd for cmd, _, _ in board.sent]

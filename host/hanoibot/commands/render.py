@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 
 from ..errors import RenderError
+from ..planner import plan_for
 from .plan_options import add_plan_arguments, plan_request, whole_number
+from .words import count_of
 
 #: Most moves drawn unless --limit says otherwise (an SVG of 2**20 moves helps nobody).
 DEFAULT_LIMIT = 255
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         from ..config import load_config
 
         load_config(args.config)  # text boards need no geometry, but a bad --config is still bad input
-    plan = request.make_plan()
+    plan = plan_for(request)
     moves = list(islice(plan, min(limit, plan.length, sys.maxsize)))  # islice refuses a larger stop
     if args.out is None:
         state = plan.start
@@ -82,5 +84,5 @@ def run(args: argparse.Namespace) -> int:
             out.write(svg)
     except OSError as err:
         raise RenderError(f"cannot write --out {args.out!r}: {err.strerror or err}") from err
-    print(f"wrote {len(moves)} of {plan.length} moves to {args.out}")
+    print(f"wrote {len(moves)} of {count_of(plan.length, 'move')} to {args.out}")
     return 0

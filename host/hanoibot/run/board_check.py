@@ -6,19 +6,16 @@ asks for more is a :class:`~hanoibot.errors.ConfigError` naming the key, before 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ..config import RobotConfig
 from ..errors import ConfigError
+from ..link.status import Hello
 from ..motion.geometry import JOINT_NAMES
 
 
-def check_board_fits(config: RobotConfig, hello: Mapping[str, Any], port_url: str) -> None:
+def check_board_fits(config: RobotConfig, hello: Hello, port_url: str) -> None:
     """ConfigError (one line, naming the key) if ``config`` asks for pulses outside the board's HELLO range or
     for a grip sensor the board does not have."""
-    low_us = int(hello.get("min_pulse_us", 0))
-    high_us = int(hello.get("max_pulse_us", 1 << 30))
+    low_us, high_us = hello.min_pulse_us, hello.max_pulse_us
     names = (*JOINT_NAMES, "gripper")
     for name, min_us, max_us in zip(names, config.min_pulses_us(), config.max_pulses_us(), strict=True):
         if min_us < low_us:
@@ -29,7 +26,7 @@ def check_board_fits(config: RobotConfig, hello: Mapping[str, Any], port_url: st
             raise ConfigError(
                 f"[servos.{name}] max_us = {max_us}: the board on {port_url} accepts {low_us}..{high_us} µs"
             )
-    if config.gripper.grip_sensor and int(hello.get("grip_sensor", 1)) == 0:
+    if config.gripper.grip_sensor and not hello.grip_sensor:
         raise ConfigError(
             f"[gripper] grip_sensor = true: the board on {port_url} has no grip sensor "
             "(GRIP_SENSOR_PIN in board_config.py); wire one or set grip_sensor = false"

@@ -15,15 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import JournalError, PortError, ProtocolMismatch
+from ..motion.phases import MotionPhase
 from ..planner import make_plan
 from ..planner.base import Plan
 from ..puzzle import Move, Rules, State
 from .journal import Journal
 from .robot import Robot
-from .sequencer import Phase, Sequencer
+from .sequencer import Phase, RunState, Sequencer
 
 #: What a run's report says about how it ended, per final phase.
-STATUS_OF = {
+STATUS_OF: dict[RunState, str] = {
     Phase.DONE: "done",
     Phase.FAULT: "fault",
     Phase.ESTOPPED: "estopped",
@@ -68,15 +69,20 @@ def plan_from_spec(spec: dict[str, Any], *, source: str = "journal") -> Plan:
 
 @dataclass
 class RunReport:
-    """What ``--report FILE`` writes: how the run ended and what it cost (times in seconds)."""
+    """What ``--report FILE`` writes: how the run ended and what it cost (times in seconds).
+
+    ``wall_s`` is wall-clock time; ``simulated_s`` the simulated arm's time (``sim://`` only, else None);
+    ``paused_s`` the robot time spent paused, which ``s_per_move`` (robot time per move run) leaves out.
+    """
 
     status: str
     moves_done: int
     moves_total: int
     start: str
     final: str
-    elapsed_s: float
+    wall_s: float
     simulated_s: float | None
+    paused_s: float
     s_per_move: float | None
     retransmits: int
     faults: list[str] = field(default_factory=list)
@@ -103,7 +109,7 @@ class Run:
         *,
         journal: Journal | None = None,
         first_k: int = 0,
-        first_phase: str = "approach",
+        first_phase: MotionPhase = MotionPhase.APPROACH,
         board_state: State | None = None,
         first_cmd_id: int = 1,
         pose_us: tuple[int, ...] | None = None,
@@ -122,8 +128,10 @@ class Run:
         self.sequencer.on_move_done = on_move_done
         self._wall_start_s = time.monotonic()
         self._sim_start_s = 0.0
+        self._paused_s = 0.0
+        self._paused_since_s: float | None = None
 
-    def start(self, *, home: bool = True, configure: bool = True, record_plan: bool = True) -> Phase:
+    def start(self, *, home: bool = True, configure: bool = True, record_plan: bool = True) -> RunState:
         """Journal the plan (or the board rejoined), connect and home, and stream until the run stops.
 
         The robot's link is opened first if needed: its boot id goes into the journal before anything moves.
@@ -155,13 +163,15 @@ class Run:
             return self._stopped_before_moving()
         return self._finish_if_stopped(seq.run())
 
-    def go_on(self) -> Phase:
+    def go_on(self) -> RunState:
         """Continue after a pause (RESUME) and stream until the run stops again."""
+        self._end_pause()
         self.sequencer.unpause()
         return self._finish_if_stopped(self.sequencer.run())
 
-    def stop(self) -> Phase:
+    def stop(self) -> RunState:
         """Stop for good after a pause; the arm stays held and the journal says where the run stopped."""
+        self._end_pause()
         self.sequencer.stop()
         return self._finish_if_stopped(self.sequencer.state)
 
@@ -169,14 +179,27 @@ class Run:
         """Ask for a pause at the next segment boundary (call from a signal handler)."""
         self.sequencer.request_pause()
 
-    def _stopped_before_moving(self) -> Phase:
+    def _stopped_before_moving(self) -> RunState:
         """Connecting failed: a bad port or protocol is bad input (exit 2), anything else a fault."""
         error = self.sequencer.error
         if isinstance(error, PortError | ProtocolMismatch):
             raise error
         return self._finish_if_stopped(self.sequencer.state)
 
-    def _finish_if_stopped(self, phase: Phase) -> Phase:
+    def _robot_now_s(self) -> float:
+        """Robot time: the simulated board's clock on ``sim://``, else the wall clock (seconds)."""
+        clock = self.robot.board_clock
+        return clock.now_s() if clock is not None else time.monotonic()
+
+    def _end_pause(self) -> None:
+        """Add the time since the run paused to the paused time."""
+        if self._paused_since_s is not None:
+            self._paused_s += self._robot_now_s() - self._paused_since_s
+            self._paused_since_s = None
+
+    def _finish_if_stopped(self, phase: RunState) -> RunState:
+        if phase is Phase.PAUSED:
+            self._paused_since_s = self._robot_now_s()
         if phase is not Phase.PAUSED and self.journal is not None:
             self.journal.record_end(STATUS_OF.get(phase, phase.value))
         return phase
@@ -188,7 +211,7 @@ class Run:
         simulated_s = clock.now_s() - self._sim_start_s if clock is not None else None
         elapsed_s = time.monotonic() - self._wall_start_s
         moves_run = seq.moves_done - self.first_k
-        robot_s = simulated_s if simulated_s is not None else elapsed_s
+        robot_s = (simulated_s if simulated_s is not None else elapsed_s) - self._paused_s
         faults = [seq.reason] if seq.state in (Phase.FAULT, Phase.ESTOPPED) and seq.reason else []
         if seq.recoveries:
             faults.append(f"HOST_LOST recovered {seq.recoveries} times (arm held, dropped segments sent again)")
@@ -198,9 +221,10 @@ class Run:
             moves_total=self.plan.length,
             start=self.plan.start.to_string(),
             final=(seq.board_state or self.board_state).to_string(),
-            elapsed_s=round(elapsed_s, 6),
+            wall_s=round(elapsed_s, 6),
             simulated_s=round(simulated_s, 6) if simulated_s is not None else None,
+            paused_s=round(self._paused_s, 6),
             s_per_move=round(robot_s / moves_run, 6) if moves_run > 0 else None,
-            retransmits=int(getattr(self.robot.session, "retransmits", 0)),
+            retransmits=self.robot.session.retransmits,
             faults=faults,
         )

@@ -5,7 +5,8 @@ servo horns' pulses; the world moves the arm (:class:`~hanoibot.sim.arm.SimArm`)
 (:class:`~hanoibot.sim.disks.DiskBoard`) and latches ``COLLISION``, ``DROP`` or ``BAD_STACK`` in the firmware
 controller it was attached to. A missed pick is not a fault: :attr:`SimWorld.grip_sensor` reads the low current
 of an empty close and the host decides. :attr:`SimWorld.rail` is the servo supply after the e-stop switch, as the
-firmware's rail sense input sees it; :meth:`SimWorld.cut_servo_power` presses the e-stop. :attr:`SimWorld.events` logs picks, places, drops and faults with their time in seconds.
+firmware's rail sense input sees it; :meth:`SimWorld.cut_servo_power` presses the e-stop.
+:attr:`SimWorld.events` logs picks, places, drops and faults with their time in seconds.
 """
 
 from __future__ import annotations

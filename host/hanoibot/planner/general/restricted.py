@@ -6,7 +6,7 @@
 * ``cyclic`` (A->B->C->A): one step Q(m) = 2 R(m-1) + 1, two steps R(m) = 2 R(m-1) + Q(m-1) + 2
   (M. D. Atkinson, "The cyclic towers of Hanoi", Inform. Process. Lett. 13 (1981); OEIS A005665 / A005666).
 * ``big-on-top`` (linear, and the largest disk may sit on smaller ones): no closed form is known to us, so the
-  optimum comes from exact search (:mod:`hanoibot.planner.search`) while the state space is small. Past that,
+  optimum comes from exact search (:mod:`hanoibot.planner.general.search`) while the state space is small. Past that,
   :func:`big_on_top_run` gives a valid plan, labelled "not proven optimal": end to end, the small tower goes to
   the middle and the largest disk hops over it (3**(m-1) + 1 moves); end to middle, the tower of m-2 disks goes
   end to end, the two largest disks swap places in six hops, the small tower follows ((3**(m-1) + 9) / 2 moves,
@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from ..errors import PlanError
-from ..puzzle import Move, Rules, State
+from ...errors import PlanError
+from ...puzzle import Move, Rules, State
 from .transfer import Seq, Step, Tower, Transfer, TransferPlan
 
 BIG_ON_TOP_NOTE = "valid big-on-top transfer, not proven optimal (too many states for exact search)"
@@ -31,7 +31,7 @@ class LinearTower(Tower):
     @property
     def length(self) -> int:
         """3**m - 1 end to end, half that when the middle peg is involved."""
-        full = 3 ** len(self.labels) - 1
+        full: int = 3 ** len(self.labels) - 1  # a power of a non-literal exponent is typed Any
         return full if {self.src, self.dst} == {0, 2} else full // 2
 
     def parts(self) -> Sequence[Transfer]:
@@ -126,11 +126,12 @@ def count_big_on_top_run(n_disks: int, src: int, dst: int) -> int:
     """Length of :func:`big_on_top_run`, in closed form."""
     if src == dst:
         return 0
+    power: int = 3 ** (n_disks - 1)  # a power of a non-literal exponent is typed Any
     if {src, dst} == {0, 2}:
-        return 3 ** (n_disks - 1) + 1
+        return power + 1
     if n_disks < 3:
-        return (3**n_disks - 1) // 2
-    return (3 ** (n_disks - 1) + 9) // 2
+        return (3 * power - 1) // 2
+    return (power + 9) // 2
 
 
 def count_restricted_tower(n_disks: int, src: int, dst: int, rules: Rules) -> int:
