@@ -189,10 +189,9 @@ def test_missing_key_names_key_and_section() -> None:
         ),
         (setter("servos.wrist", "max_us", 2600), r"\[servos.wrist\] max_us = 2600: expected a whole number from 500"),
         # the grip threshold: needed with a sensor, a read_u16 value
-        (remover("gripper", "grip_threshold_u16"), r"\[gripper\] grip_threshold_u16 is missing"),
         (setter("gripper", "grip_threshold_u16", 70000), r"\[gripper\] grip_threshold_u16 = 70000: expected a whole"),
-        # the dead output-channel key is gone: board_config.py maps channels to pins
-        (setter("servos.base", "channel", 0), r"unknown key 'channel' in section \[servos.base\]"),
+        # channel may only restate the wire channel: board_config.py maps channels to pins
+        (setter("servos.wrist", "channel", 2), r"^\[servos.wrist\] channel = 2: expected 3, the wire channel"),
         (setter("servos.gripper", "max_us", 800), r"\[servos.gripper\] max_us = 800: .*inverted"),
         # a joint limit the servo's pulse range cannot reach
         (setter("arm.base", "max_deg", 120.0), r"\[servos.base\] max_us = 2400: .*\[arm.base\] max_deg = 120"),
@@ -282,3 +281,8 @@ def test_config_errors_are_hanoi_errors_and_value_errors() -> None:
         parse_config(edited(setter("arm", "forearm_mm", 0.0)))
     assert isinstance(err.value, HanoiError)
     assert isinstance(err.value, ValueError)
+
+
+def test_a_grip_sensor_without_a_threshold_gets_the_documented_default() -> None:
+    config = parse_config(edited(remover("gripper", "grip_threshold_u16")))
+    assert config.gripper.grip_threshold_u16 == round(0.33 * 0.1 * 50 / 3.3 * 65536)  # 1.65 V: half the ADC range

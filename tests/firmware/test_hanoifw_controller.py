@@ -281,12 +281,12 @@ def test_config_is_validated_and_never_moves_a_configured_arm():
     host.step()
     good = [1000, 2000, 1500, 9000] * 4 + [0]
     bad = (
-        [*good[:12], 0],
-        [1000, 1000, 1000, 9000, *good],
-        [1000, 2000, 2100, 9000, *good],
-        [400, 2000, 1500, 9000, *good],
-        [1000, 2600, 1500, 9000, *good],
-        [1000, 2000, 1500, 0, *good],
+        good[:12] + [0],  # noqa: RUF005 (MicroPython has no * in list displays)
+        [1000, 1000, 1000, 9000] + good,  # noqa: RUF005
+        [1000, 2000, 2100, 9000] + good,  # noqa: RUF005
+        [400, 2000, 1500, 9000] + good,  # noqa: RUF005
+        [1000, 2600, 1500, 9000] + good,  # noqa: RUF005
+        [1000, 2000, 1500, 0] + good,  # noqa: RUF005
     )
     for fields in bad:
         host.send(p.CONFIG, fields)

@@ -269,6 +269,15 @@ def test_a_fault_latched_by_the_board_stops_the_run(mocker: Any) -> None:
     link.hold.assert_called()
 
 
+def test_servo_power_lost_stops_the_run_saying_what_happened_and_what_to_do(mocker: Any) -> None:
+    board = FakeBoard(faults=("POWER_LOST",))
+    seq, _link = make(mocker, board, classic_moves(2), n=2)
+    seq.connect()
+    assert seq.run() is Phase.FAULT
+    assert "servo power was lost" in seq.reason and "hanoibot home --clear" in seq.reason
+    assert "\n" not in seq.reason
+
+
 @pytest.mark.parametrize("error", [LinkLost("board silent for 1.0 s"), BoardError("COLLISION", code="FAULT")])
 def test_a_link_error_mid_run_is_a_fault_with_the_reason(mocker: Any, error: Exception) -> None:
     board = FakeBoard()

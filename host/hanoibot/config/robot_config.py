@@ -27,6 +27,10 @@ from ..motion.workspace import check_board, check_reachable
 from ..puzzle import MAX_PEGS, MIN_PEGS, peg_letter
 from .reader import Section
 
+#: Grip threshold without ``grip_threshold_u16``: 1.65 V, i.e. 0.33 A through the sensor of hardware/README.md
+#: (0.1 ohm, gain 50), between an MG90S at rest and stalled on a disk. ``hanoibot calibrate --grip`` measures it.
+DEFAULT_GRIP_THRESHOLD_U16 = 32768
+
 #: Largest disk count a board may declare (the simulated runs use up to 8).
 MAX_DISKS = 16
 
@@ -87,7 +91,7 @@ def parse_config(data: bytes, *, source_path: Path | None = None) -> RobotConfig
     arm = _read_arm(root.table("arm"))
     motion = _read_motion(root.table("motion"))
     servos_section = root.table("servos")
-    servos = tuple(_read_servo(servos_section.table(joint), arm.joints[i]) for i, joint in enumerate(JOINT_NAMES))
+    servos = tuple(_read_servo(servos_section.table(joint), arm.joints[i], i) for i, joint in enumerate(JOINT_NAMES))
     gripper = _read_gripper(servos_section.table("gripper"), root.table("gripper"))
     servos_section.finish()
     root.finish()
@@ -144,6 +148,20 @@ def _read_arm(section: Section) -> Arm:
     )
 
 
+def _check_wire_channel(section: Section, wire_channel: int) -> None:
+    """An optional ``channel`` key must name the servo's wire channel (its place in joint order, gripper last):
+    which pin or PCA9685 output drives a channel is set in the firmware's board_config.py, not here."""
+    if section.has("channel"):
+        try:
+            section.integer("channel", wire_channel, wire_channel)
+        except ConfigError as err:
+            value = str(err).split(" = ", 1)[1].split(": expected", 1)[0]
+            raise ConfigError(
+                f"{section.where('channel')} = {value}: expected {wire_channel}, the wire channel of this servo "
+                "(pins and PCA9685 outputs are set in board_config.py); or leave channel out"
+            ) from None
+
+
 def _read_pulse_range(section: Section) -> tuple[int, int]:
     """``min_us`` and ``max_us`` of a servo table, within the firmware's own range (the one the board accepts)."""
     min_us = section.integer("min_us", HARD_MIN_PULSE_US, HARD_MAX_PULSE_US)
@@ -153,7 +171,8 @@ def _read_pulse_range(section: Section) -> tuple[int, int]:
     return min_us, max_us
 
 
-def _read_servo(section: Section, joint: Joint) -> Servo:
+def _read_servo(section: Section, joint: Joint, wire_channel: int) -> Servo:
+    _check_wire_channel(section, wire_channel)
     min_us, max_us = _read_pulse_range(section)
     calibration = _read_calibration(section)
     for key, angle_deg in (("min_deg", joint.min_deg), ("max_deg", joint.max_deg)):
@@ -187,6 +206,7 @@ def _read_calibration(section: Section) -> Calibration:
 
 
 def _read_gripper(servo: Section, section: Section) -> Gripper:
+    _check_wire_channel(servo, len(JOINT_NAMES))
     min_us, max_us = _read_pulse_range(servo)
     us_per_deg = servo.number("us_per_deg", 1.0, 50.0)
     servo.finish()
@@ -201,8 +221,10 @@ def _read_gripper(servo: Section, section: Section) -> Gripper:
     squeeze_mm = section.number("squeeze_mm", 0.0, 20.0)
     grip_sensor = section.boolean("grip_sensor")
     threshold = 0
-    if grip_sensor or section.has("grip_threshold_u16"):
+    if section.has("grip_threshold_u16"):
         threshold = section.integer("grip_threshold_u16", 1, MAX_GRIP_THRESHOLD)
+    elif grip_sensor:
+        threshold = DEFAULT_GRIP_THRESHOLD_U16
     section.finish()
     return Gripper(
         min_us, max_us, us_per_deg, open_us, closed_us, open_width_mm, closed_width_mm,
