@@ -223,7 +223,7 @@ function boot(cause, carried) {
     emit({ ev: 'connected', n: bootCount });
   };
   cdc.onSerialData = (buffer) => {
-    emit({ ev: 'serial', hex: Buffer.from(buffer).toString('hex') });
+    emit({ ev: 'serial', t_us: Math.round(nowNs() / 1000), hex: Buffer.from(buffer).toString('hex') });
   };
   const stockRead = rp2040.usbCtrl.onEndpointRead;
   rp2040.usbCtrl.onEndpointRead = (endpoint, size) => {
@@ -248,7 +248,7 @@ function boot(cause, carried) {
   heldRead = null;
   pendingInput = [];
   bootCount += 1;
-  emit({ ev: 'boot', n: bootCount, cause });
+  emit({ ev: 'boot', n: bootCount, cause, t_us: Math.round(timeOffsetNs / 1000) });
 }
 
 let rebootPending = null;
