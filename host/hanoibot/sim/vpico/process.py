@@ -239,6 +239,9 @@ class VirtualPico:
         """Switch the servo supply (the e-stop switch): the servos go limp and the rail-sense pin GP22 follows."""
         self.rail_powered = powered
         self._send({"op": "gpio", "pin": sensors.RAIL_SENSE_PIN, "level": 1 if powered else 0})
+        if not powered and self.world is not None:  # the gripper's current stops with its supply, not a tick later
+            self._grip_adc = sensors.grip_adc_counts(held=False, powered=False)
+            self._send({"op": "adc", "channel": sensors.GRIP_ADC_CHANNEL, "value": self._grip_adc})
 
     def latch_fault(self, name: str) -> None:
         """A collision or drop seen by the world: the real board cannot know it, so it is only logged."""
