@@ -17,6 +17,7 @@ EPILOG = """examples:
   hanoibot emulate                                   serve a simulated board; prints /dev/pts/N
   hanoibot emulate --link /tmp/hanoibot --log run.jsonl
   hanoibot emulate --flip 1e-3 --seed 7              the same with bit flips on the wire
+  hanoibot emulate --baud 115200                     the link as slow as a UART at 115200 baud
   kill -USR1 PID                                     unplug and replug the virtual cable
   hanoibot emulate --board AA --link /tmp/hb & sleep 1; hanoibot run -n 2 --port /tmp/hb
                                                      --board must match what `run` is told (-n/--from)
@@ -59,6 +60,9 @@ def register(subparsers: Any) -> None:
     for flag, metavar, text in SIMULATOR_OPTIONS:
         parser.add_argument(flag, metavar=metavar, help=text)
     parser.add_argument("--no-world", action="store_true", help="a bare board: no arm or disk physics (for link tests)")
+    parser.add_argument(
+        "--baud", metavar="N", type=_baud, help="carry at most N/10 bytes/s each way, like a UART (default: pty speed)"
+    )
     faults = parser.add_argument_group("wire faults (both directions)")
     for flag, metavar, text in FAULT_OPTIONS:
         faults.add_argument(flag, metavar=metavar, help=text)
@@ -77,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     log_file = _open_log(args.log)
     try:
         wire = make_wire(options, on_event=None if log_file is None else _writer(log_file))
-        emulator = PtyEmulator(wire, link_path=args.link)
+        emulator = PtyEmulator(wire, link_path=args.link, baud=args.baud)
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda _signum, _frame: emulator.stop())
         signal.signal(signal.SIGUSR1, lambda _signum, _frame: emulator.request_replug())
@@ -88,6 +92,17 @@ def run(args: argparse.Namespace) -> int:
         if log_file is not None:
             log_file.close()
     return 0
+
+
+def _baud(text: str) -> int:
+    """``--baud``: a whole number of bits per second, at least 300."""
+    try:
+        baud = int(text)
+    except ValueError:
+        baud = 0
+    if baud < 300:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a baud rate: expected a whole number of at least 300")
+    return baud
 
 
 def _open_log(path: str | None) -> TextIO | None:

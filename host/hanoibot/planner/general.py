@@ -28,7 +28,7 @@ from ..puzzle import Rules, State, check_peg_count, peg_letter
 from .astar import shuffled_search
 from .base import Plan
 from .frame_stewart import fs_count, tower_plan
-from .gather import gather
+from .gather import gather, gather_length3
 from .multipeg import multipeg_plan
 from .regular3 import count_regular3, count_to_nearest_tower, nearest_tower_plan, regular3_plan
 from .restricted import count_restricted_tower, restricted_tower_plan
@@ -293,6 +293,9 @@ def count_general_moves(
     if request.classic and request.regular and rules.pegs == 3:
         if request.goal is None:
             return count_to_nearest_tower(request.start)[0]
+        goal_peg = _tower_peg(request.goal)
+        if goal_peg is not None:  # one linear walk: the greedy gather is the optimum to a tower
+            return gather_length3(request.start.pegs_of_disks(), goal_peg)
         return count_regular3(request.start, request.goal)
     if not request.classic and rules.pegs == 3 and towers is not None and request.regular:
         src, dst = towers
