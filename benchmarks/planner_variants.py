@@ -24,8 +24,8 @@ from collections import deque
 from collections.abc import Callable
 
 from hanoibot.planner import count_moves
-from hanoibot.planner.frame_stewart import fs_count
-from hanoibot.planner.search import shortest_path
+from hanoibot.planner.general.frame_stewart import fs_count
+from hanoibot.planner.general.search import shortest_path
 from hanoibot.puzzle import Rules, State
 
 #: Calls per side in the paired timings.

@@ -16,9 +16,9 @@ from functools import cache
 from itertools import chain
 from typing import TypeGuard, overload
 
-from ..puzzle import Move, Rules, State
-from . import towers
-from .base import Plan
+from ...puzzle import Move, Rules, State
+from ..base import Plan
+from ..classic import towers
 
 
 class LazyParts(Sequence["Transfer"]):
