@@ -9,8 +9,6 @@ for every executed command, error, latched fault, injected wire fault and reset,
 from __future__ import annotations
 
 import argparse
-import json
-import signal
 from typing import Any, TextIO
 
 EPILOG = """examples:
@@ -71,6 +69,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until SIGTERM/SIGINT; returns 0."""
+    import signal
+
     from ..sim.emulator import PtyEmulator
     from ..sim.factory import make_wire
 
@@ -119,6 +119,8 @@ def _open_log(path: str | None) -> TextIO | None:
 
 def _writer(log_file: TextIO) -> Any:
     """An event listener writing each event as one flushed JSON line."""
+
+    import json
 
     def write(event: dict[str, Any]) -> None:
         log_file.write(json.dumps(event, separators=(",", ":")) + "\n")
