@@ -26,6 +26,7 @@ Then the variant planners' figures from ``planner_variants.py`` (regular counts,
 from __future__ import annotations
 
 import argparse
+import collections
 import hashlib
 import itertools
 import os
@@ -165,9 +166,10 @@ def bench_streaming(count: int = 3 * 10**6) -> None:
     from hanoibot.puzzle import Rules
 
     def rate(plan_moves: Iterator[object]) -> float:
+        """Moves per second, consumed at C speed (a zero-length deque), so the loop costs neither side anything."""
         began = time.perf_counter()
-        taken = sum(1 for _ in itertools.islice(plan_moves, count))
-        return taken / (time.perf_counter() - began)
+        collections.deque(itertools.islice(plan_moves, count), maxlen=0)
+        return count / (time.perf_counter() - began)
 
     classic = rate(iter(make_plan(24)))
     print(f"(g) streaming, first {count} moves; classic recursive plan (baseline): {classic / 1e6:5.1f} M moves/s")
