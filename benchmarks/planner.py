@@ -2,7 +2,7 @@
 
 Every figure is a ratio against a baseline measured in the same run (the machines are shared and noisy):
 
-(a) ``hanoibot solve -n 22 --format plain | reader`` against the seed documents' way: a plain recursive
+(a) ``hanoibot solve -n 22 --format plain | reader`` against a plain recursive
     generator printing ``DISK FROM TO`` with one print() per move. Both run as fresh processes (start-up
     included) under the same conditions: the same environment without PYTHONUNBUFFERED (so both stdouts are
     block-buffered, as when piped), writing into a pipe that this process reads to the end and hashes (a real
