@@ -15,6 +15,7 @@ Budget (DESIGN.md, issue 10): the control step uses at most 20 % of its period a
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -51,6 +52,7 @@ def report(name: str, cycles: float, covered_s: float) -> None:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     wall_start_s = time.monotonic()
     with Session(URL, silence_s=30.0, handshake_s=120.0) as session:
         pico = session.port.pico  # type: ignore[union-attr]
