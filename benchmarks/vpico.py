@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 
+from hanoibot.link.core import LinkCore
 from hanoibot.link.session import Session
 
 CPU_HZ = 125_000_000
@@ -54,7 +55,7 @@ def report(name: str, cycles: float, covered_s: float) -> None:
 def main() -> None:
     argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     wall_start_s = time.monotonic()
-    with Session(URL, silence_s=30.0, handshake_s=120.0) as session:
+    with Session(LinkCore(URL, silence_s=30.0, handshake_s=120.0)) as session:
         pico = session.port.pico  # type: ignore[union-attr]
         boot_s = pico.boot_to_hello_s
         session.configure((900,) * 5, (2100,) * 5, (1500,) * 5)

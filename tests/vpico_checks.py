@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 #: Below this emulated-to-wall time ratio the timing-sensitive virtual-Pico tests are skipped.
-MIN_SPEED = 0.15
+MIN_SPEED = 0.25
 
 
 def emulator_speed(pico) -> float:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from hanoibot.link.core import LinkCore
 from hanoibot.link.session import Session
 from hanoibot.sim.vpico.process import VirtualPico
 from vpico_checks import require_near_real_time
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_the_board_answers_status_over_vpico() -> None:
-    with Session("vpico://?world=0", silence_s=20.0, handshake_s=60.0) as session:
+    with Session(LinkCore("vpico://?world=0", silence_s=20.0, handshake_s=60.0)) as session:
         pico = session.port.pico  # type: ignore[union-attr]
         status = session.status()
         assert status.mode == "UNCONFIGURED" and status.boot_id == session.boot_id
