@@ -9,7 +9,7 @@ Ctrl-C (byte 0x03) reaches this loop only while no servo output is on: ``serve``
 interrupt off (``kbd_intr(-1)``) whenever the controller drives an output, so a stray 0x03 cannot drop a moving
 or holding arm into the REPL (frames never contain 0x03; it is then read as noise and dropped). With every output
 off, Ctrl-C latches ESTOP and ``serve`` returns so the REPL comes up (mpremote needs that to copy files: send
-RELEASE first, as ``hanoibot deploy`` does).
+RELEASE first: ``hanoibot home --release``).
 
 When the board is idle (nothing queued, nothing received in this loop) the garbage collector runs at most once
 a second, so a collection never lands in the middle of a motion.
