@@ -17,8 +17,10 @@ EPILOG = """output formats:
           ("optimal": true = proven, null = conjectured (Frame-Stewart, 5+ pegs), false = not proven optimal)
 
 methods (classic 3-peg tower transfer only; all give the identical optimal sequence):
-  recursive (default), iterative, gray (Gray-code counter), bits (closed bit formula), turing (a 16-row Turing
-  machine run literally; its step count is printed as a footer in text, on stderr for plain and json)
+  recursive (default), iterative, gray (Gray-code counter), bits (closed bit formula), turing (Basov's 16-row
+  Turing machine run literally; its step count is printed as a footer in text, on stderr for plain and json).
+  turing also runs from a shuffled --from tape (up to 20 disks): it halts only on its own run from a tower,
+  elsewhere it loops forever, and solve says so
 
 examples:
   hanoibot solve -n 3                                   the 7 moves of a 3-disk tower from A to C
@@ -26,6 +28,7 @@ examples:
   hanoibot solve -n 64 --start 10000000000000000000 --limit 3 --format plain
   hanoibot solve --from ACAB --to C --format json       from a given state to the tower on C
   hanoibot solve -n 5 --to B --method turing            A to B, run on the Turing machine
+  hanoibot solve --from ACABC --method turing           the seed's shuffled tape: the machine never halts
 """
 
 

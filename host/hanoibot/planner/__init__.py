@@ -78,12 +78,17 @@ def make_plan(
 
     ``start`` defaults to the tower on A and ``goal`` to the tower on the last peg; ``goal_any`` asks for the
     nearest perfect tower instead of ``goal``. ``max_states`` bounds exact searches. ``method`` (one of
-    :data:`METHODS`) applies to the classic transfer only.
+    :data:`METHODS`) applies to the classic transfer only, except ``turing``, which also runs Basov's table from a
+    shuffled ``start`` (:func:`~hanoibot.planner.turing.tape_plan`).
     """
     _check_request(n_disks, pegs, start, goal)
     classic = _classic_pegs(n_disks, pegs, rules, start, goal, goal_any)
     if classic is not None:
         return ClassicPlan(n_disks, *classic, method=method or DEFAULT_METHOD)
+    if method == "turing" and start is not None and pegs == 3 and (rules is None or rules == Rules(3)):
+        from .turing import tape_plan
+
+        return tape_plan(start, goal)
     if method is not None:
         raise PlanError(
             f"method {method!r} applies only to the classic transfer (3 pegs, classic rules, tower to tower)"
