@@ -39,7 +39,7 @@ BARE = "sim://?world=0"
 
 
 def board_of(session: Session) -> SimBoard:
-    board: SimBoard = session._port.board  # type: ignore[union-attr]
+    board: SimBoard = session.port.board  # type: ignore[union-attr]
     return board
 
 
@@ -64,7 +64,7 @@ def test_handshake_reads_the_board() -> None:
         assert session.channels == CHANNELS
         assert session.queue_depth == 8
         assert session.boot_id == board_of(session).boot_id
-        assert session.hello["proto"] == protocol.PROTOCOL_VERSION
+        assert session.hello is not None and session.hello.proto == protocol.PROTOCOL_VERSION
 
 
 def test_handshake_survives_noise_before_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -231,3 +231,15 @@ def test_a_long_wait_on_a_noisy_line_is_not_mistaken_for_silence() -> None:
         with pytest.raises(LinkTimeout) as info:
             session.wait_done(1, timeout_s=60.0)
         assert not isinstance(info.value, LinkLost)
+
+
+def test_board_refusals_name_the_command_to_run_not_protocol_words() -> None:
+    with Session(BARE) as session:
+        configure_snake(session)
+        session.estop()
+        session.send_move(1, snake_pose_us(1), MOVE_MS)
+        with pytest.raises(BoardError) as err:
+            session.wait_done(1, timeout_s=1.0)
+        message = str(err.value)
+        assert "send CLEAR" not in message
+        assert "hanoibot home --clear" in message, message

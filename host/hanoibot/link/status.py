@@ -15,6 +15,16 @@ from ..errors import ProtocolMismatch
 #: ``mode`` values of a board that will not move until the host clears it.
 STOPPED_MODES = ("ESTOP", "FAULT")
 
+#: Protocol words in the board's error texts, and what a person runs instead.
+PEOPLE_WORDS = (("send CLEAR", "clear it with: hanoibot home --clear"),)
+
+
+def for_people(text: str) -> str:
+    """A board's error text with protocol instructions (``send CLEAR``) replaced by the command to run."""
+    for board_words, command in PEOPLE_WORDS:
+        text = text.replace(board_words, command)
+    return text
+
 
 class Status(NamedTuple):
     """One STATUS report. Pulses in µs per channel (0 = never output); ``grip_mm`` is -1 without a sensor."""
@@ -34,6 +44,29 @@ class Status(NamedTuple):
         return self.mode in STOPPED_MODES or bool(self.faults)
 
 
+class Hello(NamedTuple):
+    """The board's HELLO, sent at boot and in answer to SYNC: who it is and what it can take.
+
+    ``queue_depth`` MOVEs may wait on the board; pulses in µs; ``max_duration_ms`` bounds one MOVE;
+    ``watchdog_ms`` is how long host silence it tolerates before it freezes the arm; ``max_frame_len`` in bytes.
+    """
+
+    proto: int
+    fw_version: str
+    boot_id: str
+    reset_cause: str
+    queue_depth: int
+    channels: int
+    min_pulse_us: int
+    max_pulse_us: int
+    max_duration_ms: int
+    watchdog_ms: int
+    max_frame_len: int
+    last_done_cmd: int
+    last_queued_cmd: int
+    mode: str
+
+
 def parse_status(fields: list[str]) -> Status:
     """The :class:`Status` in a STATUS frame's fields; ProtocolMismatch if they do not fit."""
     values = _unpack(protocol.STATUS, fields)
@@ -50,15 +83,32 @@ def parse_status(fields: list[str]) -> Status:
     )
 
 
-def parse_hello(fields: list[str]) -> dict[str, Any]:
-    """The HELLO fields by name; ProtocolMismatch (one line) if the board speaks another protocol version."""
+def parse_hello(fields: list[str]) -> Hello:
+    """The :class:`Hello` in a HELLO frame's fields; ProtocolMismatch (one line) if the board speaks another
+    protocol version or the fields do not fit."""
     proto = fields[0] if fields else "?"
     if proto != str(protocol.PROTOCOL_VERSION):
         raise ProtocolMismatch(
             f"board speaks protocol version {proto}: this host speaks version {protocol.PROTOCOL_VERSION};"
             " flash the firmware that comes with this hanoibot"
         )
-    return _unpack(protocol.HELLO, fields)
+    values = _unpack(protocol.HELLO, fields)
+    return Hello(
+        proto=int(values["proto"]),
+        fw_version=str(values["fw_version"]),
+        boot_id=str(values["boot_id"]),
+        reset_cause=str(values["reset_cause"]),
+        queue_depth=int(values["queue_depth"]),
+        channels=int(values["channels"]),
+        min_pulse_us=int(values["min_pulse_us"]),
+        max_pulse_us=int(values["max_pulse_us"]),
+        max_duration_ms=int(values["max_duration_ms"]),
+        watchdog_ms=int(values["watchdog_ms"]),
+        max_frame_len=int(values["max_frame_len"]),
+        last_done_cmd=int(values["last_done_cmd"]),
+        last_queued_cmd=int(values["last_queued_cmd"]),
+        mode=str(values["mode"]),
+    )
 
 
 def _unpack(kind: str, fields: list[str]) -> dict[str, Any]:
