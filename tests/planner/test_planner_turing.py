@@ -68,9 +68,7 @@ def test_two_disks_by_hand() -> None:
     assert run.machine_steps == 6 and run.is_halted
 
 
-@pytest.mark.parametrize(
-    "n", [*range(1, 16), *(pytest.param(n, marks=pytest.mark.slow) for n in range(16, 21))]
-)
+@pytest.mark.parametrize("n", [*range(1, 16), *(pytest.param(n, marks=pytest.mark.slow) for n in range(16, 21))])
 def test_table_run_from_the_tower_on_a_is_the_optimal_transfer(n: int) -> None:
     goal = machine_goal_peg(n)
     run = TuringRun(n, 0, goal)  # machine pegs = plan pegs: a literal run on '#AA…A#'

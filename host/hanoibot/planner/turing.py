@@ -208,7 +208,9 @@ def tape_plan(start: State, goal: State | None) -> TapePlan:
     from .regular3 import count_regular3, count_to_nearest_tower
 
     if start.pegs != 3 or not start.is_regular:
-        raise PlanError(f"start {start} cannot be written on the Turing machine's tape: expected one letter A-C per disk")
+        raise PlanError(
+            f"start {start} cannot be written on the Turing machine's tape: expected one letter A-C per disk"
+        )
     letters = start.to_string()
     halts, moves, steps, final = run_tape(letters)
     nearest, nearest_peg = count_to_nearest_tower(start)
