@@ -11,7 +11,7 @@ import pytest
 from hanoibot.errors import PlanError
 from hanoibot.planner import make_plan
 from hanoibot.planner.classic import ClassicPlan
-from hanoibot.planner.turing import ROWS, TABLE, TuringRun, machine_goal_peg, machine_steps, run_table, run_tape
+from hanoibot.planner.classic.turing import ROWS, TABLE, TuringRun, machine_goal_peg, machine_steps, run_table, run_tape
 from hanoibot.puzzle import Move, State
 
 
@@ -153,7 +153,7 @@ def test_shuffled_tapes_halt_exactly_on_the_machines_own_runs_and_then_optimally
 
 
 def _literal_moves(letters: str) -> Iterator[Move]:
-    from hanoibot.planner.turing import TuringMachine
+    from hanoibot.planner.classic.turing import TuringMachine
 
     return TuringMachine(["#", *letters, "#"], 1, 1)
 
