@@ -30,6 +30,8 @@ examples:
   hanoibot solve --from ACAB --to C --format json       from a given state to the tower on C
   hanoibot solve -n 5 --to B --method turing            A to B, run on the Turing machine
   hanoibot solve --from ACABC --method turing           the seed's shuffled tape: the machine never halts
+  hanoibot solve --puzzle bicolor -n 3                  two alternating towers made monochrome
+  hanoibot solve --puzzle tricolor -n 2 --format plain  three colour towers, each to another peg: '1r A B'
 """
 
 
@@ -48,6 +50,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--limit", metavar="M", help="print at most M moves (default: to the end)")
     parser.add_argument("--method", metavar="NAME", help=f"classic only: {', '.join(METHOD_NAMES)}")
     parser.add_argument("--all-optimal", action="store_true", help="print every optimal plan when there are several")
+    parser.add_argument("--puzzle", metavar="NAME", help="bicolor or tricolor: the coloured towers, -n sizes")
     parser.set_defaults(run=run)
 
 
@@ -59,6 +62,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.format not in FORMATS:
         raise PlanError(f"unknown format {args.format!r}: expected one of {', '.join(FORMATS)}")
+    if args.puzzle is not None:
+        from .colour_solve import solve_puzzle
+
+        return solve_puzzle(args)
     if args.method is not None and args.method not in METHOD_NAMES:
         raise PlanError(f"unknown method {args.method!r}: expected one of {', '.join(METHOD_NAMES)}")
     first = whole_number(args.start, "--start", minimum=1) or 1
