@@ -101,3 +101,11 @@ def test_construction_is_never_shorter_than_the_exact_search_on_small_boards(dat
         >= len(shortest_moves(start, goal))
         == independent_distance(as_stacks(start), as_stacks(goal))
     )
+
+
+@pytest.mark.parametrize("sizes", [1, 2])
+def test_both_tricolor_derangements_need_as_many_moves(sizes: int) -> None:
+    start, goal = start_and_goal("tricolor", sizes)
+    other = ColourState([(level[2], level[0], level[1]) for level in goal.levels])  # red -> C, green -> A, blue -> B
+    assert other != goal
+    assert len(shortest_moves(start, other)) == len(shortest_moves(start, goal))
