@@ -14,7 +14,6 @@ import signal
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, quote, urlsplit
 
 from ..planner import plan_for
 from .output_files import check_output_paths, write_report
@@ -113,6 +112,8 @@ def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
 
 def sim_port_url(url: str, start: State, config_path: str | None) -> str:
     """``url``, and for ``sim://`` with the simulated disks placed as ``start`` and the same robot config."""
+    from urllib.parse import parse_qsl, quote, urlsplit
+
     parts = urlsplit(url)
     if parts.scheme.lower() != "sim":
         return url
