@@ -67,6 +67,7 @@ def register(subparsers: Any) -> None:
     pico.add_argument("--servo", choices=("pwm", "pca9685"), default="pwm", help="its servo driver (default pwm)")
     pico.add_argument("--free-running", action="store_true", help="let emulated time run ahead of the wall clock")
     pico.add_argument("--uf2", metavar="FILE", help="another MicroPython UF2 image (default: the vendored v1.27.0)")
+    pico.add_argument("--blank", action="store_true", help="an empty filesystem: copy the firmware with mpremote")
     faults = parser.add_argument_group("wire faults (both directions)")
     for flag, metavar, text in FAULT_OPTIONS:
         faults.add_argument(flag, metavar=metavar, help=text)
