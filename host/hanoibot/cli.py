@@ -32,6 +32,7 @@ COMMANDS = (
     "estop",
     "deploy",
     "emulate",
+    "lock",
 )
 
 EPILOG = """examples:

@@ -21,7 +21,7 @@ from .plan_options import add_plan_arguments, plan_request
 
 if TYPE_CHECKING:
     from ..config import RobotConfig
-    from ..puzzle import State
+    from ..puzzle import Rules, State
     from ..run.runner import Run
 
 EPILOG = """examples:
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     check_board_fits(config, request.n_disks, request.pegs)
     plan = plan_for(request)
     check_output_paths({"--report": args.report, "--journal": args.journal}, {"--config": args.config})
-    port_url = sim_port_url(args.port or "sim://", plan.start, args.config)
+    port_url = sim_port_url(args.port or "sim://", plan.start, args.config, plan.rules)
     robot = Robot(port_url, config)
     robot.open()
     try:
@@ -110,8 +110,8 @@ def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
         raise ConfigError(f"{n_disks} disks asked but {source} declares {config.board.disk_count} in [board]")
 
 
-def sim_port_url(url: str, start: State, config_path: str | None) -> str:
-    """``url``, and for ``sim://`` with the simulated disks placed as ``start`` and the same robot config."""
+def sim_port_url(url: str, start: State, config_path: str | None, rules: Rules | None = None) -> str:
+    """``url``, and for ``sim://`` with the simulated disks placed as ``start``, the same robot config and rules."""
     from urllib.parse import parse_qsl, quote, urlsplit
 
     parts = urlsplit(url)
@@ -121,6 +121,8 @@ def sim_port_url(url: str, start: State, config_path: str | None) -> str:
     extra = []
     if "board" not in options:
         extra.append(f"board={quote(start.to_string(), safe='')}")
+    if rules is not None and "rules" not in options:
+        extra.append(f"rules={quote(rules.name, safe='')}")
     if config_path is not None and "config" not in options:
         extra.append(f"config={quote(str(config_path), safe='')}")
     query = "&".join(q for q in (parts.query, *extra) if q)
