@@ -129,3 +129,12 @@ def test_hello_wait_is_bounded() -> None:
 
     with pytest.raises(DeployError, match=r"did not answer HELLO within 0\.2 s"):
         wait_for_hello("/dev/fake", 0.2, never)
+
+
+def test_a_board_that_goes_away_mid_copy_is_one_line_saying_what_to_do(tmp_path: Path) -> None:
+    transport = fake_transport({})
+    transport.fs_writefile.side_effect = TransportError("could not read from the port")  # e.g. a watchdog reset
+    files, blobs = two_files(tmp_path)
+    with pytest.raises(DeployError, match=r"stopped answering during the copy .*run hanoibot deploy again") as caught:
+        copy_and_verify(open_board(transport), files, blobs, lambda _line: None)
+    assert "\n" not in str(caught.value)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ..errors import PortError
@@ -92,6 +92,19 @@ class BoardFiles:
             pass
         self._transport.close()
         self._transport = None
+
+    @contextlib.contextmanager
+    def answering(self) -> Iterator[None]:
+        """Turn the board going silent or away mid-transfer into one DeployError line (what to do next)."""
+        from mpremote.transport import TransportError
+
+        try:
+            yield
+        except (TransportError, OSError) as err:
+            raise DeployError(
+                f"the board on {self.port} stopped answering during the copy ({err}); a board that has been driving "
+                "the arm resets about 2 s after its REPL comes up (hardware watchdog): run hanoibot deploy again"
+            ) from err
 
     def identify(self) -> BoardInfo:
         """The board's MicroPython version, .mpy version and chip."""

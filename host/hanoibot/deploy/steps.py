@@ -64,15 +64,16 @@ def copy_and_verify(
     board: BoardFiles, files: list[FirmwareFile], blobs: list[bytes], say: Callable[[str], None]
 ) -> None:
     """Write every file, then check each by its SHA-256 on the board; remove stale ``hanoifw/*.py`` sources."""
-    board.make_dir(PACKAGE)
-    for number, (item, data) in enumerate(zip(files, blobs, strict=True), start=1):
-        say(f"copying {number}/{len(files)}: {item.board_path} ({len(data)} bytes)")
-        board.write(item.board_path, data)
-        if item.compile and board.remove_if_present(f"{PACKAGE}/{Path(item.board_path).stem}.py"):
-            say(f"  removed the old source {PACKAGE}/{Path(item.board_path).stem}.py (it would shadow the .mpy)")
-    say("checking every file on the board by its SHA-256")
-    for item, data in zip(files, blobs, strict=True):
-        board.verify(item.board_path, data)
+    with board.answering():
+        board.make_dir(PACKAGE)
+        for number, (item, data) in enumerate(zip(files, blobs, strict=True), start=1):
+            say(f"copying {number}/{len(files)}: {item.board_path} ({len(data)} bytes)")
+            board.write(item.board_path, data)
+            if item.compile and board.remove_if_present(f"{PACKAGE}/{Path(item.board_path).stem}.py"):
+                say(f"  removed the old source {PACKAGE}/{Path(item.board_path).stem}.py (it would shadow the .mpy)")
+        say("checking every file on the board by its SHA-256")
+        for item, data in zip(files, blobs, strict=True):
+            board.verify(item.board_path, data)
 
 
 def wait_for_hello(port: str, timeout_s: float, open_session: Callable[[str], str]) -> str:
