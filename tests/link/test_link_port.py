@@ -46,7 +46,7 @@ def test_a_port_opens_with_dtr_asserted_and_rts_released(monkeypatch: pytest.Mon
             seen.append((port.dtr, port.rts))
             original_open()
 
-        port.open = open_and_record  # type: ignore[method-assign]
+        port.open = open_and_record
         if not kwargs.get("do_not_open"):
             port.open()
         return port
