@@ -19,7 +19,20 @@ from . import __version__
 from .errors import HanoiError
 
 #: Sub-command modules in the order ``--help`` lists them.
-COMMANDS = ("solve", "count", "render", "run", "resume", "home", "jog", "calibrate", "status", "estop", "emulate")
+COMMANDS = (
+    "solve",
+    "count",
+    "render",
+    "run",
+    "resume",
+    "home",
+    "jog",
+    "calibrate",
+    "status",
+    "estop",
+    "emulate",
+    "serve",
+)
 
 EPILOG = """examples:
   hanoibot solve -n 3 --format plain        print the 7 moves of a 3-disk tower
