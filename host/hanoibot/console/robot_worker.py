@@ -78,6 +78,7 @@ class RobotWorker:
         self._error = ""
         self._busy = ""
         self._journal_path = ""
+        self._progress = (0, 0)  # moves done and planned of the last run, kept after it ends
         self._closing = False
         self._thread = threading.Thread(target=self._loop, name="hanoibot-console-robot", daemon=True)
         self._thread.start()
@@ -280,6 +281,7 @@ class RobotWorker:
         self._believed = job.sequencer.board_state or self._believed
         self._last_status = self._robot.session.status() if self._robot is not None else None
         report = job.report()
+        self._progress = (report.moves_done, report.moves_total)
         if phase is Phase.PAUSED:
             self._message = f"paused after {report.moves_done} of {report.moves_total} moves: Continue or Stop"
             return
@@ -304,13 +306,14 @@ class RobotWorker:
         board = self._believed
         stacks = [list(s) for s in board.stacks] if board is not None else []
         held = None
-        moves_done = moves_total = 0
+        moves_done, moves_total = self._progress
         eta_s = None
         if job is not None:
             seq = job.sequencer
             board = seq.board_state or board
             stacks = [list(s) for s in board.stacks] if board is not None else stacks
             moves_done, moves_total = seq.moves_done, job.plan.length
+            self._progress = (moves_done, moves_total)
             if phase in HOLDING_PHASES and moves_done < moves_total:
                 move = job.plan.move_at(moves_done)
                 if stacks[move.src] and stacks[move.src][-1] == move.disk:
