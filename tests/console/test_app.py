@@ -6,11 +6,10 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from starlette.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
-
 from hanoibot.console.app import ConsoleSettings, make_app
 from hanoibot.console.guard import is_loopback
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 ORIGIN = {"origin": "http://testserver"}
 
@@ -104,9 +103,7 @@ def test_one_controller_others_read_only_and_told_who(client: TestClient) -> Non
         ('{"type": "command", "name": "run", "options": []}', "must be a JSON object"),
     ],
 )
-def test_malformed_message_gets_an_error_and_the_server_keeps_serving(
-    client: TestClient, text: str, says: str
-) -> None:
+def test_malformed_message_gets_an_error_and_the_server_keeps_serving(client: TestClient, text: str, says: str) -> None:
     with client.websocket_connect("/ws", headers=ORIGIN) as ws:
         ws.send_text(text)
         assert says in str(next_of(ws, "error")["message"])

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from hanoibot.console.planning import answer
 from hanoibot.errors import HanoiError
 from hanoibot.planner import make_plan

@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-
 from hanoibot.console.robot_worker import RobotWorker
 from hanoibot.puzzle import State
 

@@ -68,6 +68,8 @@ class Game {
     this.history = [];
     this.future = [];
     this.moveCount = 0;
+    $("moves-left").textContent = "…";
+    if (this.view) this.clearSuggestion();
     const geometry = await api(`/api/layout?pegs=${pegs}&disks=${Math.max(this.disks, 1)}`);
     this.view = new BoardView($("play-board"), geometry, {
       interactive: true,
@@ -279,6 +281,7 @@ class Game {
       let start = null;
       let elapsed = 0;
       let last = null;
+      const isStep = solving.paused; // a Step plays its move to the end; a Pause holds the disk mid-air
       const frame = (now) => {
         if (this.solving !== solving) {
           view.floating = null;
@@ -287,7 +290,7 @@ class Game {
         }
         stats.frameTimesMs.push(now);
         if (start === null) start = now;
-        if (solving.paused && last !== null) start += now - last; // hold the disk where it is while paused
+        if (solving.paused && !isStep && last !== null) start += now - last; // hold the disk where it is while paused
         last = now;
         elapsed = now - start;
         const s = Math.min(1, elapsed / durationMs);

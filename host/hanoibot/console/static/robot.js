@@ -25,7 +25,8 @@ export class RobotPanel {
     const info = await (await fetch("/api/robot", { headers })).json();
     $("robot-port").textContent = `on ${info.port}`;
     this.view = new BoardView($("robot-board"), info.geometry, { interactive: false });
-    this.view.draw(info.geometry.peg_u_mm.map(() => []));
+    this.view.draw(info.geometry.peg_u_mm.map(() => []), { arm: info.geometry.home_arm_mm });
+    this.view.svg.classList.add("offline");
     for (const button of document.querySelectorAll("#robot [data-command]")) {
       button.addEventListener("click", () => this.command(button.dataset.command));
     }
@@ -101,8 +102,9 @@ export class RobotPanel {
   onState(state) {
     this.stats.latenciesMs.push(performance.timeOrigin + performance.now() - state.t_report_ms);
     this.state = state;
+    this.view.svg.classList.toggle("offline", !state.connected);
     this.view.draw(state.board.length ? state.board : this.view.g.peg_u_mm.map(() => []), {
-      arm: state.arm_mm,
+      arm: state.arm_mm.length ? state.arm_mm : this.view.g.home_arm_mm,
       held: state.held,
     });
     $("robot-phase").textContent = state.busy && state.phase === "idle" ? state.busy : state.phase;
