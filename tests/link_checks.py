@@ -80,7 +80,7 @@ class Transport:
     def executed_cmd_ids(self, session: Session) -> list[int] | None:
         """Command ids the board executed, from the simulator or the emulator's log (None on a real board)."""
         if self.kind == "sim":
-            return session._port.board.executed_cmd_ids()  # type: ignore[union-attr]
+            return session.port.board.executed_cmd_ids()  # type: ignore[union-attr]
         if self.emulator is not None:
             return self.emulator.executed_cmd_ids()
         return None
@@ -95,7 +95,7 @@ class Transport:
     def power_cycle(self, session: Session) -> bool:
         """Reboot the board under the session; False on a real board."""
         if self.kind == "sim":
-            session._port.board.reset("power")  # type: ignore[union-attr]
+            session.port.board.reset("power")  # type: ignore[union-attr]
             return True
         if self.emulator is not None:
             self.emulator.power_cycle()

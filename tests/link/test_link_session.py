@@ -39,7 +39,7 @@ BARE = "sim://?world=0"
 
 
 def board_of(session: Session) -> SimBoard:
-    board: SimBoard = session._port.board  # type: ignore[union-attr]
+    board: SimBoard = session.port.board  # type: ignore[union-attr]
     return board
 
 
@@ -64,7 +64,7 @@ def test_handshake_reads_the_board() -> None:
         assert session.channels == CHANNELS
         assert session.queue_depth == 8
         assert session.boot_id == board_of(session).boot_id
-        assert session.hello["proto"] == protocol.PROTOCOL_VERSION
+        assert session.hello is not None and session.hello.proto == protocol.PROTOCOL_VERSION
 
 
 def test_handshake_survives_noise_before_the_first_frame(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hanoibot.errors import ProtocolMismatch
-from hanoibot.link.status import Status, parse_hello, parse_status
+from hanoibot.link.status import Hello, Status, parse_hello, parse_status
 from hanoifw import protocol
 
 
@@ -34,9 +34,9 @@ def test_is_stopped_follows_mode_and_faults(mode: str, faults: str, stopped: boo
 def test_hello_by_name() -> None:
     values = [protocol.PROTOCOL_VERSION, "0.1.0", "cafe", "power", 8, 5, 500, 2500, 60000, 300, 256, 0, 0, "IDLE"]
     hello = parse_hello(fields_of("HELLO", values))
-    assert hello["boot_id"] == "cafe"
-    assert hello["queue_depth"] == 8
-    assert hello["watchdog_ms"] == 300
+    assert hello == Hello(
+        protocol.PROTOCOL_VERSION, "0.1.0", "cafe", "power", 8, 5, 500, 2500, 60000, 300, 256, 0, 0, "IDLE"
+    )
 
 
 def test_other_protocol_version_is_named() -> None:

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
+from unittest import mock
 
 import pytest
 from hanoibot.clock import VirtualClock
 from hanoibot.config import load_config
 from hanoibot.errors import JournalError, RunFault
+from hanoibot.link.session import Session
+from hanoibot.link.status import Status
 from hanoibot.motion.segments import segments_for_move
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move, Rules, State
 from hanoibot.run.journal import Journal, load_journal
 from hanoibot.run.recovery import check_journal, resume_after_reset, resume_same_boot
+from hanoibot.run.robot import Robot
 from hanoibot.run.runner import plan_spec
 
 #: Phases of one move's segments as segments_for_move lays them out: the grip, travel and release phases end with
@@ -27,7 +31,7 @@ PHASES = [
 IDS = len(PHASES)
 
 
-class FakeSession:
+class FakeBoard:
     """Answers STATUS like a board that kept its boot; records ESTOP/CLEAR/RESUME."""
 
     def __init__(self, statuses: list[dict[str, Any]]) -> None:
@@ -36,11 +40,11 @@ class FakeSession:
         self.asked = 0
         self.clock = VirtualClock()
 
-    def status(self) -> SimpleNamespace:
+    def status(self) -> Status:
         self.asked += 1
         values = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
-        base = {"mode": "FAULT", "faults": ("HOST_LOST",), "grip_mm": 12, "pulses_us": (1500,) * 5}
-        return SimpleNamespace(**(base | values))
+        base = {"boot_id": "b", "mode": "FAULT", "free_slots": 8, "faults": ("HOST_LOST",), "grip_mm": 12}
+        return Status(**(base | values), pulses_us=(1500,) * 5)
 
     def estop(self) -> None:
         self.calls.append("estop")
@@ -65,9 +69,19 @@ def journal_with(tmp_path: Path, moves_done: int, open_moves: int) -> tuple[Path
     return path, plan
 
 
-def robot_with(session: FakeSession, grip_sensor: bool = True) -> Any:
-    gripper, motion = SimpleNamespace(grip_sensor=grip_sensor), SimpleNamespace(settle_ms=40)
-    return SimpleNamespace(session=session, config=SimpleNamespace(gripper=gripper, motion=motion))
+def robot_with(board: FakeBoard, grip_sensor: bool = True) -> Any:
+    """A Robot double (autospec of Robot and Session) whose session answers from ``board``."""
+    session = mock.create_autospec(Session, instance=True)
+    session.clock = board.clock
+    session.status.side_effect = board.status
+    session.estop.side_effect = board.estop
+    session.clear.side_effect = board.clear
+    session.resume.side_effect = board.resume
+    config = load_config()
+    robot = mock.create_autospec(Robot, instance=True)
+    robot.session = session
+    robot.config = replace(config, gripper=replace(config.gripper, grip_sensor=grip_sensor))
+    return robot
 
 
 @pytest.mark.parametrize(
@@ -88,7 +102,7 @@ def test_a_half_done_move_resumes_at_the_phase_after_the_last_finished_id(
     tmp_path: Path, last_done: int, phase: str
 ) -> None:
     path, plan = journal_with(tmp_path, 2, 1)
-    session = FakeSession([{"last_done_cmd": last_done, "last_queued_cmd": 45}])
+    session = FakeBoard([{"last_done_cmd": last_done, "last_queued_cmd": 45}])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
     assert (point.first_k, point.first_phase, point.same_boot) == (2, phase, True)
@@ -99,7 +113,7 @@ def test_a_half_done_move_resumes_at_the_phase_after_the_last_finished_id(
 
 def test_moves_the_board_finished_after_the_host_died_are_recorded_done(tmp_path: Path) -> None:
     path, plan = journal_with(tmp_path, 1, 2)
-    session = FakeSession([{"last_done_cmd": 45, "last_queued_cmd": 45, "mode": "IDLE", "faults": ()}])
+    session = FakeBoard([{"last_done_cmd": 45, "last_queued_cmd": 45, "mode": "IDLE", "faults": ()}])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
     assert (point.first_k, point.first_phase) == (3, "approach")
@@ -111,7 +125,7 @@ def test_motion_still_queued_on_the_board_is_flushed_first(tmp_path: Path) -> No
     path, plan = journal_with(tmp_path, 0, 1)
     moving = {"last_done_cmd": 3, "last_queued_cmd": 8, "mode": "MOVING", "faults": ()}
     stopped = {"last_done_cmd": 5, "last_queued_cmd": 8, "mode": "ESTOP", "faults": ("ESTOP",)}
-    session = FakeSession([moving, stopped])
+    session = FakeBoard([moving, stopped])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
     assert session.calls == ["estop", "clear", "resume"]
@@ -120,7 +134,7 @@ def test_motion_still_queued_on_the_board_is_flushed_first(tmp_path: Path) -> No
 
 def test_a_dropped_disk_is_never_resumed_blindly(tmp_path: Path) -> None:
     path, plan = journal_with(tmp_path, 0, 1)
-    session = FakeSession([{"last_done_cmd": 5, "last_queued_cmd": 10, "faults": ("DROP",)}])
+    session = FakeBoard([{"last_done_cmd": 5, "last_queued_cmd": 10, "faults": ("DROP",)}])
     with Journal.open_append(path) as journal, pytest.raises(RunFault, match=r"DROP.*--board"):
         resume_same_boot(load_journal(path), plan, robot_with(session), journal)
 
@@ -129,7 +143,7 @@ def test_a_dropped_disk_is_never_resumed_blindly(tmp_path: Path) -> None:
 def test_an_empty_gripper_while_carrying(tmp_path: Path, last_done: int, phase: str | None) -> None:
     # 5 and 7: stopped in the lift or the travel (the disk is still on its peg); 9 and 10: in the lower.
     path, plan = journal_with(tmp_path, 0, 1)
-    session = FakeSession([{"last_done_cmd": last_done, "last_queued_cmd": 15, "grip_mm": 0}])
+    session = FakeBoard([{"last_done_cmd": last_done, "last_queued_cmd": 15, "grip_mm": 0}])
     with Journal.open_append(path) as journal:
         if phase is None:
             with pytest.raises(RunFault, match="disk 1 is no longer in the gripper"):
@@ -144,7 +158,7 @@ def test_the_grip_is_read_once_from_the_status_after_the_settle_hold(tmp_path: P
     # in the sequencer), not asked again a settle time later.
     path, plan = journal_with(tmp_path, 0, 1)
     held_late = {"last_done_cmd": 5, "last_queued_cmd": 15, "grip_mm": 12}
-    session = FakeSession([{**held_late, "grip_mm": 0}, held_late])
+    session = FakeBoard([{**held_late, "grip_mm": 0}, held_late])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
     assert point.first_phase == "approach", "the pick missed: it is made again"
@@ -156,7 +170,7 @@ def test_a_run_stopped_during_the_settle_hold_resumes_at_the_grip(tmp_path: Path
     # Id 4 closed the fingers, the hold (5) did not finish: the servo may still be closing, so no verdict is drawn
     # from the sensor; the grip is sent again and the sequencer reads the sensor after its hold.
     path, plan = journal_with(tmp_path, 0, 1)
-    session = FakeSession([{"last_done_cmd": 4, "last_queued_cmd": 15, "grip_mm": 0}])
+    session = FakeBoard([{"last_done_cmd": 4, "last_queued_cmd": 15, "grip_mm": 0}])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
     assert (point.first_k, point.first_phase) == (0, "grip")
@@ -166,7 +180,7 @@ def test_a_run_stopped_during_the_settle_hold_resumes_at_the_grip(tmp_path: Path
 def test_no_sensor_reading_means_no_verdict(tmp_path: Path, grip_mm: int, grip_sensor: bool) -> None:
     # -1: the config says a sensor is fitted but the board has none (or it failed); or the config has none.
     path, plan = journal_with(tmp_path, 0, 1)
-    session = FakeSession([{"last_done_cmd": 9, "last_queued_cmd": 15, "grip_mm": grip_mm}])
+    session = FakeBoard([{"last_done_cmd": 9, "last_queued_cmd": 15, "grip_mm": grip_mm}])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session, grip_sensor), journal)
     assert point.first_phase == "lower"
@@ -183,7 +197,7 @@ def test_the_fake_journal_ends_its_grip_with_a_hold() -> None:
 
 def test_after_a_reset_the_rest_is_replanned_from_the_confirmed_board(tmp_path: Path) -> None:
     path, plan = journal_with(tmp_path, 2, 1)
-    session = FakeSession([{"last_done_cmd": 0, "last_queued_cmd": 0, "mode": "UNCONFIGURED", "faults": ()}])
+    session = FakeBoard([{"last_done_cmd": 0, "last_queued_cmd": 0, "mode": "UNCONFIGURED", "faults": ()}])
     confirmed = State.parse("CBA")
     point = resume_after_reset(load_journal(path), plan, robot_with(session), confirmed)
     assert (point.first_k, point.board_state, point.same_boot) == (0, confirmed, False)

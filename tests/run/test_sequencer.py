@@ -6,11 +6,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, NamedTuple
+from unittest import mock
 
 import pytest
 from hanoibot.errors import BoardError, LinkLost, PortError
+from hanoibot.link.session import Session
+from hanoibot.link.status import Status
 from hanoibot.puzzle import Move, State
 from hanoibot.run.journal import Journal, load_journal
 from hanoibot.run.sequencer import ACTIVE, MOTION, TRANSITIONS, Phase, Sequencer, diagram_markdown
@@ -48,7 +50,7 @@ def classic_moves(n: int, src: int = 0, dst: int = 2, via: int = 1) -> list[Move
 class FakeBoard:
     """Side effects for the mocked link: records what the board was asked and answers like a board would."""
 
-    def __init__(self, grips: list[int] | None = None, faults: str = "") -> None:
+    def __init__(self, grips: list[int] | None = None, faults: tuple[str, ...] = ()) -> None:
         self.sent: list[tuple[int, tuple[int, ...], int]] = []
         self.done: list[int] = []
         self.grips = list(grips or [])
@@ -63,13 +65,24 @@ class FakeBoard:
         assert cmd_id in [c for c, _, _ in self.sent], f"waited for cmd {cmd_id} before sending it"
         self.done.append(cmd_id)
 
-    def status(self) -> SimpleNamespace:
+    def status(self) -> Status:
         grip = self.grips.pop(0) if self.grips else 12
-        return SimpleNamespace(grip_mm=grip, faults=self.faults, last_done_cmd=self.done[-1] if self.done else 0)
+        mode = "FAULT" if self.faults else "MOVING"
+        last_done = self.done[-1] if self.done else 0
+        last_queued = self.sent[-1][0] if self.sent else 0
+        return Status("b00t", mode, last_done, last_queued, 8, self.faults, grip, (1500, 1500, 1500))
+
+
+def fake_link() -> Any:
+    """A link double with exactly the Session's interface (autospec): a call the Session lacks fails the test."""
+    link = mock.create_autospec(Session, instance=True, name="link")
+    link.boot_id = "b00t"
+    link.last_sent_cmd = 0
+    return link
 
 
 def make(mocker: Any, board: FakeBoard, moves: list[Move], n: int = 3, **kwargs: Any) -> tuple[Sequencer, Any]:
-    link = mocker.Mock(name="link", boot_id="b00t")
+    link = fake_link()
     link.send_move.side_effect = board.send_move
     link.wait_done.side_effect = board.wait_done
     link.status.side_effect = board.status
@@ -141,8 +154,6 @@ def test_a_whole_run_visits_every_phase_in_order_and_sends_every_segment_once(mo
 @settings(max_examples=20)
 @given(st.integers(min_value=2, max_value=4), st.integers(min_value=1, max_value=4))
 def test_while_the_arm_runs_a_segment_the_next_one_is_already_queued(queue_ahead: int, n: int) -> None:
-    from unittest import mock
-
     board = FakeBoard()
     depths: list[int] = []
 
@@ -150,7 +161,7 @@ def test_while_the_arm_runs_a_segment_the_next_one_is_already_queued(queue_ahead
         depths.append(len(board.sent) - len(board.done))
         board.wait_done(cmd_id)
 
-    link = mock.Mock(boot_id="b")
+    link = fake_link()
     link.send_move.side_effect = board.send_move
     link.wait_done.side_effect = wait_done
     link.status.side_effect = board.status
@@ -225,7 +236,7 @@ def test_the_grip_sensor_is_read_once_per_pick_after_the_settle_hold_is_done(moc
     seq, link = make(mocker, board, [Move(1, 0, 2)], n=1, queue_ahead=queue_ahead, segments_for=held_segments)
     read_after: list[str] = []
 
-    def status() -> SimpleNamespace:
+    def status() -> Status:
         piece = {cmd: p[0] % 100 for cmd, p, _ in board.sent}[board.done[-1]]
         read_after.append(f"{HELD_PIECES[piece]}{piece}")
         return board.status()
@@ -248,7 +259,7 @@ def test_a_pick_missed_too_often_is_a_fault_naming_disk_and_peg(mocker: Any) -> 
 
 
 def test_a_fault_latched_by_the_board_stops_the_run(mocker: Any) -> None:
-    board = FakeBoard(faults="DROP")
+    board = FakeBoard(faults=("DROP",))
     seq, link = make(mocker, board, classic_moves(2), n=2)
     seq.connect()
     assert seq.run() is Phase.FAULT
@@ -375,7 +386,7 @@ def test_every_transition_of_the_table_is_taken_by_these_tests(tmp_path: Path) -
 
 def test_queue_ahead_outside_2_to_4_is_refused(mocker: Any) -> None:
     with pytest.raises(ValueError, match="queue_ahead 5"):
-        Sequencer(mocker.Mock(), segments_for=segments_for, queue_ahead=5)
+        Sequencer(fake_link(), segments_for=segments_for, queue_ahead=5)
 
 
 def test_the_committed_diagram_is_up_to_date() -> None:
@@ -516,7 +527,7 @@ def test_a_fresh_run_cannot_jump_into_the_middle_of_a_move(mocker: Any) -> None:
 
 
 def test_an_estop_latched_on_the_board_ends_in_estopped(mocker: Any) -> None:
-    board = FakeBoard(faults="ESTOP")
+    board = FakeBoard(faults=("ESTOP",))
     seq, link = make(mocker, board, classic_moves(2), n=2, has_grip_sensor=False)
     seq.connect()
     link.wait_done.side_effect = BoardError("board stopped with command 3 pending: mode ESTOP", code="ESTOP")
@@ -536,12 +547,12 @@ def test_a_lone_host_lost_is_recovered_by_sending_the_dropped_segments_again(moc
     def wait_done(cmd_id: int, timeout_s: float | None = None) -> None:
         if cmd_id == 5 and not frozen["done"]:  # the board froze after finishing cmd 4
             frozen["done"] = True
-            board.faults = "HOST_LOST"
+            board.faults = ("HOST_LOST",)
             raise BoardError("board stopped with command 5 pending: mode FAULT, faults HOST_LOST", code="FAULT")
         board.wait_done(cmd_id)
 
     link.wait_done.side_effect = wait_done
-    link.clear.side_effect = lambda: setattr(board, "faults", "")
+    link.clear.side_effect = lambda: setattr(board, "faults", ())
     assert seq.run() is Phase.DONE
     assert seq.recoveries == 1
     ids = [cmd for cmd, _, _ in board.sent]

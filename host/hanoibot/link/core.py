@@ -1,6 +1,9 @@
-"""The engine under :class:`~hanoibot.link.session.Session`: port, handshake, frames in, timers, frames out.
+"""The link engine a :class:`~hanoibot.link.session.Session` holds: port, handshake, frames in, timers, frames out.
 
-:class:`LinkCore` owns the port and the protocol state. Reliable frames go through a go-back-N
+:class:`LinkCore` owns the port and the protocol state; its public surface is small: :meth:`~LinkCore.open`,
+:meth:`~LinkCore.send_reliable` (sequenced, acked, resent), :meth:`~LinkCore.send_immediate` (ESTOP, STATUS, PING:
+acted on at once, never queued), :meth:`~LinkCore.service` (read, act, run timers), :meth:`~LinkCore.request` (the
+one send-wait-resend loop) and the counters. Reliable frames go through a go-back-N
 :class:`~hanoibot.link.window.SendWindow`. A frame whose ack is overdue (twice the recent minimum round trip) is
 asked about with a PING: the PONG's cumulative ack tells at once whether the board took it, so a loss costs a
 round trip instead of a retransmission timeout; the adaptive RTO (:mod:`hanoibot.link.rtt`) is the fallback.
@@ -14,7 +17,7 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
-from typing import Any
+from collections.abc import Callable, Sequence
 
 import serial
 from hanoifw import protocol
@@ -23,7 +26,7 @@ from ..clock import Clock, WallClock
 from ..errors import BadCommand, BoardError, BoardReset, LinkLost, LinkTimeout, PortError
 from .port import READ_QUANTUM_S, close_quietly, open_port, read_available, reopen_port
 from .rtt import RttEstimator
-from .status import Status, parse_hello, parse_status
+from .status import Hello, Status, parse_hello, parse_status
 from .window import Pending, SendWindow
 
 #: Board ERROR codes that are flow control, not failures.
@@ -39,7 +42,7 @@ _MAX_PINGS = 32
 
 
 class LinkCore:
-    """Port, protocol state and service loop of one host session (the public commands are on Session).
+    """Port, protocol state and service loop of one host session (the board commands are on Session).
 
     Times in s of ``clock`` (a sim:// port's virtual clock replaces it): ``silence_s`` without a valid frame is
     LinkLost; ``handshake_s`` bounds SYNC/HELLO; ``reconnect_s`` bounds reopening a vanished port (0 = PortError
@@ -73,13 +76,12 @@ class LinkCore:
         self.rtt = RttEstimator(max_rto_s=min(1.0, silence_s / 5))
         self.retransmits = 0
         self.reconnects = 0
-        self.hello: dict[str, Any] = {}
+        self.hello: Hello | None = None
         self.boot_id = ""
-        self.channels = 0
-        self.queue_depth = 0
         self.last_done_cmd = 0
         self.last_sent_cmd = 0
         self.last_status: Status | None = None
+        self.statuses = 0
         self._heartbeat_max_s = heartbeat_s
         self._heartbeat_s = heartbeat_s
         self._window = SendWindow(window, first_seq=random.randrange(protocol.SEQ_MOD))
@@ -91,14 +93,13 @@ class LinkCore:
         self._errors: list[BoardError] = []
         self._reset: BoardReset | None = None
         self._status_s = -1.0
-        self._status_count = 0
         self._status_asked_s = -1.0
         self._fast_retransmit_key = (-1, 0)
         # PING token -> (when it was sent in s, its number among the frames written: see _on_pong)
         self._pings: dict[str, tuple[float, int]] = {}
         self._frames_written = 0
         self._handshaking = False
-        self._wanted: dict[str, float] = {}
+        self._pong_rtt_s: dict[str, float] = {}
         self._ping_count = 0
         self._probe_key = (-1, 0)
         self._probe_sent_s = 0.0
@@ -114,6 +115,34 @@ class LinkCore:
     def is_open(self) -> bool:
         """True while the port is open."""
         return self._port is not None and bool(self._port.is_open)
+
+    @property
+    def window_is_full(self) -> bool:
+        """True while no more reliable frames may be sent before an ack."""
+        return self._window.is_full
+
+    @property
+    def next_seq(self) -> int:
+        """The seq the next reliable frame will get (unsequenced frames carry it too)."""
+        return self._window.next_seq
+
+    def resend_timeout_s(self) -> float:
+        """How long to wait for an answer before sending again, in s: the one retransmission decision (the
+        adaptive RTO of :mod:`hanoibot.link.rtt`, doubled by back-off). Handshake, window and requests use it."""
+        return self.rtt.rto_s
+
+    def open(self) -> None:
+        """Open the port, discard noise and shake hands; ProtocolMismatch or LinkTimeout if that fails."""
+        self._open_port()
+        self._handshake()
+
+    def restart(self) -> None:
+        """After :class:`BoardReset`: forget the old boot's frames and commands and shake hands again."""
+        self._reset = None
+        self._window.clear()
+        self._open_cmds.clear()
+        self.boot_id = ""
+        self._handshake()
 
     def close(self) -> None:
         """Close the port (the board keeps running; its watchdog holds the arm if it was moving). The port
@@ -163,7 +192,7 @@ class LinkCore:
         sync_seq = self._window.next_seq
         sync = protocol.encode(protocol.SYNC, sync_seq, self._rx_ack(), [token])
         start_s = self.clock.now_s()
-        hello: dict[str, Any] | None = None
+        hello: Hello | None = None
         attempts = 0
         # No timer runs while handshaking, so reads must block (and let sim:// time pass) even when a timer of
         # the session being reopened is overdue; otherwise a lost HELLO meant a busy loop, endless on sim://.
@@ -177,7 +206,7 @@ class LinkCore:
                         f"no HELLO from {self.url!r} within {self.handshake_s:g} s: expected a hanoibot board there"
                     )
                 self._transmit(sync)
-                while hello is None and self.clock.now_s() - now_s < self.rtt.rto_s:
+                while hello is None and self.clock.now_s() - now_s < self.resend_timeout_s():
                     hello = self._read_hello(sync_seq)
                 if hello is None:
                     self.rtt.back_off()
@@ -188,7 +217,7 @@ class LinkCore:
         self._adopt_hello(hello)
         self._window.restart(sync_seq + 1, ack=self._rx_ack())
 
-    def _read_hello(self, sync_seq: int) -> dict[str, Any] | None:
+    def _read_hello(self, sync_seq: int) -> Hello | None:
         """Read once; the HELLO that acks ``sync_seq``, if it came (other frames are dropped here)."""
         for kind, seq, ack, fields in self._reader.feed(self._read(wait=True)):
             self._board_seq = seq
@@ -196,22 +225,21 @@ class LinkCore:
                 return parse_hello(fields)
         return None
 
-    def _adopt_hello(self, hello: dict[str, Any]) -> None:
+    def _adopt_hello(self, hello: Hello) -> None:
         """Take the board's HELLO; a changed boot id (after a reconnect) is a BoardReset."""
-        if self.boot_id and hello["boot_id"] != self.boot_id:
-            self._board_reset(str(hello["boot_id"]), str(hello["reset_cause"]))
+        if self.boot_id and hello.boot_id != self.boot_id:
+            self._board_reset(hello.boot_id, hello.reset_cause)
         self.hello = hello
-        self.boot_id = str(hello["boot_id"])
-        self.channels = int(hello["channels"])
-        self.queue_depth = int(hello["queue_depth"])
-        self.last_done_cmd = max(self.last_done_cmd, int(hello["last_done_cmd"]))
-        self.last_sent_cmd = max(self.last_sent_cmd, int(hello["last_queued_cmd"]))
+        self.boot_id = hello.boot_id
+        self.last_done_cmd = max(self.last_done_cmd, hello.last_done_cmd)
+        self.last_sent_cmd = max(self.last_sent_cmd, hello.last_queued_cmd)
         # An eighth of the board's watchdog: it trips only if seven heartbeats in a row are lost.
-        self._heartbeat_s = min(self._heartbeat_max_s, int(hello["watchdog_ms"]) / 8000.0)
+        self._heartbeat_s = min(self._heartbeat_max_s, hello.watchdog_ms / 8000.0)
         self._last_rx_s = self.clock.now_s()
 
-    def _service(self, *, wait: bool) -> None:
-        """Read and act on frames, run the timers, and raise what the board reported."""
+    def service(self, *, wait: bool) -> None:
+        """Read and act on frames, run the timers, and raise what the board reported (``wait``: block until a
+        frame comes or a timer is due, at most READ_QUANTUM_S)."""
         if self._reset is not None:
             raise self._reset
         for frame in self._reader.feed(self._read(wait=wait)):
@@ -250,7 +278,7 @@ class LinkCore:
         retransmit_s = probe_s = never_s
         oldest = self._window.oldest
         if oldest is not None:
-            retransmit_s = oldest.sent_s + self.rtt.rto_s if oldest.transmissions else -never_s
+            retransmit_s = oldest.sent_s + self.resend_timeout_s() if oldest.transmissions else -never_s
             if oldest.transmissions:
                 probe_s = oldest.sent_s + self.rtt.probe_s
                 if (oldest.seq, oldest.transmissions) == self._probe_key:
@@ -287,15 +315,15 @@ class LinkCore:
         now_s = self.clock.now_s()
         self._last_rx_s = now_s
         if self._board_seq is not None and seq != (self._board_seq + 1) % protocol.SEQ_MOD:
-            self._ask_status()  # a board frame was lost: STATUS tells what it said (last_done_cmd, faults)
+            self.ask_status()  # a board frame was lost: STATUS tells what it said (last_done_cmd, faults)
         self._board_seq = seq
         if kind == protocol.HELLO:
             if fields[2:3] != [self.boot_id]:
                 hello = parse_hello(fields)
-                self._board_reset(str(hello["boot_id"]), str(hello["reset_cause"]))
+                self._board_reset(hello.boot_id, hello.reset_cause)
             return
         if kind == protocol.ERROR and fields[:1] == [protocol.E_NO_SESSION]:
-            self._ask_status()  # the board forgot our session: did it reboot?
+            self.ask_status()  # the board forgot our session: did it reboot?
             return
         self._take_ack(kind, ack, now_s)
         if kind == protocol.ACK and len(fields) == 2:
@@ -322,8 +350,7 @@ class LinkCore:
             return
         sent_s, ping_order = sent
         self.rtt.sample(now_s - sent_s)
-        if token in self._wanted:
-            self._wanted[token] = now_s - sent_s
+        self._pong_rtt_s[token] = now_s - sent_s
         oldest = self._window.oldest
         # Order by frames written, not by time: on a virtual clock a PING written just before the oldest frame
         # has the same timestamp, and its PONG (whose ack cannot cover that frame) would fake a loss.
@@ -340,7 +367,7 @@ class LinkCore:
             self._board_reset(status.boot_id, "unknown")
         self.last_status = status
         self._status_s = now_s
-        self._status_count += 1
+        self.statuses += 1
         self._done_up_to(status.last_done_cmd)
 
     def _on_error(self, fields: list[str]) -> None:
@@ -372,7 +399,7 @@ class LinkCore:
             # Not acked as soon as expected: a PING now tells at once whether it was lost (see _on_pong).
             self._probe_key = (oldest.seq, oldest.transmissions)
             self._probe_sent_s = now_s
-            self._send_ping()
+            self.send_ping()
         if now_s >= heartbeat_s:
             self._heartbeat(now_s)
         if now_s >= silence_s:
@@ -381,13 +408,49 @@ class LinkCore:
                 " check the cable and the board's power"
             )
 
-    def _send_reliable(self, kind: str, fields: list[str | int], *, cmd_id: int | None = None) -> Pending:
-        """Wait for room in the window, then send a reliable frame."""
+    def send_reliable(self, kind: str, fields: Sequence[str | int] = (), *, cmd_id: int | None = None) -> Pending:
+        """Wait for room in the window, then send a sequenced frame that is resent until acked (a MOVE's
+        ``cmd_id`` is kept in the window so its fate is known after a reset)."""
         while self._window.is_full:
-            self._service(wait=True)
+            self.service(wait=True)
         entry = self._window.add(kind, fields, ack=self._rx_ack(), cmd_id=cmd_id)
         self._send_entry(entry)
         return entry
+
+    def send_immediate(self, kind: str, fields: Sequence[str | int] = ()) -> None:
+        """Send a frame the board acts on at once whatever its seq (ESTOP, STATUS, PING); never resent."""
+        if kind == protocol.STATUS:
+            self._status_asked_s = self.clock.now_s()
+        self._transmit(protocol.encode(kind, self._window.next_seq, self._rx_ack(), list(fields)))
+
+    def wait_acked(self, entry: Pending) -> None:
+        """Service the link until the reliable frame ``entry`` is acked."""
+        while not entry.acked:
+            self.service(wait=True)
+
+    def request(self, send: Callable[[], object], answered: Callable[[], bool]) -> None:
+        """``send()``, then service the link until ``answered()``; send again after each resend timeout. The
+        silence bound ends it with LinkLost if the board never answers."""
+        while True:
+            send()
+            sent_s = self.clock.now_s()
+            while self.clock.now_s() - sent_s < self.resend_timeout_s():
+                self.service(wait=True)
+                if answered():
+                    return
+
+    def take_pong_rtt_s(self, token: str) -> float | None:
+        """The round trip in s of the PING ``token`` once its PONG came (forgotten once taken), else None."""
+        return self._pong_rtt_s.pop(token, None)
+
+    def note_move_sent(self, cmd_id: int) -> None:
+        """Book MOVE ``cmd_id`` as sent and not yet done."""
+        self._open_cmds.append(cmd_id)
+        self.last_sent_cmd = cmd_id
+
+    def unfinished_cmds(self) -> tuple[int, ...]:
+        """MOVE ids sent and not known done, oldest first."""
+        return tuple(self._unfinished())
 
     def _send_entry(self, entry: Pending) -> None:
         """(Re)send one reliable frame and note when."""
@@ -403,33 +466,29 @@ class LinkCore:
         for entry in self._window.pending():
             self._send_entry(entry)
 
-    def _wait_acked(self, entry: Pending) -> None:
-        """Service the link until ``entry`` is acked."""
-        while not entry.acked:
-            self._service(wait=True)
-
     def _heartbeat(self, now_s: float) -> None:
         """Keep the watchdog fed: a short PING, or a STATUS when the last one is older than ``status_every_s``
         (STATUS shows a reboot and what was done; PONG is short, so it survives a noisy line more often)."""
         if now_s - max(self._status_s, self._status_asked_s) >= self.status_every_s:
-            self._ask_status()
+            self.ask_status()
         else:
-            self._send_ping()
+            self.send_ping()
 
-    def _send_ping(self) -> str:
+    def send_ping(self) -> str:
         """Send a PING with a fresh token and remember when; returns the token."""
         self._ping_count += 1
         token = str(self._ping_count)
         if len(self._pings) >= _MAX_PINGS:
             del self._pings[next(iter(self._pings))]  # its PONG was lost
+        while len(self._pong_rtt_s) >= _MAX_PINGS:
+            del self._pong_rtt_s[next(iter(self._pong_rtt_s))]  # nobody asked for it
         self._pings[token] = (self.clock.now_s(), self._frames_written + 1)
-        self._transmit(protocol.encode(protocol.PING, self._window.next_seq, self._rx_ack(), [token]))
+        self.send_immediate(protocol.PING, [token])
         return token
 
-    def _ask_status(self) -> None:
+    def ask_status(self) -> None:
         """Send a STATUS request (acted on at once by the board whatever its seq)."""
-        self._status_asked_s = self.clock.now_s()
-        self._transmit(protocol.encode(protocol.STATUS, self._window.next_seq, self._rx_ack()))
+        self.send_immediate(protocol.STATUS)
 
     def _rx_ack(self) -> int:
         """Our ack of the board's frames: the last board seq seen (the board does not need it)."""

@@ -6,27 +6,55 @@ board's HELLO (protocol version: a mismatch is one clear ProtocolMismatch; boot 
 unfinished than the board can queue; :meth:`Session.wait_done` services the link until a command is done.
 A changed boot id raises :class:`~hanoibot.errors.BoardReset` naming the commands whose fate is unknown; they
 are never replayed into the new boot (call :meth:`Session.resync` to start over). If the port vanishes, the
-session reopens it within ``reconnect_s`` and carries on if the board kept its boot id. Retransmission,
-heartbeat and the silence bound live in :mod:`hanoibot.link.core`.
+session reopens it within ``reconnect_s`` and carries on if the board kept its boot id. Frames, retransmission,
+heartbeat and the silence bound live in the :class:`~hanoibot.link.core.LinkCore` the session holds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import serial
 from hanoifw import protocol
 
+from ..clock import Clock
 from ..errors import BadCommand, BoardError, LinkTimeout
 from .core import LinkCore
-from .status import Status
+from .status import Hello, Status
 
 
-class Session(LinkCore):
+class Session:
     """One host session with one board; a context manager (``with Session(url) as s: ...``).
 
-    ``window`` frames may be unacked at once; ``silence_s`` is the silence bound before LinkLost; the port is
-    reopened within ``reconnect_s`` if it vanishes (0 = raise PortError instead).
+    Keyword arguments go to :class:`~hanoibot.link.core.LinkCore`: ``window`` frames may be unacked at once;
+    ``silence_s`` is the silence bound before LinkLost; the port is reopened within ``reconnect_s`` if it
+    vanishes (0 = raise PortError instead). Times in s of the session clock.
     """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        clock: Clock | None = None,
+        window: int = 4,
+        silence_s: float = 1.0,
+        handshake_s: float = 5.0,
+        reconnect_s: float = 5.0,
+        heartbeat_s: float = 0.075,
+        status_every_s: float = 0.25,
+        baudrate: int = 115200,
+    ) -> None:
+        self.core = LinkCore(
+            url,
+            clock=clock,
+            window=window,
+            silence_s=silence_s,
+            handshake_s=handshake_s,
+            reconnect_s=reconnect_s,
+            heartbeat_s=heartbeat_s,
+            status_every_s=status_every_s,
+            baudrate=baudrate,
+        )
 
     def __enter__(self) -> Session:
         self.open()
@@ -35,18 +63,88 @@ class Session(LinkCore):
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    # --- what the board and the link say -------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        """The pyserial URL of the board."""
+        return self.core.url
+
+    @property
+    def clock(self) -> Clock:
+        """The session clock (a sim:// port's virtual clock once open)."""
+        return self.core.clock
+
+    @property
+    def port(self) -> serial.SerialBase | None:
+        """The pyserial port object (a sim:// port has ``.board`` and ``.clock``); None before the first open."""
+        return self.core.port
+
+    @property
+    def is_open(self) -> bool:
+        """True while the port is open."""
+        return self.core.is_open
+
+    @property
+    def hello(self) -> Hello | None:
+        """The board's last HELLO (None before the first handshake)."""
+        return self.core.hello
+
+    @property
+    def boot_id(self) -> str:
+        """The board's boot id ("" before the first handshake); a change means the board was reset."""
+        return self.core.boot_id
+
+    @property
+    def channels(self) -> int:
+        """Servo channels the board drives (0 before the first handshake)."""
+        return self.core.hello.channels if self.core.hello is not None else 0
+
+    @property
+    def queue_depth(self) -> int:
+        """MOVEs the board can queue (0 before the first handshake)."""
+        return self.core.hello.queue_depth if self.core.hello is not None else 0
+
+    @property
+    def last_done_cmd(self) -> int:
+        """The highest command id the board reported done in this boot."""
+        return self.core.last_done_cmd
+
+    @property
+    def last_sent_cmd(self) -> int:
+        """The highest command id sent in this boot (from HELLO after a handshake: ids of other sessions too)."""
+        return self.core.last_sent_cmd
+
+    @property
+    def last_status(self) -> Status | None:
+        """The last STATUS the board sent (None after a reset or a CLEAR)."""
+        return self.core.last_status
+
+    @property
+    def retransmits(self) -> int:
+        """Reliable frames sent again so far."""
+        return self.core.retransmits
+
+    @property
+    def reconnects(self) -> int:
+        """Times the port was reopened after it vanished."""
+        return self.core.reconnects
+
+    # --- commands ------------------------------------------------------------------------------------
     def open(self) -> None:
         """Open the port, discard noise and shake hands; ProtocolMismatch or LinkTimeout if that fails."""
-        self._open_port()
-        self._handshake()
+        self.core.open()
+
+    def close(self) -> None:
+        """Close the port (the board keeps running; its watchdog holds the arm if it was moving)."""
+        self.core.close()
+
+    def reconnect(self) -> None:
+        """Reopen the port and shake hands again (see :meth:`LinkCore.reconnect`)."""
+        self.core.reconnect()
 
     def resync(self) -> None:
         """After :class:`BoardReset`: start a fresh session with the rebooted board (nothing is replayed)."""
-        self._reset = None
-        self._window.clear()
-        self._open_cmds.clear()
-        self.boot_id = ""
-        self._handshake()
+        self.core.restart()
 
     def configure(self, min_us: Sequence[int], max_us: Sequence[int], start_us: Sequence[int]) -> None:
         """Send per-channel pulse limits and start pulses in µs; returns once the board has taken them."""
@@ -55,7 +153,7 @@ class Session(LinkCore):
         fields: list[str | int] = []
         for low, high, start in zip(min_us, max_us, start_us, strict=True):
             fields += [int(low), int(high), int(start)]
-        self._wait_acked(self._send_reliable(protocol.CONFIG, fields))
+        self.core.wait_acked(self.core.send_reliable(protocol.CONFIG, fields))
         status = self.status()
         if status.mode == "UNCONFIGURED" or status.is_stopped:
             raise BoardError(f"board did not take CONFIG: mode {status.mode}, faults {status.faults or 'none'}")
@@ -68,15 +166,14 @@ class Session(LinkCore):
             raise BadCommand(
                 f"cmd_id {cmd_id} is invalid: expected {self.last_sent_cmd + 1}..{protocol.MAX_CMD_ID} (increasing)"
             )
-        max_duration_ms = int(self.hello.get("max_duration_ms", 60000))
+        max_duration_ms = self.core.hello.max_duration_ms if self.core.hello is not None else 60000
         if not 1 <= duration_ms <= max_duration_ms:
             raise BadCommand(f"duration {duration_ms} ms is invalid: expected 1..{max_duration_ms} ms")
-        while self._window.is_full or len(self._unfinished()) >= self.queue_depth:
-            self._service(wait=True)
+        while self.core.window_is_full or len(self.core.unfinished_cmds()) >= self.queue_depth:
+            self.core.service(wait=True)
             self._raise_if_stopped(cmd_id)
-        self._send_reliable(protocol.MOVE, [cmd_id, duration_ms, *(int(p) for p in pulses_us)], cmd_id=cmd_id)
-        self._open_cmds.append(cmd_id)
-        self.last_sent_cmd = cmd_id
+        self.core.send_reliable(protocol.MOVE, [cmd_id, duration_ms, *(int(p) for p in pulses_us)], cmd_id=cmd_id)
+        self.core.note_move_sent(cmd_id)
 
     def wait_done(self, cmd_id: int, timeout_s: float | None = None) -> None:
         """Service the link until MOVE ``cmd_id`` has finished; LinkTimeout after ``timeout_s`` s."""
@@ -84,7 +181,7 @@ class Session(LinkCore):
             raise BadCommand(f"cmd_id {cmd_id} was never sent: expected at most {self.last_sent_cmd}")
         deadline_s = None if timeout_s is None else self.clock.now_s() + timeout_s
         while self.last_done_cmd < cmd_id:
-            self._service(wait=True)
+            self.core.service(wait=True)
             self._raise_if_stopped(cmd_id)
             if deadline_s is not None and self.clock.now_s() >= deadline_s:
                 raise LinkTimeout(
@@ -92,57 +189,55 @@ class Session(LinkCore):
                 )
 
     def status(self) -> Status:
-        """A STATUS report asked for now (retried every RTO; LinkLost if the board stays silent)."""
-        seen = self._status_count
-        self._ask_status()
-        while True:
-            self._service(wait=True)
-            status = self.last_status
-            if status is not None and self._status_count > seen:
-                return status
-            if self.clock.now_s() - self._status_asked_s >= self.rtt.rto_s:
-                self._ask_status()
+        """A STATUS report asked for now (asked again every resend timeout; LinkLost if the board stays silent)."""
+        seen = self.core.statuses
+        self.core.request(self.core.ask_status, lambda: self.core.statuses > seen)
+        assert self.core.last_status is not None  # a STATUS came in
+        return self.core.last_status
 
     def ping(self) -> float:
-        """Round-trip time in s of one PING/PONG (a new PING every RTO until one is answered)."""
-        while True:
-            token = self._send_ping()
-            self._wanted[token] = -1.0
-            sent_s = self.clock.now_s()
-            while self.clock.now_s() - sent_s < self.rtt.rto_s:
-                self._service(wait=True)
-                if self._wanted[token] >= 0:
-                    return self._wanted.pop(token)
-            del self._wanted[token]
+        """Round-trip time in s of one PING/PONG (a new PING every resend timeout until one is answered)."""
+        tokens: list[str] = []
+        answers: list[float] = []
+
+        def send() -> None:
+            tokens.append(self.core.send_ping())
+
+        def answered() -> bool:
+            rtt_s = self.core.take_pong_rtt_s(tokens[-1])
+            if rtt_s is not None:
+                answers.append(rtt_s)
+            return bool(answers)
+
+        self.core.request(send, answered)
+        return answers[0]
 
     def hold(self) -> None:
         """Pause the motion queue at the end of nothing: the arm stops where it is (reliable, waits for ack)."""
-        self._wait_acked(self._send_reliable(protocol.HOLD, []))
+        self.core.wait_acked(self.core.send_reliable(protocol.HOLD))
 
     def resume(self) -> None:
         """Continue the motion queue after :meth:`hold`."""
-        self._wait_acked(self._send_reliable(protocol.RESUME, []))
+        self.core.wait_acked(self.core.send_reliable(protocol.RESUME))
 
     def clear(self) -> None:
         """Release a latched e-stop or fault (and a refused MOVE) on the board."""
-        self._wait_acked(self._send_reliable(protocol.CLEAR, []))
-        self.last_status = None  # the faults it showed are gone
+        self.core.wait_acked(self.core.send_reliable(protocol.CLEAR))
+        self.core.last_status = None  # the faults it showed are gone
 
     def estop(self) -> None:
         """Emergency stop: sent at once, repeated until a STATUS confirms the latch."""
-        while True:
-            seen = self._status_count
-            self._transmit(protocol.encode(protocol.ESTOP, self._window.next_seq, self._rx_ack()))
-            asked_s = self.clock.now_s()
-            while self.clock.now_s() - asked_s < self.rtt.rto_s:
-                self._service(wait=True)
-                status = self.last_status
-                if status is not None and self._status_count > seen and status.mode == "ESTOP":
-                    return
+        seen = self.core.statuses
+
+        def latched() -> bool:
+            status = self.core.last_status
+            return status is not None and self.core.statuses > seen and status.mode == "ESTOP"
+
+        self.core.request(lambda: self.core.send_immediate(protocol.ESTOP), latched)
 
     def poll(self) -> None:
         """Service the link without blocking: read, retransmit, heartbeat; raises what the board reported."""
-        self._service(wait=False)
+        self.core.service(wait=False)
 
     def _check_channels(self, name: str, values: Sequence[int]) -> None:
         """BadCommand unless there is one value per board channel."""

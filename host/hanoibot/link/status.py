@@ -34,6 +34,29 @@ class Status(NamedTuple):
         return self.mode in STOPPED_MODES or bool(self.faults)
 
 
+class Hello(NamedTuple):
+    """The board's HELLO, sent at boot and in answer to SYNC: who it is and what it can take.
+
+    ``queue_depth`` MOVEs may wait on the board; pulses in µs; ``max_duration_ms`` bounds one MOVE;
+    ``watchdog_ms`` is how long host silence it tolerates before it freezes the arm; ``max_frame_len`` in bytes.
+    """
+
+    proto: int
+    fw_version: str
+    boot_id: str
+    reset_cause: str
+    queue_depth: int
+    channels: int
+    min_pulse_us: int
+    max_pulse_us: int
+    max_duration_ms: int
+    watchdog_ms: int
+    max_frame_len: int
+    last_done_cmd: int
+    last_queued_cmd: int
+    mode: str
+
+
 def parse_status(fields: list[str]) -> Status:
     """The :class:`Status` in a STATUS frame's fields; ProtocolMismatch if they do not fit."""
     values = _unpack(protocol.STATUS, fields)
@@ -50,15 +73,32 @@ def parse_status(fields: list[str]) -> Status:
     )
 
 
-def parse_hello(fields: list[str]) -> dict[str, Any]:
-    """The HELLO fields by name; ProtocolMismatch (one line) if the board speaks another protocol version."""
+def parse_hello(fields: list[str]) -> Hello:
+    """The :class:`Hello` in a HELLO frame's fields; ProtocolMismatch (one line) if the board speaks another
+    protocol version or the fields do not fit."""
     proto = fields[0] if fields else "?"
     if proto != str(protocol.PROTOCOL_VERSION):
         raise ProtocolMismatch(
             f"board speaks protocol version {proto}: this host speaks version {protocol.PROTOCOL_VERSION};"
             " flash the firmware that comes with this hanoibot"
         )
-    return _unpack(protocol.HELLO, fields)
+    values = _unpack(protocol.HELLO, fields)
+    return Hello(
+        proto=int(values["proto"]),
+        fw_version=str(values["fw_version"]),
+        boot_id=str(values["boot_id"]),
+        reset_cause=str(values["reset_cause"]),
+        queue_depth=int(values["queue_depth"]),
+        channels=int(values["channels"]),
+        min_pulse_us=int(values["min_pulse_us"]),
+        max_pulse_us=int(values["max_pulse_us"]),
+        max_duration_ms=int(values["max_duration_ms"]),
+        watchdog_ms=int(values["watchdog_ms"]),
+        max_frame_len=int(values["max_frame_len"]),
+        last_done_cmd=int(values["last_done_cmd"]),
+        last_queued_cmd=int(values["last_queued_cmd"]),
+        mode=str(values["mode"]),
+    )
 
 
 def _unpack(kind: str, fields: list[str]) -> dict[str, Any]:

@@ -17,7 +17,6 @@ from ..puzzle import State
 from .journal import Journal, JournalLog
 from .robot import Robot
 from .runner import plan_from_spec
-from .sequencer import faults_of
 
 #: Faults after which the arm still holds its pose and the disks are where the journal says.
 HOLDING_FAULTS = ("HOST_LOST", "ESTOP")
@@ -62,7 +61,7 @@ def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal
     if int(status.last_queued_cmd) > int(status.last_done_cmd) and str(status.mode) in ("MOVING", "HELD"):
         session.estop()
         status = session.status()
-    faults = faults_of(status.faults)
+    faults = status.faults
     lost = [f for f in faults if f not in HOLDING_FAULTS]
     if lost:
         raise RunFault(

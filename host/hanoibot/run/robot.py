@@ -12,6 +12,7 @@ from typing import Any, Self
 from ..clock import Clock
 from ..config import RobotConfig, load_config
 from ..errors import ConfigError
+from ..link.session import Session
 from ..puzzle import Move, State
 from .journal import Journal
 from .sequencer import Sequencer
@@ -27,11 +28,9 @@ class Robot:
     def __init__(
         self, port_url: str = "sim://", config: RobotConfig | None = None, *, clock: Clock | None = None
     ) -> None:
-        from ..link.session import Session
-
         self.port_url = port_url
         self.config = config if config is not None else load_config()
-        self.session: Any = Session(port_url, clock=clock)
+        self.session = Session(port_url, clock=clock)
         self.is_open = False
 
     # --- link ---------------------------------------------------------------------------------------
@@ -41,7 +40,7 @@ class Robot:
             return
         self.session.open()
         self.is_open = True
-        channels = int(getattr(self.session, "channels", self.config.channels))
+        channels = self.session.channels
         if channels != self.config.channels:
             self.close()
             raise ConfigError(
@@ -52,7 +51,7 @@ class Robot:
     @property
     def boot_id(self) -> str:
         """The boot id the board announced (changes when the board is reset)."""
-        return str(self.session.boot_id)
+        return self.session.boot_id
 
     @property
     def board_clock(self) -> Clock | None:
@@ -71,7 +70,7 @@ class Robot:
 
     def _port(self) -> Any:
         """The pyserial port object under the session (None while closed)."""
-        return getattr(self.session, "_port", None)
+        return self.session.port
 
     # --- motion -------------------------------------------------------------------------------------
     def segments_for(self, state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Any]:

@@ -29,6 +29,7 @@ from transitions import EventData, Machine, MachineError
 
 from ..clock import Clock
 from ..errors import BoardError, HanoiError, RunFault
+from ..link.status import Status
 from ..puzzle import Move, State, peg_letter
 from .journal import Journal
 from .segment_queue import DurationBetween, Item, SegmentLike, SegmentsFor, SegmentSource
@@ -127,12 +128,21 @@ TRANSITIONS: list[dict[str, Any]] = [
 
 
 class Link(Protocol):
-    """What the sequencer needs of a link session (link.session.Session fits)."""
+    """What the sequencer needs of a link session (:class:`~hanoibot.link.session.Session` fits; mypy checks it
+    where the robot builds a sequencer). Pulses in µs per channel, durations in ms, timeouts in s."""
 
-    boot_id: str
-    clock: Clock
+    @property
+    def boot_id(self) -> str: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def last_sent_cmd(self) -> int: ...
 
     def open(self) -> None: ...
+
+    def configure(self, min_us: Sequence[int], max_us: Sequence[int], start_us: Sequence[int]) -> None: ...
 
     def send_move(self, cmd_id: int, pulses_us: Sequence[int], duration_ms: int) -> None: ...
 
@@ -140,7 +150,7 @@ class Link(Protocol):
 
     def wait_done(self, cmd_id: int, timeout_s: float | None = None) -> None: ...
 
-    def status(self) -> Any: ...
+    def status(self) -> Status: ...
 
     def hold(self) -> None: ...
 
@@ -331,11 +341,9 @@ class Sequencer:
             if open_link:
                 self.link.open()
             # A board that ran other commands since it booted (an earlier `home` or `run`) takes only higher ids.
-            board_last_cmd = getattr(self.link, "last_sent_cmd", 0)
-            if isinstance(board_last_cmd, int):
-                self.source.next_cmd_id = max(self.source.next_cmd_id, board_last_cmd + 1)
+            self.source.next_cmd_id = max(self.source.next_cmd_id, self.link.last_sent_cmd + 1)
             if configure and self.limits is not None:
-                self.link.configure(*self.limits)  # type: ignore[attr-defined]
+                self.link.configure(*self.limits)
             self.connected()
             if home and self.home_segment is not None:
                 segment = self.home_segment()
@@ -423,7 +431,7 @@ class Sequencer:
         finished get fresh command ids (journaled). At most ``max_recoveries`` times in one move.
         """
         status = self._past_refusals(self.link.status)
-        if faults_of(status.faults) != ["HOST_LOST"] or self._recoveries_this_move >= self.max_recoveries:
+        if status.faults != ("HOST_LOST",) or self._recoveries_this_move >= self.max_recoveries:
             return False
         self.recoveries += 1
         self._recoveries_this_move += 1
@@ -472,10 +480,10 @@ class Sequencer:
     def _grip_mm(self) -> int:
         """The grip sensor's reading in mm (0 = empty; RunFault if the board latched a fault meanwhile)."""
         status = self.link.status()
-        faults = [f for f in _faults_of(status) if f != "HOST_LOST"]  # a frozen arm still holds: grip is valid
+        faults = [f for f in status.faults if f != "HOST_LOST"]  # a frozen arm still holds: grip is valid
         if faults:
             raise RunFault(f"board latched fault {', '.join(faults)} while gripping")
-        return int(getattr(status, "grip_mm", -1))
+        return status.grip_mm
 
     def _finish_move(self, item: Item) -> None:
         assert self.board_state is not None
@@ -504,24 +512,12 @@ class Sequencer:
             if item.phase == "grip" and self.has_grip_sensor:
                 self._awaiting_grip = True
 
-    def _board_faults(self) -> list[str]:
+    def _board_faults(self) -> tuple[str, ...]:
         """The faults the board latched, asked best-effort (the link may be what failed)."""
         try:
-            return _faults_of(self.link.status())
+            return self.link.status().faults
         except HanoiError:
-            return []
-
-
-def _faults_of(status: Any) -> list[str]:
-    """The latched fault names in a STATUS: a list, or text joined by ``|`` or ``,`` (``-`` = none)."""
-    return faults_of(getattr(status, "faults", ()))
-
-
-def faults_of(faults: Any) -> list[str]:
-    """Fault names from a STATUS faults field: a list, or text joined by ``|`` or ``,`` (``-`` or empty = none)."""
-    if isinstance(faults, str):
-        faults = faults.replace("|", ",").split(",")
-    return [str(f).strip() for f in faults or () if str(f).strip() not in ("", "-")]
+            return ()
 
 
 def mermaid_diagram() -> str:
