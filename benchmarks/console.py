@@ -13,6 +13,7 @@ measured in this one run, each beside a baseline from the same run:
 
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 import statistics
@@ -51,7 +52,7 @@ def baseline_load_ms(page: Any, url: str) -> float:
 
 def frame_rate(page: Any, frame_times_ms: list[float]) -> float:
     """Frames per second of a list of requestAnimationFrame timestamps (ms)."""
-    gaps = [b - a for a, b in zip(frame_times_ms, frame_times_ms[1:], strict=False) if b > a]
+    gaps = [b - a for a, b in itertools.pairwise(frame_times_ms) if b > a]
     return 1000.0 / statistics.median(gaps)
 
 
@@ -108,7 +109,7 @@ def main() -> None:
             frames = page.evaluate("() => window.__consoleStats.frameTimesMs.slice()")
             page.click("#solve-pause")
             solve_fps, idle_fps = frame_rate(page, frames), frame_rate(page, idle)
-            gaps = sorted(b - a for a, b in zip(frames, frames[1:], strict=False) if b > a)
+            gaps = sorted(b - a for a, b in itertools.pairwise(frames) if b > a)
             print(
                 f"(c) animation, 10 disks: {solve_fps:.1f} frames/s over {len(frames)} frames (p95 frame gap "
                 f"{gaps[int(len(gaps) * 0.95)]:.1f} ms, worst {gaps[-1]:.1f} ms); idle rAF loop "

@@ -22,7 +22,7 @@ from ..errors import HanoiError
 from ..planner.base import Plan
 from ..puzzle import Move, Rules, State
 from .robot_view import arm_polyline_mm, config_geometry, fault_words
-from .stoppable_link import ESTOP_REASON, StoppableLink
+from .stoppable_link import ESTOP_REASON, StoppableSession
 
 #: Most time between two live snapshots while the arm moves, and while idle, in s.
 LIVE_PERIOD_S = 0.05
@@ -159,7 +159,7 @@ class RobotWorker:
         self._busy = "connecting"
         self._send_snapshot(force=True)
         robot = Robot(url, self.config)
-        robot.session = StoppableLink(robot.session, self._estop, self._tick)
+        robot.session = StoppableSession(url, self._estop, self._tick)
         robot.open()
         self._robot = robot
         self._believed = believed
