@@ -12,7 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -87,6 +87,14 @@ def console_factory() -> Iterator[type[Console]]:
 def console(console_factory: type[Console]) -> Console:
     """A console on 127.0.0.1 with the simulated arm, servos 4x faster than real."""
     return console_factory("--port", "sim://?speed=4")
+
+
+@pytest.fixture
+def screenshot_path(tmp_path: Path) -> Callable[[str], Path]:
+    """Where a test saves a screenshot: docs/ with HANOIBOT_UPDATE_SCREENSHOTS=1 (the README's pictures), else a
+    temporary folder, so an ordinary test run leaves the work tree as it was."""
+    folder = DOCS if os.environ.get("HANOIBOT_UPDATE_SCREENSHOTS") == "1" else tmp_path
+    return lambda name: folder / name
 
 
 @pytest.fixture(scope="session")

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import RULE_NAMES, Rules, State
-
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def new_puzzle(page: Any, *, disks: int = 3, pegs: int = 3, rules: str = "classic", start: str = "", goal: str = ""):
@@ -186,11 +185,12 @@ def test_keyboard_only_play_solves_three_disks(page: Any) -> None:
     assert page.evaluate("() => document.activeElement.dataset.peg") == "C"
 
 
-def test_play_view_screenshot(page: Any) -> None:
+def test_play_view_screenshot(page: Any, screenshot_path: Callable[[str], Path]) -> None:
     new_puzzle(page, disks=5)
     geo = peg_geometry(page)
     drag_top_disk(page, 0, geo["u"][2], 5.0)
     page.click("#suggest")
     page.wait_for_selector("#suggestion[data-disk]")
-    page.screenshot(path=str(DOCS / "console-play.png"))
-    assert (DOCS / "console-play.png").stat().st_size > 10_000
+    shot = screenshot_path("console-play.png")
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 #: Longest wait for the simulated arm, in ms of wall time.
 ARM_WAIT_MS = 90_000
 
@@ -16,7 +16,9 @@ def connect(page: Any) -> None:
     page.wait_for_selector("body[data-robot-phase=idle]", timeout=ARM_WAIT_MS)
 
 
-def test_run_on_sim_completes_with_live_progress_reaching_n_of_n(page: Any) -> None:
+def test_run_on_sim_completes_with_live_progress_reaching_n_of_n(
+    page: Any, screenshot_path: Callable[[str], Path]
+) -> None:
     page.select_option("#disks", "3")
     page.click("#new")
     page.wait_for_function("() => document.getElementById('position').textContent === 'AAA'")
@@ -33,7 +35,7 @@ def test_run_on_sim_completes_with_live_progress_reaching_n_of_n(page: Any) -> N
         "() => document.getElementById('robot-progress-text').textContent.startsWith('3 of 7')", timeout=ARM_WAIT_MS
     )
     page.wait_for_function("() => /ETA/.test(document.getElementById('robot-progress-text').textContent)")
-    page.locator("#robot").screenshot(path=str(DOCS / "console-robot.png"))
+    page.locator("#robot").screenshot(path=str(screenshot_path("console-robot.png")))
     page.wait_for_function(
         "() => document.getElementById('robot-progress-text').textContent.startsWith('7 of 7')", timeout=ARM_WAIT_MS
     )
