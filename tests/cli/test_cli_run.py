@@ -40,7 +40,7 @@ def test_run_plays_the_default_puzzle_and_writes_the_report(capsys: pytest.Captu
     code, out, _ = run_cli(capsys, "run", "--plain", "--report", str(report_path))
     assert code == 0
     report = json.loads(report_path.read_text())
-    wanted = "status moves_done moves_total start final elapsed_s simulated_s s_per_move retransmits faults"
+    wanted = "status moves_done moves_total start final wall_s simulated_s paused_s s_per_move retransmits faults"
     assert set(wanted.split()) <= set(report)
     assert (report["status"], report["moves_done"], report["moves_total"]) == ("done", 7, 7)
     assert (report["start"], report["final"]) == ("AAA", "CCC")
@@ -49,6 +49,7 @@ def test_run_plays_the_default_puzzle_and_writes_the_report(capsys: pytest.Captu
     lines = [line for line in out.splitlines() if line.startswith("move ")]
     assert [line.split(":")[0] for line in lines] == [f"move {k} of 7" for k in range(1, 8)]
     assert "disk 3 A -> C" in lines[3]
+    assert "simulated time 0:00:" in lines[3] and "times are simulated" in out.splitlines()[0]
 
 
 def test_run_from_a_shuffled_start_with_a_journal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -112,11 +113,25 @@ def test_ctrl_c_then_continue_finishes_the_run(
             os.kill(os.getpid(), signal.SIGINT)
 
     monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
-    monkeypatch.setattr(run_command, "ask_continue", lambda view: asked.append(True) or True)
+    views: list[Any] = []
+
+    def think_for_a_minute(view: Any) -> bool:
+        # the operator takes 60 s of robot time to answer: neither the ETA nor s_per_move may count it
+        views.append(view)
+        view.now_s.__self__.advance(60.0)
+        asked.append(True)
+        return True
+
+    monkeypatch.setattr(run_command, "ask_continue", think_for_a_minute)
     report_path = tmp_path / "r.json"
     code, _, _ = run_cli(capsys, "run", "--plain", "-n", "3", "--report", str(report_path))
     assert code == 0 and asked == [True]
-    assert json.loads(report_path.read_text())["final"] == "CCC"
+    report = json.loads(report_path.read_text())
+    assert report["final"] == "CCC"
+    assert report["paused_s"] >= 60.0 and report["simulated_s"] >= 60.0
+    assert report["s_per_move"] == pytest.approx((report["simulated_s"] - report["paused_s"]) / 7, abs=1e-3)
+    assert report["s_per_move"] < 10.0
+    assert views[0].paused_s >= 60.0 and views[0].active_s() < 40.0
 
 
 # --- bad input: one line, exit 2, nothing moves ------------------------------------------------------
@@ -366,7 +381,7 @@ def test_a_report_that_cannot_be_written_at_the_end_is_one_line(
     monkeypatch.setattr(hanoibot.run.runner.RunReport, "write", disk_full)
     report_path = str(tmp_path / "r.json")
     code, out, err = run_cli(capsys, "run", "-n", "1", "--plain", "--report", report_path)
-    assert code == 1 and "done: 1 of 1 moves" in out
+    assert code == 1 and "done: 1 of 1 move," in out
     lines = err.strip().splitlines()
     assert len(lines) == 1 and report_path in lines[0] and "No space left" in lines[0], err
 
@@ -376,3 +391,29 @@ def test_resume_of_a_finished_run_still_checks_the_board(capsys: pytest.CaptureF
     assert run_cli(capsys, "run", "-n", "2", "--plain", "--journal", str(journal_path))[0] == 0
     code, _, err = run_cli(capsys, "resume", "--journal", str(journal_path), "--board", "ACZ")
     assert_one_line_error(code, err, "--board", "'Z'")
+
+
+def test_ctrl_c_at_the_pause_prompt_stops_instead_of_queueing_another_pause(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hanoibot.commands import run_view
+
+    original = run_view.RunView.move_done
+    asked: list[str] = []
+
+    def move_done_then_ctrl_c(self: Any, k: int, move: Any, state: State) -> None:
+        original(self, k, move, state)
+        if k == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    def ctrl_c_at_the_prompt(self: Any, question: str) -> str:
+        asked.append(question)
+        os.kill(os.getpid(), signal.SIGINT)
+        return "c"  # never reached: Ctrl-C at the prompt means stop
+
+    monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
+    monkeypatch.setattr(run_view.RunView, "ask", ctrl_c_at_the_prompt)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    code, _, err = run_cli(capsys, "run", "--plain", "-n", "3")
+    assert code == 130 and "stopped by the operator" in err
+    assert asked == ["paused: the arm is held. [c]ontinue or [s]top? "]

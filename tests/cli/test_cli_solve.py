@@ -91,6 +91,21 @@ def test_text_format_is_numbered_with_a_header() -> None:
     assert lines[5] == "  5  disk 1  B -> A"
 
 
+def test_one_move_is_singular() -> None:
+    code, out, _ = run_cli("solve", "-n", "1")
+    assert code == 0 and out.startswith("A -> C: 1 move, ")
+
+
+def test_text_numbers_are_padded_to_the_width_of_what_is_printed() -> None:
+    code, out, _ = run_cli("solve", "-n", "1000", "--limit", "12")
+    lines = out.splitlines()[1:]
+    assert code == 0 and len(lines) == 12
+    assert lines[0] == "   1  disk 1  A -> B" and lines[9].startswith("  10  disk ")
+    assert max(map(len, lines)) < 30
+    code, out, _ = run_cli("solve", "-n", "4", "--start", "14")
+    assert out.splitlines()[1:] == ["  14  disk 2  A -> C", "  15  disk 1  B -> C"]
+
+
 def test_json_header_and_moves() -> None:
     code, out, _ = run_cli("solve", "-n", "2", "--format", "json")
     header, *moves = map(json.loads, out.splitlines())
@@ -161,6 +176,12 @@ def test_all_optimal_prints_the_unique_classic_plan_once() -> None:
             "only under --rules classic",
         ),
         (["-n", "3", "--rules", "big-on-top", "--to", "ABC"], "big-on-top rules end in the ordered tower"),
+        (["--from", "A:"], "--from: state 'A:' names no disks"),
+        (["--from", "A:/B:/C:"], "names no disks"),
+        (["--from", "any"], "--from 'any' is not a start: 'any' is a goal only (--to any)"),
+        (["--from", "A:1/B:2/D:3"], "unknown peg 'D': expected one of ABC (or give --pegs 4)"),
+        (["--from", "A:1/B:2/C:3", "--to", "ABE"], "unknown peg 'E': expected one of ABC (or give --pegs 5)"),
+        (["-n", "1", "--start", "3"], "--start 3 is past the end: the plan has 1 move (expected 1 to 1)"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(argv: list[str], message: str) -> None:

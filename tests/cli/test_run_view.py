@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hanoibot.commands.run_view import RunView, format_duration_s
 from hanoibot.puzzle import Move, State
 from hypothesis import given
@@ -64,3 +65,46 @@ def test_on_a_terminal_the_live_view_shows_the_bar_and_the_board() -> None:
         view.move_done(0, Move(1, 0, 1), State.parse("BA"))
     text = out.getvalue()
     assert "1/3" in text and "disk 1 A → B" in text and "[1]" in text, text[-400:]
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_pause_question_keeps_its_keys_on_the_live_display(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hanoibot.commands.run import PAUSE_QUESTION
+
+    monkeypatch.setattr("builtins.input", lambda *prompt: "c")
+    out = Tty()
+    with RunView(3, State.tower(2), Clock().now_s, out=out) as view:
+        assert view.ask(PAUSE_QUESTION) == "c"
+    assert "[c]ontinue or [s]top?" in out.getvalue()
+
+
+def test_the_live_board_keeps_its_height_while_the_stacks_change() -> None:
+    from rich.console import Console
+
+    clock = Clock()
+    heights = []
+    with RunView(3, State.tower(2), clock.now_s, out=Tty()) as view:
+        for k, (move, after) in enumerate([(Move(1, 0, 1), "BA"), (Move(2, 0, 2), "BC"), (Move(1, 1, 2), "CC")]):
+            view.move_done(k, move, State.parse(after))
+            console = Console(file=io.StringIO(), width=100)
+            heights.append(len(console.render_lines(view._live.renderable, pad=False)))
+    assert len(set(heights)) == 1, heights
+
+
+def test_time_is_labelled_and_pauses_do_not_count_toward_the_eta() -> None:
+    clock, out = Clock(), io.StringIO()
+    with RunView(4, State.tower(2), clock.now_s, live=False, out=out, simulated=True) as view:
+        clock.t_s += 2.0
+        view.move_done(0, Move(1, 0, 1), State.parse("BA"))
+        with view.paused():
+            clock.t_s += 600.0
+        clock.t_s += 2.0
+        view.move_done(1, Move(2, 0, 2), State.parse("BC"))
+    assert view.eta_s() == 2.0 * 2, "4 s of work for 2 moves, 2 to go; the 600 s pause does not count"
+    lines = out.getvalue().splitlines()
+    assert "times are simulated" in lines[0]
+    assert "simulated time 0:10:04" in lines[2] and "eta 0:00:04" in lines[2]

@@ -162,7 +162,7 @@ def test_misspelt_section_is_named_with_a_suggestion() -> None:
     def rename(document: Any) -> None:
         document["motoin"] = document.pop("motion")
 
-    with pytest.raises(ConfigError, match=r"'motoin'.*did you mean 'motion'"):
+    with pytest.raises(ConfigError, match=r"\[motion\] is missing: .*is 'motoin' a misspelling of it\?"):
         parse_config(edited(rename))
 
 

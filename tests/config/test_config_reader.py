@@ -53,6 +53,15 @@ def test_unread_key_is_unknown_and_the_nearest_read_key_is_suggested() -> None:
         section.finish()
 
 
+def test_a_missing_key_is_missing_even_when_a_similar_valid_key_is_present() -> None:
+    section = Section("gripper", {"open_us": 1000})
+    with pytest.raises(ConfigError) as err:
+        section.integer("closed_us", 0, 3000)
+    message = str(err.value)
+    assert message.startswith("[gripper] closed_us is missing: expected a whole number from 0 to 3000"), message
+    assert "unknown" not in message
+
+
 def test_unknown_key_without_a_near_match_lists_the_known_keys() -> None:
     section = Section("motion", {"settle_ms": 4, "colour": "red"})
     section.integer("settle_ms", 0, 100)

@@ -151,6 +151,37 @@ def test_bad_options_exit_2_with_one_line(args: list[str], word: str) -> None:
     assert word in result.stderr
 
 
+def test_link_never_replaces_an_existing_file(tmp_path: Path) -> None:
+    precious = tmp_path / "notes.txt"
+    precious.write_text("keep me")
+    result = subprocess.run(
+        [sys.executable, "-m", "hanoibot", "emulate", "--no-world", "--link", str(precious)],
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    assert result.returncode == 2
+    assert len(result.stderr.splitlines()) == 1
+    assert str(precious) in result.stderr
+    assert precious.read_text() == "keep me"
+
+
+def test_link_left_alone_when_someone_else_repointed_it(tmp_path: Path) -> None:
+    emulator = EmulatorProcess("--no-world")
+    emulator.start()
+    link = Path(emulator.link_path)
+    other = tmp_path / "other-port"
+    other.write_text("")
+    link.unlink()
+    link.symlink_to(other)
+    process = emulator._process
+    assert process is not None
+    os.kill(process.pid, signal.SIGTERM)
+    assert process.wait(timeout=5) == 0
+    assert link.is_symlink() and link.resolve() == other.resolve()
+    emulator.close()
+
+
 def test_one_board_takes_one_command_after_another() -> None:
     # Every `hanoibot` command is a new host session on the same boot of the board, which executes a command id at
     # most once: a second `home`, or `home --clear` after `estop`, must number its commands above the first's.

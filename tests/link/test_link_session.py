@@ -231,3 +231,15 @@ def test_a_long_wait_on_a_noisy_line_is_not_mistaken_for_silence() -> None:
         with pytest.raises(LinkTimeout) as info:
             session.wait_done(1, timeout_s=60.0)
         assert not isinstance(info.value, LinkLost)
+
+
+def test_board_refusals_name_the_command_to_run_not_protocol_words() -> None:
+    with Session(BARE) as session:
+        configure_snake(session)
+        session.estop()
+        session.send_move(1, snake_pose_us(1), MOVE_MS)
+        with pytest.raises(BoardError) as err:
+            session.wait_done(1, timeout_s=1.0)
+        message = str(err.value)
+        assert "send CLEAR" not in message
+        assert "hanoibot home --clear" in message, message

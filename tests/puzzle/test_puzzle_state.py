@@ -101,6 +101,8 @@ def test_apply_follows_the_rules() -> None:
         ("A:1,1/B:2", {}, "disk 1 appears more than once"),
         ("A:0,1/B:2", {}, "disk 0 is not a disk number"),
         ("A:3,1/B:/C:", {}, "disk 2 is missing"),
+        ("A:100000000000", {}, r"disk 1 is missing \(disk 100000000000 is more than the 1 disks given\)"),
+        ("A:1,2/B:10000000000000000000000", {}, "disk 3 is missing"),
         ("A:1/E:2", {"pegs": 3}, "unknown peg 'E'"),
     ],
 )

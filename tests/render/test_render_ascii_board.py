@@ -79,3 +79,10 @@ def test_a_disk_is_its_number_in_brackets_at_the_asked_width(disk: int, extra: i
     text = disk_text(disk, width)
     assert len(text) == width
     assert DISK.fullmatch(text) and int(DISK.fullmatch(text).group(1)) == disk  # type: ignore[union-attr]
+
+
+def test_height_keeps_the_number_of_lines() -> None:
+    tall = render_board_ascii(State.tower(3)).splitlines()
+    low = render_board_ascii(State.parse("ABC"), height=3).splitlines()
+    assert len(low) == len(tall) == 6
+    assert len(render_board_ascii(State.parse("ABC")).splitlines()) == 4

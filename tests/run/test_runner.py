@@ -37,15 +37,16 @@ def test_a_spec_the_planner_no_longer_agrees_with_is_refused() -> None:
 
 
 def test_the_report_is_one_json_object_with_every_field() -> None:
-    report = RunReport("done", 7, 7, "AAA", "CCC", 0.1, 16.6, 2.37, 3, [])
+    report = RunReport("done", 7, 7, "AAA", "CCC", 0.1, 16.6, 0.0, 2.37, 3, [])
     assert json.loads(report.to_json()) == {
         "status": "done",
         "moves_done": 7,
         "moves_total": 7,
         "start": "AAA",
         "final": "CCC",
-        "elapsed_s": 0.1,
+        "wall_s": 0.1,
         "simulated_s": 16.6,
+        "paused_s": 0.0,
         "s_per_move": 2.37,
         "retransmits": 3,
         "faults": [],

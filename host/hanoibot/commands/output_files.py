@@ -7,7 +7,9 @@ out after the last one. A write that still fails at the end (disk full, director
 from __future__ import annotations
 
 import os
+import stat
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
@@ -20,13 +22,25 @@ class Writable(Protocol):
     def write(self, path: str | Path) -> None: ...
 
 
+#: Kernel file systems: their files look writable but are not places for a report or a journal.
+KERNEL_DIRS = ("/proc", "/sys")
+
+
 def check_output_file(path: str, option: str) -> None:
     """OutputFileError naming ``option`` and ``path`` unless a file can be written there now.
 
-    The directory must exist and be writable; an existing file must be a writable regular file.
+    The name must not be empty; the directory must exist and be writable; an existing file must be a writable
+    regular file (not a device such as ``/dev/full``) outside the kernel's ``/proc`` and ``/sys``.
     """
+    if not path.strip():
+        raise OutputFileError(f"{option} {path!r} is empty: expected a file name")
     target = Path(path)
     directory = target.parent
+    real = os.path.realpath(target)
+    if any(real == top or real.startswith(top + "/") for top in KERNEL_DIRS):
+        raise OutputFileError(f"{option} {path!r} is inside {real.split('/')[1]!r}: expected an ordinary file")
+    if target.exists() and not target.is_dir() and not stat.S_ISREG(target.stat().st_mode):
+        raise OutputFileError(f"{option} {path!r} is not a regular file: expected an ordinary file name")
     if target.is_dir():
         raise OutputFileError(f"{option} {path!r} is a directory: expected a file name")
     if not directory.is_dir():
@@ -36,6 +50,23 @@ def check_output_file(path: str, option: str) -> None:
             raise OutputFileError(f"{option} {path!r} is not writable")
     elif not os.access(directory, os.W_OK | os.X_OK):
         raise OutputFileError(f"{option} {path!r}: directory {str(directory)!r} is not writable")
+
+
+def check_output_paths(outputs: Mapping[str, str | None], inputs: Mapping[str, str | None] | None = None) -> None:
+    """Check every given output path (option -> path; None: not asked for) with :func:`check_output_file`, and
+    that no two of them, nor an output and an input (a file the command reads), are the same file."""
+    seen: dict[str, str] = {}
+    for option, path in (inputs or {}).items():
+        if path:
+            seen.setdefault(os.path.realpath(path), option)
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        check_output_file(path, option)
+        key = os.path.realpath(path)
+        if key in seen:
+            raise OutputFileError(f"{option} {path!r} is the same file as {seen[key]}: expected a different path")
+        seen[key] = option
 
 
 def write_report(report: Writable, path: str) -> bool:

@@ -109,12 +109,25 @@ def _parse_state(text: str, option: str, pegs: int, n_disks: int | None) -> Stat
     """A state from the command line; one letter with several disks means the perfect tower on that peg."""
     from ..puzzle import State, peg_index
 
+    if text.strip().lower() == "any" and option == "--from":
+        raise StateError("--from 'any' is not a start: 'any' is a goal only (--to any); expected a state such as ACB")
     try:
         if len(text.strip()) == 1 and text.strip().isalpha() and n_disks is not None and n_disks > 1:
             return State.tower(n_disks, peg_index(text.strip(), pegs), pegs)
         return State.parse(text, pegs=pegs, n_disks=n_disks)
     except StateError as err:
-        raise StateError(f"{option}: {err}") from None
+        raise StateError(f"{option}: {err}{_more_pegs_hint(text, pegs)}") from None
+
+
+def _more_pegs_hint(text: str, pegs: int) -> str:
+    """`` (or give --pegs N)`` when ``text`` names a peg letter beyond the board's ``pegs``, else empty."""
+    from ..puzzle import PEG_LETTERS
+
+    letters = [part.partition(":")[0].strip() for part in text.split("/")] if ":" in text else list(text.strip())
+    beyond = [PEG_LETTERS.index(c.upper()) + 1 for c in letters if len(c) == 1 and c.upper() in PEG_LETTERS]
+    needed = max(beyond, default=0)
+    # Only a letter just past the board is likely meant as a peg; 'X' on 3 pegs is more likely a typo.
+    return f" (or give --pegs {needed})" if pegs < needed <= pegs + 2 else ""
 
 
 def plan_request(args: argparse.Namespace) -> PlanRequest:

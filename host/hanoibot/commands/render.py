@@ -6,6 +6,7 @@ import argparse
 
 from ..errors import RenderError
 from .plan_options import add_plan_arguments, plan_request, whole_number
+from .words import count_of
 
 #: Most moves drawn unless --limit says otherwise (an SVG of 2**20 moves helps nobody).
 DEFAULT_LIMIT = 255
@@ -82,5 +83,5 @@ def run(args: argparse.Namespace) -> int:
             out.write(svg)
     except OSError as err:
         raise RenderError(f"cannot write --out {args.out!r}: {err.strerror or err}") from err
-    print(f"wrote {len(moves)} of {plan.length} moves to {args.out}")
+    print(f"wrote {len(moves)} of {count_of(plan.length, 'move')} to {args.out}")
     return 0

@@ -47,17 +47,21 @@ def run(args: argparse.Namespace) -> int:
     from ..run.recovery import check_journal, resume_after_reset, resume_same_boot
     from ..run.robot import Robot
     from ..run.runner import Run
-    from .run import check_output_paths, drive, make_view, sim_port_url
+    from .output_files import check_output_paths
+    from .run import check_not_empty, drive, make_view, sim_port_url
+    from .words import count_of
+
+    check_not_empty(args)
 
     log = load_journal(args.journal)
     board = _parse_board(args.board, int(log.plan_spec["pegs"])) if args.board else None
     if log.end_status == "done":
-        print(f"nothing to resume: the run in {args.journal} finished ({log.moves_done} moves)")
+        print(f"nothing to resume: the run in {args.journal} finished ({count_of(log.moves_done, 'move')})")
         return 0
     config = load_config(args.config or log.config_path or None)
     plan = check_journal(log, config.config_hash, args.journal)
     port = args.port or log.port or "sim://"
-    check_output_paths(args.report)
+    check_output_paths({"--report": args.report}, {"--journal": args.journal, "--config": args.config})
     if port.lower().startswith("sim:"):
         # an in-process simulated board never outlives the host: it is always a new boot
         board = board or _ask_board(log, "the simulated board starts afresh")

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
-from .output_files import check_output_file, write_report
+from .output_files import check_output_paths, write_report
 from .plan_options import add_plan_arguments, plan_request
 
 if TYPE_CHECKING:
@@ -65,13 +65,14 @@ def run(args: argparse.Namespace) -> int:
     from ..run.robot import Robot
     from ..run.runner import Run
 
+    check_not_empty(args)
     if args.disks is None and args.from_state is None and args.to_state is None:
         args.disks = "3"
     request = plan_request(args)
     config = load_config(args.config)
     check_board_fits(config, request.n_disks, request.pegs)
     plan = request.make_plan()
-    check_output_paths(args.report, args.journal)
+    check_output_paths({"--report": args.report, "--journal": args.journal}, {"--config": args.config})
     port_url = sim_port_url(args.port or "sim://", plan.start, args.config)
     robot = Robot(port_url, config)
     robot.open()
@@ -86,12 +87,14 @@ def run(args: argparse.Namespace) -> int:
         return drive(job, view, args)
 
 
-def check_output_paths(report: str | None, journal: str | None = None) -> None:
-    """OutputFileError before anything moves unless the report and new journal paths (when given) can be written."""
-    if report:
-        check_output_file(report, "--report")
-    if journal:
-        check_output_file(journal, "--journal")
+def check_not_empty(args: argparse.Namespace) -> None:
+    """OutputFileError for an option given as an empty string (``--port ''``): refused, never taken as the default."""
+    from ..errors import OutputFileError
+
+    for name in ("port", "config", "report", "journal", "board"):
+        value = getattr(args, name, None)
+        if value is not None and not value.strip():
+            raise OutputFileError(f"--{name} {value!r} is empty: expected a value (or leave the option out)")
 
 
 def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
@@ -130,7 +133,9 @@ def make_view(robot: Any, total: int, state: State, args: argparse.Namespace, *,
 
     clock = robot.board_clock
     now_s = clock.now_s if clock is not None else time.monotonic
-    return RunView(total, state, now_s, first_k=first_k, live=False if args.plain else None)
+    return RunView(
+        total, state, now_s, first_k=first_k, live=False if args.plain else None, simulated=clock is not None
+    )
 
 
 @contextlib.contextmanager
@@ -147,36 +152,55 @@ def pause_on_interrupt(job: Run) -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+#: The question asked at a pause; shown literally (no markup), so the keys in brackets stay visible.
+PAUSE_QUESTION = "paused: the arm is held. [c]ontinue or [s]top? "
+
+
+@contextlib.contextmanager
+def interrupt_raises() -> Iterator[None]:
+    """While inside, Ctrl-C raises KeyboardInterrupt (at the pause prompt it means stop, not another pause)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def ask_continue(view: Any) -> bool:
-    """Ask the operator, after a pause, whether to continue (True) or stop; stop when nobody can answer."""
+    """Ask the operator, after a pause, whether to continue (True) or stop; stop when nobody can answer, at
+    end of input and at Ctrl-C."""
     if not sys.stdin.isatty():
         view.message("paused: the arm is held; no terminal to ask, stopping")
         return False
-    while True:
-        try:
-            answer = input("paused: the arm is held. [c]ontinue or [s]top? ").strip().lower()
-        except EOFError:
-            return False
-        if answer in ("c", "continue"):
-            return True
-        if answer in ("s", "stop"):
-            return False
+    with interrupt_raises():
+        while True:
+            try:
+                answer = view.ask(PAUSE_QUESTION).strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                return False
+            if answer in ("c", "continue"):
+                return True
+            if answer in ("s", "stop"):
+                return False
 
 
 def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) -> int:
     """Run ``job`` with the view and the pause prompt, write the report, and return the exit code."""
     from ..run.sequencer import Phase
+    from .words import count_of
 
     with view, pause_on_interrupt(job):
         phase = job.start(**start_options)
         while phase is Phase.PAUSED:
-            phase = job.go_on() if ask_continue(view) else job.stop()
+            with view.paused():
+                go_on = ask_continue(view)
+            phase = job.go_on() if go_on else job.stop()
     report = job.report()
     written = write_report(report, args.report) if args.report else True
     if phase is Phase.DONE:
-        print(f"done: {report.moves_done} of {report.moves_total} moves, board {report.final}", flush=True)
+        print(f"done: {report.moves_done} of {count_of(report.moves_total, 'move')}, board {report.final}", flush=True)
         return 0 if written else 1
-    where = f"after {report.moves_done} of {report.moves_total} moves"
+    where = f"after {report.moves_done} of {count_of(report.moves_total, 'move')}"
     journal_hint = f"; continue with: hanoibot resume --journal {job.journal.path}" if job.journal else ""
     if phase is Phase.DISCONNECTED:
         print(f"hanoibot: stopped by the operator {where}{journal_hint}", file=sys.stderr)

@@ -2,17 +2,20 @@
 terminal (rich), one plain line per move when the output is piped or in CI.
 
 Times are robot time: the simulated clock on ``sim://`` (so a simulated run shows the seconds a real arm would
-take), the wall clock on a real board. The ETA is the measured mean cycle time per move times the moves left.
+take, labelled "simulated"), the wall clock on a real board (labelled "elapsed"). The ETA is the measured mean
+cycle time per move times the moves left; time spent paused at the prompt counts for neither.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Self, TextIO
 
 from ..puzzle import Move, State, peg_letter
 from ..render import render_board_ascii
+from .words import count_of
 
 
 def format_duration_s(seconds: float | None) -> str:
@@ -26,7 +29,8 @@ def format_duration_s(seconds: float | None) -> str:
 class RunView:
     """Progress of a run of ``total`` moves starting at move ``first_k`` from ``state``; a context manager.
 
-    ``now_s`` reads robot time in seconds. ``live``: rich display (default: when ``out`` is a terminal).
+    ``now_s`` reads robot time in seconds; ``simulated``: that clock is a simulation's (the label says so).
+    ``live``: rich display (default: when ``out`` is a terminal).
     """
 
     def __init__(
@@ -38,6 +42,7 @@ class RunView:
         first_k: int = 0,
         live: bool | None = None,
         out: TextIO | None = None,
+        simulated: bool = False,
     ) -> None:
         self.total = total
         self.first_k = first_k
@@ -46,6 +51,9 @@ class RunView:
         self.out = out if out is not None else sys.stdout
         self.live = self.out.isatty() if live is None else live
         self.start_s = now_s()
+        self.simulated = simulated
+        self.time_label = "simulated time" if simulated else "elapsed"
+        self.paused_s = 0.0
         self.done = first_k
         self._last_move: Move | None = None
         self._live: Any = None
@@ -57,19 +65,32 @@ class RunView:
         """Robot time since the view started, in seconds."""
         return self.now_s() - self.start_s
 
+    def active_s(self) -> float:
+        """Robot time since the view started minus the time spent paused, in seconds."""
+        return self.elapsed_s() - self.paused_s
+
     def eta_s(self) -> float | None:
         """Robot time still needed, from the mean cycle time of the moves run so far (None before the first)."""
         run = self.done - self.first_k
         if run <= 0:
             return None
-        return self.elapsed_s() / run * (self.total - self.done)
+        return self.active_s() / run * (self.total - self.done)
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """While inside, time does not count toward the cycle time and the ETA (the operator is being asked)."""
+        began_s = self.now_s()
+        try:
+            yield
+        finally:
+            self.paused_s += self.now_s() - began_s
 
     def line(self) -> str:
         """One plain progress line for the last move."""
         move = self._last_move
         what = f"disk {move.disk} {peg_letter(move.src)} -> {peg_letter(move.dst)}" if move else "ready"
         return (
-            f"move {self.done} of {self.total}: {what}  elapsed {format_duration_s(self.elapsed_s())}"
+            f"move {self.done} of {self.total}: {what}  {self.time_label} {format_duration_s(self.elapsed_s())}"
             f"  eta {format_duration_s(self.eta_s())}"
         )
 
@@ -91,6 +112,15 @@ class RunView:
         else:
             print(text, file=self.out, flush=True)
 
+    def ask(self, question: str) -> str:
+        """Ask the operator ``question`` and return the answer line; the text is shown as is (no rich markup)."""
+        if self._live is not None:
+            from rich.text import Text
+
+            answer: str = self._live.console.input(Text(question))
+            return answer
+        return input(question)
+
     def _refresh(self) -> None:
         from rich.console import Group
         from rich.text import Text
@@ -104,7 +134,8 @@ class RunView:
             elapsed=format_duration_s(self.elapsed_s()),
             eta=format_duration_s(self.eta_s()),
         )
-        self._live.update(Group(self._progress, Text(render_board_ascii(self.state))))
+        board = render_board_ascii(self.state, height=self.state.n_disks)
+        self._live.update(Group(self._progress, Text(board)))
 
     # --- lifetime -----------------------------------------------------------------------------------
     def __enter__(self) -> Self:
@@ -118,7 +149,7 @@ class RunView:
                 MofNCompleteColumn(),
                 BarColumn(),
                 TextColumn("{task.description}"),
-                TextColumn("elapsed {task.fields[elapsed]}  ETA {task.fields[eta]}"),
+                TextColumn(self.time_label + " {task.fields[elapsed]}  ETA {task.fields[eta]}"),
             )
             self._task = self._progress.add_task(
                 "ready", total=self.total, completed=self.done, elapsed=format_duration_s(0), eta="-:--:--"
@@ -127,7 +158,8 @@ class RunView:
             self._live.__enter__()
             self._refresh()
         else:
-            print(f"run: {self.total} moves from {self.state}", file=self.out, flush=True)
+            times = "; times are simulated (what a real arm would take)" if self.simulated else ""
+            print(f"run: {count_of(self.total, 'move')} from {self.state}{times}", file=self.out, flush=True)
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     """Check the options, make the plan and print the chosen moves; returns 0."""
     from ..errors import PlanError
     from .solve_output import write_plan
+    from .words import count_of
 
     if args.format not in FORMATS:
         raise PlanError(f"unknown format {args.format!r}: expected one of {', '.join(FORMATS)}")
@@ -63,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
     for number, each in enumerate(plans):
         if first > max(each.length, 1):
             accepted = f"1 to {each.length}" if each.length else "1: the start already is the goal"
-            raise PlanError(f"--start {first} is past the end: the plan has {each.length} moves (expected {accepted})")
+            raise PlanError(
+                f"--start {first} is past the end: the plan has {count_of(each.length, 'move')} (expected {accepted})"
+            )
         lo = first - 1
         hi = each.length if limit is None else min(each.length, lo + limit)
         if number and args.format == "plain":

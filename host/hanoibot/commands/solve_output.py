@@ -15,6 +15,7 @@ from typing import TextIO
 
 from ..planner import ClassicPlan, Plan
 from ..puzzle import PEG_LETTERS, Move
+from .words import count_of
 
 #: Moves formatted per write call on the per-move paths.
 CHUNK_MOVES = 8192
@@ -81,11 +82,14 @@ def _plan_header(plan: Plan, lo: int, hi: int) -> dict[str, object]:
     }
 
 
-def _write_numbered(plan: Plan, lo: int, hi: int, out: TextIO, line: Callable[[int, Move], str]) -> int | None:
-    """Write ``line(k, move)`` for moves ``lo`` .. ``hi - 1`` (k is 1-based) in chunks; returns Turing steps."""
+def _write_numbered(plan: Plan, lo: int, hi: int, out: TextIO, line: Callable[[int, Move, int], str]) -> int | None:
+    """Write ``line(k, move, width)`` for moves ``lo`` .. ``hi - 1`` (k is 1-based) in chunks; ``width`` is the
+    number of digits of the largest k in the chunk, so padding follows what is printed, not the plan's length
+    (302 digits for n = 1000). Returns Turing steps."""
     moves = _open(plan, lo, hi)
     for k, chunk in _chunks(moves, lo, hi):
-        out.write("".join([line(k + i, m) for i, m in enumerate(chunk, start=1)]))
+        width = len(str(k + len(chunk)))
+        out.write("".join([line(k + i, m, width) for i, m in enumerate(chunk, start=1)]))
     return _steps(moves, at_end=hi == plan.length)
 
 
@@ -99,7 +103,9 @@ def write_json(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:
         lo,
         hi,
         out,
-        lambda k, m: f'{{"k": {k}, "disk": {m.disk}, "from": "{PEG_LETTERS[m.src]}", "to": "{PEG_LETTERS[m.dst]}"}}\n',
+        lambda k, m, _width: (
+            f'{{"k": {k}, "disk": {m.disk}, "from": "{PEG_LETTERS[m.src]}", "to": "{PEG_LETTERS[m.dst]}"}}\n'
+        ),
     )
 
 
@@ -117,17 +123,17 @@ def _short(text: str, limit: int = 40) -> str:
 def write_text(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:
     """A header line, then numbered moves like ``  5  disk 1  A -> C``; a Turing run adds a footer line."""
     shown = f"moves {lo + 1} to {hi}" if hi > lo else "no moves"
+    length = count_of(plan.length, "move")
     out.write(
-        f"{_short(plan.start.to_string())} -> {_short(plan.goal.to_string())}: {plan.length} moves, {plan.note}; "
+        f"{_short(plan.start.to_string())} -> {_short(plan.goal.to_string())}: {length}, {plan.note}; "
         f"method {plan.method}; showing {shown}\n"
     )
-    width = len(str(hi))
     steps = _write_numbered(
         plan,
         lo,
         hi,
         out,
-        lambda k, m: f"  {k:>{width}}  disk {m.disk}  {PEG_LETTERS[m.src]} -> {PEG_LETTERS[m.dst]}\n",
+        lambda k, m, width: f"  {k:>{width}}  disk {m.disk}  {PEG_LETTERS[m.src]} -> {PEG_LETTERS[m.dst]}\n",
     )
     if steps is not None:
         out.write(steps_line(steps, plan, lo, hi) + "\n")

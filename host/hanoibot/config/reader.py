@@ -42,10 +42,10 @@ class Section:
             return self._table[key]
         if default is not None:
             return default
+        # A near key the file has may be a misspelling, or another valid key not read yet: ask, do not claim.
         misspelt = difflib.get_close_matches(key, [k for k in self._table if k not in self._known], n=1, cutoff=0.6)
-        if misspelt:
-            raise self._unknown(misspelt[0], key)
-        raise ConfigError(f"{self.where(key)} is missing: expected {what}")
+        hint = f"; is {misspelt[0]!r} a misspelling of it?" if misspelt else ""
+        raise ConfigError(f"{self.where(key)} is missing: expected {what}{hint}")
 
     def number(
         self, key: str, low: float, high: float, *, default: float | None = None,

@@ -26,7 +26,7 @@ from ..clock import Clock, WallClock
 from ..errors import BadCommand, BoardError, BoardReset, LinkLost, LinkTimeout, PortError
 from .port import READ_QUANTUM_S, close_quietly, open_port, read_available, reopen_port
 from .rtt import RttEstimator
-from .status import Hello, Status, parse_hello, parse_status
+from .status import Hello, Status, for_people, parse_hello, parse_status
 from .window import Pending, SendWindow
 
 #: Board ERROR codes that are flow control, not failures.
@@ -376,7 +376,7 @@ class LinkCore:
         if code in _QUIET_ERRORS:
             return
         cmd_id = protocol.parse_uint(fields[1], protocol.MAX_CMD_ID) if len(fields) > 1 else -1
-        text = ",".join(fields[2:])
+        text = for_people(",".join(fields[2:]))
         where = f" for command {cmd_id}" if cmd_id > 0 else ""
         self._errors.append(BoardError(f"board refused{where}: {code}: {text}", code=code, cmd_id=cmd_id))
 

@@ -15,6 +15,16 @@ from ..errors import ProtocolMismatch
 #: ``mode`` values of a board that will not move until the host clears it.
 STOPPED_MODES = ("ESTOP", "FAULT")
 
+#: Protocol words in the board's error texts, and what a person runs instead.
+PEOPLE_WORDS = (("send CLEAR", "clear it with: hanoibot home --clear"),)
+
+
+def for_people(text: str) -> str:
+    """A board's error text with protocol instructions (``send CLEAR``) replaced by the command to run."""
+    for board_words, command in PEOPLE_WORDS:
+        text = text.replace(board_words, command)
+    return text
+
 
 class Status(NamedTuple):
     """One STATUS report. Pulses in µs per channel (0 = never output); ``grip_mm`` is -1 without a sensor."""

@@ -9,8 +9,8 @@ classic, 3 pegs, regular states        Hinz's two candidates (:mod:`.regular3`) 
 classic, 4+ pegs, tower to tower       Frame–Stewart (:mod:`.frame_stewart`)                 True (4), None
 classic, 4+ pegs, other regular        exact search if pegs**n <= max_states, else           True / False
                                        gather (:mod:`.multipeg`)
-classic, irregular start               exact search if the board is small, else the          True / False
-                                       shuffled strategy (:mod:`.shuffled`)
+classic, irregular start               A* within max_states (:mod:`.astar`), else the        True / False
+                                       shuffled strategy (:mod:`.shuffled`) and a lower bound
 linear / cyclic, 3 pegs, towers        closed-form recursions (:mod:`.restricted`)           True
 big-on-top, 3 pegs, towers             exact search up to 10 disks (and 3**n <= max_states), else a valid   True / False
                                        construction (:mod:`.restricted`)
@@ -23,10 +23,9 @@ O(t) block sums for Frame–Stewart) and otherwise builds the lazy plan and read
 
 from __future__ import annotations
 
-from math import comb, factorial
-
 from ..errors import PlanError, SearchLimitExceeded, StateError
 from ..puzzle import Rules, State, check_peg_count, peg_letter
+from .astar import shuffled_search
 from .base import Plan
 from .frame_stewart import fs_count, tower_plan
 from .gather import gather
@@ -34,7 +33,7 @@ from .multipeg import multipeg_plan
 from .regular3 import count_regular3, count_to_nearest_tower, nearest_tower_plan, regular3_plan
 from .restricted import count_restricted_tower, restricted_tower_plan
 from .search import DEFAULT_MAX_STATES, shortest_path
-from .shuffled import shuffled_plan, shuffled_run
+from .shuffled import SHUFFLED_NOTE, shuffled_plan, shuffled_run
 from .transfer import Seq, TransferPlan
 
 
@@ -170,36 +169,50 @@ def _search(request: _Request) -> Plan:
         raise SearchLimitExceeded(f"{err}; {advice}") from None
 
 
-def _shuffled_states(n_disks: int, pegs: int) -> int:
-    """Upper bound on the boards of ``n_disks`` distinct disks in ordered stacks on ``pegs`` pegs."""
-    return factorial(n_disks) * comb(n_disks + pegs - 1, pegs - 1)
+#: Largest shuffled board searched exactly (each board the search keeps costs memory in proportion to the disks).
+SHUFFLED_SEARCH_MAX_DISKS = 24
 
 
-def _shuffled(request: _Request) -> Plan:
-    """Irregular start, classic rules: exact search on small boards, else the polynomial strategy."""
+def _shuffled_strategy(request: _Request) -> TransferPlan:
+    """The polynomial strategy's plan from an irregular start to a regular goal (valid, not proven optimal)."""
     goal = request.goal
-    if (goal is not None and not goal.is_regular) or (
-        _shuffled_states(request.n_disks, request.rules.pegs) <= request.max_states
-    ):
-        return _search(request)
     if goal is None or _tower_peg(goal) is not None:
         return shuffled_plan(request.start, None if goal is None else _tower_peg(goal), request.rules)
     # A regular goal that is not a tower: gather the tower under the goal's largest disk, then unbuild it.
     pegs = request.rules.pegs
     peg = goal.peg_of(request.n_disks)
-    goal_pegs = goal.pegs_of_disks()
     everything = range(1, request.n_disks + 1)
-    run = Seq((shuffled_run(request.start, peg), gather(everything, goal_pegs, peg, pegs).reversed()))
+    run = Seq((shuffled_run(request.start, peg), gather(everything, goal.pegs_of_disks(), peg, pegs).reversed()))
     return TransferPlan(
-        request.start,
-        goal,
-        request.rules,
-        run,
-        method="shuffled",
-        optimal=False,
-        note="valid plan for a shuffled board, not proven optimal (too many states for exact search)",
-        regular=False,
+        request.start, goal, request.rules, run, method="shuffled", optimal=False, note=SHUFFLED_NOTE, regular=False
     )
+
+
+def _shuffled(request: _Request) -> Plan:
+    """Irregular start, classic rules: A* within the state limit first, else the strategy beside a lower bound."""
+    goal = request.goal
+    if goal is not None and not goal.is_regular:
+        return _search(request)
+    fallback = _shuffled_strategy(request)
+    if request.n_disks > SHUFFLED_SEARCH_MAX_DISKS:
+        found = shuffled_search(request.start, request.goals(), request.rules, max_states=0)
+        why = f"exact search is tried up to {SHUFFLED_SEARCH_MAX_DISKS} disks"
+    else:
+        found = shuffled_search(
+            request.start, request.goals(), request.rules, max_states=request.max_states, upper_bound=fallback.length
+        )
+        why = f"exact search stopped after {found.visited} states: raise --max-states to prove the optimum"
+    if found.plan is not None:
+        return found.plan
+    if found.lower_bound >= fallback.length:
+        fallback.optimal = True
+        fallback.note = f"optimal (proven by A* search over {found.visited} states)"
+        return fallback
+    fallback.note = (
+        f"valid plan for a shuffled board, not proven optimal: {fallback.length} moves, "
+        f"at least {found.lower_bound} needed ({why})"
+    )
+    return fallback
 
 
 #: Big-on-top towers are searched up to this many disks (about half a second of bidirectional search).

@@ -23,8 +23,10 @@ def _board_problem(sorted_disks: list[int]) -> str:
     repeated = [d for d, e in pairwise(sorted_disks) if d == e]
     if repeated:
         return f"disk {repeated[0]} appears more than once"
-    missing = min(set(range(1, sorted_disks[-1] + 1)) - set(sorted_disks))
-    return f"disk {missing} is missing"
+    missing = next(disk for disk, have in enumerate(sorted_disks, start=1) if disk != have)
+    largest, count = sorted_disks[-1], len(sorted_disks)
+    beyond = f" (disk {largest} is more than the {count} disks given)" if largest > count else ""
+    return f"disk {missing} is missing{beyond}"
 
 
 class State:
@@ -77,6 +79,8 @@ class State:
         if not text:
             raise StateError("empty state string: expected one peg letter per disk (e.g. AAB) or A:3,2/B:1/C:")
         state = cls._parse_per_peg(text, pegs) if ":" in text else cls._parse_compact(text, pegs or MIN_PEGS)
+        if not state.n_disks:
+            raise StateError(f"state {text!r} names no disks: expected at least one, e.g. AAB or A:3,2/B:1/C:")
         if n_disks is not None and state.n_disks != n_disks:
             raise StateError(f"state {text!r} has {state.n_disks} disks but {n_disks} were asked for")
         return state

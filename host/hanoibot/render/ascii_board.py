@@ -53,14 +53,19 @@ def disk_text(disk: int, width_chars: int) -> str:
     return "[" + "=" * left + label + "=" * (fill - left) + "]"
 
 
-def render_board_ascii(state: State | Sequence[Sequence[int]], *, width_chars: int = DEFAULT_WIDTH_CHARS) -> str:
-    """The board ``state`` (a State or per-peg stacks, bottom first) as lines of text, without a final newline."""
+def render_board_ascii(
+    state: State | Sequence[Sequence[int]], *, width_chars: int = DEFAULT_WIDTH_CHARS, height: int = 0
+) -> str:
+    """The board ``state`` (a State or per-peg stacks, bottom first) as lines of text, without a final newline.
+
+    The pegs are drawn as tall as the tallest stack, or ``height`` disks if that is more: a live display passes
+    the disk count so that the picture keeps its number of lines while the stacks change."""
     stacks = state.stacks if isinstance(state, State) else tuple(tuple(stack) for stack in state)
     n_disks = sum(len(stack) for stack in stacks)
     widths = disk_widths_chars(n_disks, len(stacks), width_chars)
     column_chars = (max(widths) if widths else 1) + GAP_CHARS
     rows = []
-    tallest = max(len(stack) for stack in stacks)
+    tallest = max(height, *(len(stack) for stack in stacks))
     for level in range(tallest, -1, -1):  # the top row shows only peg tips
         cells = []
         for stack in stacks:

@@ -68,15 +68,20 @@ def plan_from_spec(spec: dict[str, Any], *, source: str = "journal") -> Plan:
 
 @dataclass
 class RunReport:
-    """What ``--report FILE`` writes: how the run ended and what it cost (times in seconds)."""
+    """What ``--report FILE`` writes: how the run ended and what it cost (times in seconds).
+
+    ``wall_s`` is wall-clock time; ``simulated_s`` the simulated arm's time (``sim://`` only, else None);
+    ``paused_s`` the robot time spent paused, which ``s_per_move`` (robot time per move run) leaves out.
+    """
 
     status: str
     moves_done: int
     moves_total: int
     start: str
     final: str
-    elapsed_s: float
+    wall_s: float
     simulated_s: float | None
+    paused_s: float
     s_per_move: float | None
     retransmits: int
     faults: list[str] = field(default_factory=list)
@@ -122,6 +127,8 @@ class Run:
         self.sequencer.on_move_done = on_move_done
         self._wall_start_s = time.monotonic()
         self._sim_start_s = 0.0
+        self._paused_s = 0.0
+        self._paused_since_s: float | None = None
 
     def start(self, *, home: bool = True, configure: bool = True, record_plan: bool = True) -> Phase:
         """Journal the plan (or the board rejoined), connect and home, and stream until the run stops.
@@ -157,11 +164,13 @@ class Run:
 
     def go_on(self) -> Phase:
         """Continue after a pause (RESUME) and stream until the run stops again."""
+        self._end_pause()
         self.sequencer.unpause()
         return self._finish_if_stopped(self.sequencer.run())
 
     def stop(self) -> Phase:
         """Stop for good after a pause; the arm stays held and the journal says where the run stopped."""
+        self._end_pause()
         self.sequencer.stop()
         return self._finish_if_stopped(self.sequencer.state)
 
@@ -176,7 +185,20 @@ class Run:
             raise error
         return self._finish_if_stopped(self.sequencer.state)
 
+    def _robot_now_s(self) -> float:
+        """Robot time: the simulated board's clock on ``sim://``, else the wall clock (seconds)."""
+        clock = self.robot.board_clock
+        return clock.now_s() if clock is not None else time.monotonic()
+
+    def _end_pause(self) -> None:
+        """Add the time since the run paused to the paused time."""
+        if self._paused_since_s is not None:
+            self._paused_s += self._robot_now_s() - self._paused_since_s
+            self._paused_since_s = None
+
     def _finish_if_stopped(self, phase: Phase) -> Phase:
+        if phase is Phase.PAUSED:
+            self._paused_since_s = self._robot_now_s()
         if phase is not Phase.PAUSED and self.journal is not None:
             self.journal.record_end(STATUS_OF.get(phase, phase.value))
         return phase
@@ -188,7 +210,7 @@ class Run:
         simulated_s = clock.now_s() - self._sim_start_s if clock is not None else None
         elapsed_s = time.monotonic() - self._wall_start_s
         moves_run = seq.moves_done - self.first_k
-        robot_s = simulated_s if simulated_s is not None else elapsed_s
+        robot_s = (simulated_s if simulated_s is not None else elapsed_s) - self._paused_s
         faults = [seq.reason] if seq.state in (Phase.FAULT, Phase.ESTOPPED) and seq.reason else []
         if seq.recoveries:
             faults.append(f"HOST_LOST recovered {seq.recoveries} times (arm held, dropped segments sent again)")
@@ -198,8 +220,9 @@ class Run:
             moves_total=self.plan.length,
             start=self.plan.start.to_string(),
             final=(seq.board_state or self.board_state).to_string(),
-            elapsed_s=round(elapsed_s, 6),
+            wall_s=round(elapsed_s, 6),
             simulated_s=round(simulated_s, 6) if simulated_s is not None else None,
+            paused_s=round(self._paused_s, 6),
             s_per_move=round(robot_s / moves_run, 6) if moves_run > 0 else None,
             retransmits=int(getattr(self.robot.session, "retransmits", 0)),
             faults=faults,

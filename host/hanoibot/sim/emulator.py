@@ -37,6 +37,11 @@ class PtyEmulator:
         self._replug_pending = False
         self._reset_pending = False
         self._origin_s = time.monotonic() - wire.board.clock.now_s()
+        if self.link_path is not None and self.link_path.exists() and not self.link_path.is_symlink():
+            raise PortError(
+                f"--link {str(self.link_path)!r} already exists and is not a symlink: "
+                "expected a free path (hanoibot never replaces a file it did not make)"
+            )
         self._make_pty()
 
     @property
@@ -85,11 +90,13 @@ class PtyEmulator:
         self._make_pty()
 
     def close(self) -> None:
-        """Close the pty and remove the symlink."""
+        """Close the pty and remove the symlink, if it still is ours (a symlink to our pty)."""
+        device_path = self.device_path
         self._close_pty()
-        if self.link_path is not None:
-            with contextlib.suppress(FileNotFoundError):
-                self.link_path.unlink()
+        if self.link_path is not None and self.link_path.is_symlink():
+            with contextlib.suppress(OSError):
+                if os.readlink(self.link_path) == device_path:
+                    self.link_path.unlink()
 
     # --- internals -----------------------------------------------------------------------------------
     def _make_pty(self) -> None:
