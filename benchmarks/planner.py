@@ -41,7 +41,7 @@ PEAK_PROBE = """
 import itertools, sys, tracemalloc
 tracemalloc.start()
 from hanoibot.planner import make_plan
-from hanoibot.planner.bulk import plain_pieces
+from hanoibot.planner.classic.bulk import plain_pieces
 n, kind, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 if kind == "moves":
     for _ in itertools.islice(make_plan(n), count):

@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable
 
 from hanoibot.planner import count_moves
-from hanoibot.planner.search import shortest_path
+from hanoibot.planner.general.search import shortest_path
 from hanoibot.puzzle import Rules, State
 
 

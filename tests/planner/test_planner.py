@@ -6,7 +6,7 @@ import sys
 
 import pytest
 from hanoibot.errors import PlanError, StateError
-from hanoibot.planner import ClassicPlan, count_moves, make_plan
+from hanoibot.planner import ClassicPlan, PlanRequest, count_moves, make_plan
 from hanoibot.puzzle import Rules, State
 
 
@@ -54,13 +54,13 @@ def test_other_requests_go_to_the_general_planner(monkeypatch: pytest.MonkeyPatc
 
     class FakeGeneral:
         @staticmethod
-        def make_general_plan(n_disks: int, **kwargs: object) -> str:
-            calls.append(("plan", n_disks, kwargs))
+        def make_general_plan(request: PlanRequest) -> str:
+            calls.append(("plan", request))
             return "general plan"
 
         @staticmethod
-        def count_general_moves(n_disks: int, **kwargs: object) -> int:
-            calls.append(("count", n_disks, kwargs))
+        def count_general_moves(request: PlanRequest) -> int:
+            calls.append(("count", request))
             return 42
 
     monkeypatch.setitem(sys.modules, "hanoibot.planner.general", FakeGeneral)
@@ -69,9 +69,5 @@ def test_other_requests_go_to_the_general_planner(monkeypatch: pytest.MonkeyPatc
     assert count_moves(3, pegs=4, max_states=10) == 42
     assert make_plan(3, goal_any=True) == "general plan"
     assert make_plan(3, rules=Rules.named("cyclic")) == "general plan"
-    assert calls[0] == (
-        "plan",
-        3,
-        {"pegs": 3, "rules": None, "start": start, "goal": None, "goal_any": False, "max_states": 2_000_000},
-    )
-    assert calls[1][2]["pegs"] == 4 and calls[1][2]["max_states"] == 10
+    assert calls[0] == ("plan", PlanRequest(3, 3, Rules(3), start, None, False, 2_000_000))
+    assert calls[1] == ("count", PlanRequest(3, pegs=4, max_states=10))

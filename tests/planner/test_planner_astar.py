@@ -14,9 +14,9 @@ from collections import deque
 
 import pytest
 from hanoibot.planner import DEFAULT_MAX_STATES, make_plan
-from hanoibot.planner.astar import shuffled_search
-from hanoibot.planner.general import SHUFFLED_SEARCH_MAX_DISKS
-from hanoibot.planner.search import shortest_path
+from hanoibot.planner.general.astar import shuffled_search
+from hanoibot.planner.general.choose import SHUFFLED_SEARCH_MAX_DISKS
+from hanoibot.planner.general.search import shortest_path
 from hanoibot.puzzle import Rules, State
 from planner_checks import replay
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hanoibot.planner import bulk
+from hanoibot.planner.classic import bulk
 from hypothesis import given
 from hypothesis import strategies as st
 

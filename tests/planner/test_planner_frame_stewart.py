@@ -14,8 +14,8 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-from hanoibot.planner.frame_stewart import fs_count, fs_split, optimality, tower_plan
-from hanoibot.planner.search import shortest_path
+from hanoibot.planner.general.frame_stewart import fs_count, fs_split, optimality, tower_plan
+from hanoibot.planner.general.search import shortest_path
 from hanoibot.puzzle import Rules, State
 from hypothesis import given
 from hypothesis import strategies as st

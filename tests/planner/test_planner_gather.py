@@ -9,9 +9,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hanoibot.planner.gather import gather, gather_length3
-from hanoibot.planner.search import RegularCodec, distances_from
-from hanoibot.planner.transfer import moves_from
+from hanoibot.planner.general.gather import gather, gather_length3
+from hanoibot.planner.general.search import RegularCodec, distances_from
+from hanoibot.planner.general.transfer import moves_from
 from hanoibot.puzzle import Rules, State
 from hypothesis import given
 from hypothesis import strategies as st

@@ -11,9 +11,10 @@ import itertools
 
 import pytest
 from hanoibot.errors import PlanError, SearchLimitExceeded, StateError
-from hanoibot.planner.frame_stewart import fs_count
+from hanoibot.planner import PlanRequest
 from hanoibot.planner.general import count_general_moves, make_general_plan
-from hanoibot.planner.search import distances_from, make_codec
+from hanoibot.planner.general.frame_stewart import fs_count
+from hanoibot.planner.general.search import distances_from, make_codec
 from hanoibot.puzzle import Rules, State
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -34,12 +35,13 @@ def test_random_requests_replay_and_optimal_ones_are_shortest(
         goal = None if goal_any else State.tower(n, data.draw(st.integers(0, pegs - 1)), pegs)
     else:
         goal = None if goal_any else data.draw(boards(n, pegs, regular=True))
-    plan = make_general_plan(n, pegs=pegs, rules=rules, start=start, goal=goal, goal_any=goal_any)
+    request = PlanRequest(n, pegs=pegs, rules=rules, start=start, goal=goal, goal_any=goal_any)
+    plan = make_general_plan(request)
     end = replay(plan)
     assert end == plan.goal
     if goal is not None:
         assert end == goal
-    assert count_general_moves(n, pegs=pegs, rules=rules, start=start, goal=goal, goal_any=goal_any) == plan.length
+    assert count_general_moves(request) == plan.length
     if plan.optimal:
         codec = make_codec(n, rules, [start])
         reach = distances_from(start, rules)
@@ -62,7 +64,7 @@ def test_all_ordered_pairs_of_small_boards_under_every_rule_set(name: str, n: in
         reach = distances_from(start, rules)
         codec = make_codec(n, rules, [start])
         for goal in goals:
-            plan = make_general_plan(n, rules=rules, start=start, goal=goal)
+            plan = make_general_plan(PlanRequest(n, rules=rules, start=start, goal=goal))
             assert plan.optimal is True
             assert plan.length == reach[codec.encode(goal)]
             assert replay(plan) == goal
@@ -76,7 +78,7 @@ def test_random_samples_up_to_eight_disks_under_every_rule_set(name: str, data: 
     start = data.draw(boards(n, 3, regular=True))
     goal_peg = data.draw(st.integers(0, 2))
     goal = State.tower(n, goal_peg) if name == "big-on-top" else data.draw(boards(n, 3, regular=True))
-    plan = make_general_plan(n, rules=rules, start=start, goal=goal)
+    plan = make_general_plan(PlanRequest(n, rules=rules, start=start, goal=goal))
     assert replay(plan) == goal
     assert plan.length == distances_from(start, rules)[make_codec(n, rules, [start]).encode(goal)]
 
@@ -102,7 +104,7 @@ def test_random_samples_up_to_eight_disks_under_every_rule_set(name: str, data: 
 )
 def test_dispatch_and_honest_labels(kwargs: dict, method: str, optimal: bool | None) -> None:
     pegs = kwargs.get("pegs", 3)
-    plan = make_general_plan(4, **kwargs)
+    plan = make_general_plan(PlanRequest(4, **kwargs))
     assert (plan.method, plan.optimal) == (method, optimal)
     assert replay(plan) == plan.goal
     words = {True: "optimal", None: "conjectured", False: "not proven optimal"}[optimal]
@@ -112,15 +114,15 @@ def test_dispatch_and_honest_labels(kwargs: dict, method: str, optimal: bool | N
 
 
 def test_counts_without_moves() -> None:
-    assert count_general_moves(10**6, pegs=4) == fs_count(10**6, 4)
-    assert count_general_moves(10**6, pegs=10) == fs_count(10**6, 10)
-    assert count_general_moves(3, pegs=4, start=State.tower(3, 0, 4), goal_any=True) == 0
-    assert count_general_moves(40, rules=Rules.named("linear")) == 3**40 - 1
+    assert count_general_moves(PlanRequest(10**6, pegs=4)) == fs_count(10**6, 4)
+    assert count_general_moves(PlanRequest(10**6, pegs=10)) == fs_count(10**6, 10)
+    assert count_general_moves(PlanRequest(3, pegs=4, start=State.tower(3, 0, 4), goal_any=True)) == 0
+    assert count_general_moves(PlanRequest(40, rules=Rules.named("linear"))) == 3**40 - 1
     n = 2_000
     start = State.from_pegs([d % 3 for d in range(n)])
     assert (
-        count_general_moves(n, start=start, goal=State.tower(n, 2))
-        == make_general_plan(n, start=start, goal=State.tower(n, 2)).length
+        count_general_moves(PlanRequest(n, start=start, goal=State.tower(n, 2)))
+        == make_general_plan(PlanRequest(n, start=start, goal=State.tower(n, 2))).length
     )
 
 
@@ -129,7 +131,7 @@ def test_counts_without_moves() -> None:
     [
         ({"n_disks": 0}, StateError, "disk count 0"),
         ({"n_disks": 3, "start": State.parse("AB")}, StateError, "start state AB has 2 disks but 3"),
-        ({"n_disks": 2, "goal": State.tower(2, 1, 4)}, StateError, "goal state .* is for 4 pegs but the board has 3"),
+        ({"n_disks": 2, "goal": State.tower(2, 1, 4)}, StateError, "goal state .* has 4 pegs but the board has 3"),
         ({"n_disks": 2, "rules": Rules(4)}, PlanError, "made for 4 pegs, not 3"),
         ({"n_disks": 2, "goal": State.tower(2), "goal_any": True}, PlanError, "not both"),
         ({"n_disks": 3, "rules": Rules.named("big-on-top"), "goal": State.parse("ABC")}, PlanError, "ordered tower"),
@@ -160,13 +162,13 @@ def test_counts_without_moves() -> None:
 def test_bad_requests_name_the_problem(kwargs: dict, error: type[Exception], message: str) -> None:
     n = kwargs.pop("n_disks")
     with pytest.raises(error, match=message):
-        make_general_plan(n, **kwargs)
+        make_general_plan(PlanRequest(n, **kwargs))
     with pytest.raises(error, match=message):
-        count_general_moves(n, **kwargs)
+        count_general_moves(PlanRequest(n, **kwargs))
 
 
 def test_irregular_goal_that_keeps_the_start_stack_is_planned() -> None:
     start = State.parse("A:1,2/B:3/C:")
-    plan = make_general_plan(3, start=start, goal=State.parse("A:1,2/B:/C:3"))
+    plan = make_general_plan(PlanRequest(3, start=start, goal=State.parse("A:1,2/B:/C:3")))
     assert (plan.length, plan.optimal) == (1, True)
     assert replay(plan) == State.parse("A:1,2/B:/C:3")

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Callable, Iterator
 
 import pytest
-from hanoibot.planner import methods
+from hanoibot.planner.classic import methods
 from hanoibot.puzzle import Move
 from hypothesis import given
 from hypothesis import strategies as st

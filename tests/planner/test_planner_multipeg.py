@@ -5,8 +5,8 @@ Oracle: exact search on small boards; replay through the puzzle model.
 
 from __future__ import annotations
 
-from hanoibot.planner.multipeg import multipeg_plan
-from hanoibot.planner.search import shortest_path
+from hanoibot.planner.general.multipeg import multipeg_plan
+from hanoibot.planner.general.search import shortest_path
 from hanoibot.puzzle import Rules, State
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -10,14 +10,14 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hanoibot.planner.regular3 import (
+from hanoibot.planner.general.regular3 import (
     candidate_lengths,
     count_regular3,
     count_to_nearest_tower,
     nearest_tower_plan,
     regular3_plan,
 )
-from hanoibot.planner.search import RegularCodec, distances_from
+from hanoibot.planner.general.search import RegularCodec, distances_from
 from hanoibot.puzzle import Rules, State
 from hypothesis import given, settings
 from hypothesis import strategies as st

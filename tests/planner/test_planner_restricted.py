@@ -10,14 +10,14 @@ import itertools
 
 import pytest
 from hanoibot.errors import PlanError
-from hanoibot.planner.restricted import (
+from hanoibot.planner.general.restricted import (
     big_on_top_run,
     count_big_on_top_run,
     count_restricted_tower,
     restricted_tower_plan,
 )
-from hanoibot.planner.search import shortest_path
-from hanoibot.planner.transfer import moves_from
+from hanoibot.planner.general.search import shortest_path
+from hanoibot.planner.general.transfer import moves_from
 from hanoibot.puzzle import Rules, State
 from planner_checks import replay
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from hanoibot.errors import PlanError, SearchLimitExceeded
-from hanoibot.planner.search import RegularCodec, StackCodec, distances_from, make_codec, shortest_path
+from hanoibot.planner.general.search import RegularCodec, StackCodec, distances_from, make_codec, shortest_path
 from hanoibot.puzzle import Rules, State
 from hypothesis import given, settings
 from hypothesis import strategies as st

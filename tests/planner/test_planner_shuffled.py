@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 from hanoibot.errors import PlanError
-from hanoibot.planner.search import shortest_path
-from hanoibot.planner.shuffled import SHUFFLED_MAX_DISKS, shuffled_plan, shuffled_run
+from hanoibot.planner.general.search import shortest_path
+from hanoibot.planner.general.shuffled import SHUFFLED_MAX_DISKS, shuffled_plan, shuffled_run
 from hanoibot.puzzle import Rules, State
 from hypothesis import given, settings
 from hypothesis import strategies as st

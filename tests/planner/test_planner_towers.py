@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from hanoibot.planner import towers
+from hanoibot.planner.classic import towers
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -1,6 +1,6 @@
 """Lazy move trees: random access, streaming from k and state_at agree with plain iteration and replay.
 
-Oracles: the classic planner of part A (:class:`~hanoibot.planner.classic.ClassicPlan`, itself checked against
+Oracles: the classic planner of part A (:class:`~hanoibot.planner.classic.plan.ClassicPlan`, itself checked against
 a textbook recursion and OEIS A000225) and replay through the puzzle model.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from hanoibot.errors import PlanError
 from hanoibot.planner.classic import ClassicPlan
-from hanoibot.planner.transfer import ClassicTower, Seq, Step, TransferPlan, move_at, moves_from, state_after
+from hanoibot.planner.general.transfer import ClassicTower, Seq, Step, TransferPlan, move_at, moves_from, state_after
 from hanoibot.puzzle import Move, Rules, State
 from hypothesis import given
 from hypothesis import strategies as st

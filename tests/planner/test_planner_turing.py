@@ -7,7 +7,7 @@ import itertools
 import pytest
 from hanoibot.errors import PlanError
 from hanoibot.planner.classic import ClassicPlan
-from hanoibot.planner.turing import TABLE, TuringRun, machine_goal_peg, run_table
+from hanoibot.planner.classic.turing import TABLE, TuringRun, machine_goal_peg, run_table
 from hanoibot.puzzle import Move
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..planner import count_for
 from .plan_options import add_plan_arguments, plan_request
 
 EPILOG = """The number is exact (a whole number of any size) and is computed without generating moves where the
@@ -31,5 +32,5 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Print the move count of the requested plan; returns 0."""
-    print(plan_request(args).count_moves())
+    print(count_for(plan_request(args)))
     return 0

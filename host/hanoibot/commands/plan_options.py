@@ -7,13 +7,13 @@ Numbers are taken as text and checked here, so bad input becomes one :class:`~ha
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, NamedTuple, TypedDict
+from typing import TYPE_CHECKING
 
 from ..errors import PlanError, StateError
 
 if TYPE_CHECKING:
-    from ..planner import Plan
-    from ..puzzle import Rules, State
+    from ..planner import PlanRequest
+    from ..puzzle import State
 
 RULES_HELP = "classic (default), linear (neighbouring pegs only), cyclic (one way round), big-on-top"
 STATE_HELP = (
@@ -59,52 +59,6 @@ def whole_number(text: str | None, option: str, *, minimum: int, maximum: int | 
     return value
 
 
-class RequestKeywords(TypedDict):
-    """Keyword arguments of :func:`hanoibot.planner.make_plan` after ``n_disks`` (``method`` aside)."""
-
-    pegs: int
-    rules: Rules
-    start: State | None
-    goal: State | None
-    goal_any: bool
-    max_states: int
-
-
-class PlanRequest(NamedTuple):
-    """A checked request for :func:`hanoibot.planner.make_plan` or :func:`hanoibot.planner.count_moves`."""
-
-    n_disks: int
-    pegs: int
-    rules: Rules
-    start: State | None
-    goal: State | None
-    goal_any: bool
-    max_states: int
-
-    def keywords(self) -> RequestKeywords:
-        """The keyword arguments that ``make_plan`` and ``count_moves`` share."""
-        return {
-            "pegs": self.pegs,
-            "rules": self.rules,
-            "start": self.start,
-            "goal": self.goal,
-            "goal_any": self.goal_any,
-            "max_states": self.max_states,
-        }
-
-    def make_plan(self, method: str | None = None) -> Plan:
-        """The plan for this request (``method`` applies to the classic transfer only)."""
-        from ..planner import make_plan
-
-        return make_plan(self.n_disks, method=method, **self.keywords())
-
-    def count_moves(self) -> int:
-        """The exact number of moves of the plan for this request."""
-        from ..planner import count_moves
-
-        return count_moves(self.n_disks, **self.keywords())
-
-
 def _parse_state(text: str, option: str, pegs: int, n_disks: int | None) -> State:
     """A state from the command line; one letter with several disks means the perfect tower on that peg."""
     from ..puzzle import State, peg_index
@@ -130,9 +84,10 @@ def _more_pegs_hint(text: str, pegs: int) -> str:
     return f" (or give --pegs {needed})" if pegs < needed <= pegs + 2 else ""
 
 
-def plan_request(args: argparse.Namespace) -> PlanRequest:
-    """Check the shared options and build the request; raises a HanoiError naming the first bad value."""
-    from ..planner import DEFAULT_MAX_STATES
+def plan_request(args: argparse.Namespace, method: str | None = None) -> PlanRequest:
+    """Check the shared options and build the request (``method``: how to generate a classic transfer); raises a
+    HanoiError naming the first bad value."""
+    from ..planner import DEFAULT_MAX_STATES, PlanRequest
     from ..puzzle import Rules, check_peg_count
 
     pegs = check_peg_count(whole_number(args.pegs, "--pegs", minimum=3) or 3)
@@ -150,12 +105,14 @@ def plan_request(args: argparse.Namespace) -> PlanRequest:
         raise PlanError("no disk count given: expected -n N (a whole number of at least 1) or a --from/--to state")
     max_states = whole_number(args.max_states, "--max-states", minimum=1) or DEFAULT_MAX_STATES
     check_start_is_not_goal(n_disks, pegs, start, goal, goal_any=goal_any)
-    return PlanRequest(n_disks, pegs, rules, start, goal, goal_any, max_states)
+    return PlanRequest(n_disks, pegs, rules, start, goal, goal_any, max_states, method)
 
 
 def _is_tower_on(state: State, peg: int) -> bool:
     """True if every disk of ``state`` is on ``peg``, in order (a perfect tower)."""
-    return state.height(peg) == state.n_disks and state.is_regular
+    from ..planner.request import tower_peg
+
+    return tower_peg(state) == peg
 
 
 def check_start_is_not_goal(

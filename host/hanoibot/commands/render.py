@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import RenderError
+from ..planner import plan_for
 from .plan_options import add_plan_arguments, plan_request, whole_number
 from .words import count_of
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         from ..config import load_config
 
         load_config(args.config)  # text boards need no geometry, but a bad --config is still bad input
-    plan = request.make_plan()
+    plan = plan_for(request)
     moves = list(islice(plan, min(limit, plan.length, sys.maxsize)))  # islice refuses a larger stop
     if args.out is None:
         state = plan.start

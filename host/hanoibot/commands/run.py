@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
+from ..planner import plan_for
 from .output_files import check_output_paths, write_report
 from .plan_options import add_plan_arguments, plan_request
 
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     request = plan_request(args)
     config = load_config(args.config)
     check_board_fits(config, request.n_disks, request.pegs)
-    plan = request.make_plan()
+    plan = plan_for(request)
     check_output_paths({"--report": args.report, "--journal": args.journal}, {"--config": args.config})
     port_url = sim_port_url(args.port or "sim://", plan.start, args.config)
     robot = Robot(port_url, config)

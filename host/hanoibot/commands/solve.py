@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..planner import plan_for
 from .plan_options import add_plan_arguments, plan_request, whole_number
 
 FORMATS = ("text", "plain", "json")
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         raise PlanError(f"unknown method {args.method!r}: expected one of {', '.join(METHOD_NAMES)}")
     first = whole_number(args.start, "--start", minimum=1) or 1
     limit = whole_number(args.limit, "--limit", minimum=0)
-    plan = plan_request(args).make_plan(args.method)
+    plan = plan_for(plan_request(args, args.method))
     plans = plan.all_optimal() if args.all_optimal else (plan,)
     for number, each in enumerate(plans):
         if first > max(each.length, 1):

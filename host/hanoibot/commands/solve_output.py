@@ -1,9 +1,9 @@
 """Writers for ``hanoibot solve``: text (for people), plain (``DISK FROM TO``) and json (one object per line).
 
 Each writer prints moves ``lo`` .. ``hi - 1`` (0-based) of a plan in bounded memory, writing in chunks. Plain output
-of the classic recursive plan takes the bulk path (:mod:`hanoibot.planner.bulk`): large bytes blocks, no per-move
-Python. The plain and json writers return the Turing machine's step count when the plan ran one (the text writer
-prints it as a footer), else None.
+of the classic recursive plan takes the bulk path (:mod:`hanoibot.planner.classic.bulk`): large bytes blocks, no
+per-move Python. The plain and json writers return the Turing machine's step count when the plan ran one (the text
+writer prints it as a footer), else None.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def write_plain(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:
     out.flush()
     sink = out.buffer
     if isinstance(plan, ClassicPlan) and plan.method == "recursive":
-        from ..planner.bulk import plain_pieces
+        from ..planner.classic.bulk import plain_pieces
 
         for piece in plain_pieces(plan.n_disks, plan.src, plan.dst, lo, hi):
             sink.write(piece)

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import overload
 
-from ..puzzle import Move, Rules, State
-from . import towers
-from .base import Plan
+from ...puzzle import Move, Rules, State
+from ..base import Plan
+from ..classic import towers
 
 
 class LazyParts(Sequence["Transfer"]):

@@ -1,7 +1,7 @@
 """Valid plans between regular states on 4 to 26 pegs when the state space is too large for exact search.
 
 As in the 3-peg case, disks above the largest differing disk ``d`` stay put. The smaller disks gather on a spare
-peg ``c`` (:func:`~hanoibot.planner.gather.gather`, Frame–Stewart towers), ``d`` moves once, and the goal's
+peg ``c`` (:func:`~hanoibot.planner.general.gather.gather`, Frame–Stewart towers), ``d`` moves once, and the goal's
 small disks are built from ``c`` by the reverse of gathering them there; every spare peg is tried and the
 shortest plan kept. Labelled "not proven optimal": the optimum between arbitrary states on 4+ pegs is only
 known by search.
@@ -9,7 +9,7 @@ known by search.
 
 from __future__ import annotations
 
-from ..puzzle import Move, Rules, State
+from ...puzzle import Move, Rules, State
 from .gather import gather
 from .transfer import Seq, Step, Transfer, TransferPlan
 

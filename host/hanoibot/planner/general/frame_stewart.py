@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from math import comb
 
-from ..errors import PlanError
-from ..puzzle import Move, Rules, State
+from ...errors import PlanError
+from ...puzzle import Move, Rules, State
 from .transfer import ClassicTower, Step, Tower, Transfer, TransferPlan
 
 

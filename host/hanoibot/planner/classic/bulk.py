@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from ..puzzle import PEG_LETTERS
+from ...puzzle import PEG_LETTERS
 from . import towers
 
 #: Sub-towers up to this many disks are served from cached text blocks (~430 kB per peg pair at 16).

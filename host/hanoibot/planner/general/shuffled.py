@@ -7,7 +7,7 @@ directly below the part of a stack made of ``S``, or on top of a stack — to be
 (such disks act as floors). Let ``m`` be the largest disk of ``S``, on peg ``q``, and ``B`` the disks of ``S``
 buried under ``m``:
 
-* ``S`` regular: the greedy gather of :mod:`hanoibot.planner.gather` (optimal on 3 pegs).
+* ``S`` regular: the greedy gather of :mod:`hanoibot.planner.general.gather` (optimal on 3 pegs).
 * ``B`` empty: ``m`` rests on a floor. If ``q == x`` gather ``S - {m}`` on ``x``; otherwise gather it on a spare
   peg, move ``m`` to ``x`` and bring the sorted rest over as a perfect tower (classic or Frame–Stewart).
 * ``B`` not empty: gather ``S - B - {m}`` on a spare peg ``y``, move ``m`` to the peg ``z`` that holds no disk of
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import itertools
 
-from ..errors import PlanError
-from ..puzzle import Move, Rules, State
+from ...errors import PlanError
+from ...puzzle import Move, Rules, State
 from .frame_stewart import tower
 from .gather import gather
 from .transfer import Seq, Step, Transfer, TransferPlan

@@ -6,7 +6,7 @@
 * ``cyclic`` (A->B->C->A): one step Q(m) = 2 R(m-1) + 1, two steps R(m) = 2 R(m-1) + Q(m-1) + 2
   (M. D. Atkinson, "The cyclic towers of Hanoi", Inform. Process. Lett. 13 (1981); OEIS A005665 / A005666).
 * ``big-on-top`` (linear, and the largest disk may sit on smaller ones): no closed form is known to us, so the
-  optimum comes from exact search (:mod:`hanoibot.planner.search`) while the state space is small. Past that,
+  optimum comes from exact search (:mod:`hanoibot.planner.general.search`) while the state space is small. Past that,
   :func:`big_on_top_run` gives a valid plan, labelled "not proven optimal": end to end, the small tower goes to
   the middle and the largest disk hops over it (3**(m-1) + 1 moves); end to middle, the tower of m-2 disks goes
   end to end, the two largest disks swap places in six hops, the small tower follows ((3**(m-1) + 9) / 2 moves,
@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from ..errors import PlanError
-from ..puzzle import Move, Rules, State
+from ...errors import PlanError
+from ...puzzle import Move, Rules, State
 from .transfer import Seq, Step, Tower, Transfer, TransferPlan
 
 BIG_ON_TOP_NOTE = "valid big-on-top transfer, not proven optimal (too many states for exact search)"

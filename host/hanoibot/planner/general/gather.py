@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..puzzle import Move
+from ...puzzle import Move
 from .frame_stewart import tower
 from .transfer import ClassicTower, LazyParts, Seq, Step, Transfer
 

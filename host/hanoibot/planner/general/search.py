@@ -18,12 +18,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Collection, Iterator
 
-from ..errors import PlanError, SearchLimitExceeded
-from ..puzzle import Move, Rules, State
-from .base import Plan
-
-#: Default bound on the states one search may visit (the same default as :func:`hanoibot.planner.make_plan`).
-DEFAULT_MAX_STATES = 2_000_000
+from ...errors import PlanError, SearchLimitExceeded
+from ...puzzle import Move, Rules, State
+from ..base import Plan
+from ..request import DEFAULT_MAX_STATES
 
 
 class RegularCodec:

@@ -9,7 +9,7 @@ between regular states of the Tower of Hanoi", Inform. Sci. 63 (1992) 173–181)
 * twice: gather on ``t``, move ``d`` s→x, move the tower t→s (2**(d-1) - 1), move ``d`` x→t, then the reverse
   of gathering the goal's small disks on ``s``.
 
-Both lengths are counted in O(n) (:func:`~hanoibot.planner.gather.gather_length3`) and the shorter is taken;
+Both lengths are counted in O(n) (:func:`~hanoibot.planner.general.gather.gather_length3`) and the shorter is taken;
 when they tie there are exactly two optimal solutions and both are offered.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..puzzle import Move, Rules, State
+from ...puzzle import Move, Rules, State
 from .gather import gather, gather_length3
 from .transfer import ClassicTower, Seq, Step, Transfer, TransferPlan
 

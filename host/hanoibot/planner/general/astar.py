@@ -25,7 +25,7 @@ import itertools
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..puzzle import Move, Rules, State
+from ...puzzle import Move, Rules, State
 from .regular3 import candidate_lengths, regular3_plan
 from .transfer import Seq, Step, Transfer, TransferPlan
 

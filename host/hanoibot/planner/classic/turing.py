@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..errors import PlanError
-from ..puzzle import Move
+from ...errors import PlanError
+from ...puzzle import Move
 from . import towers
 
 LEFT, RIGHT = -1, +1

@@ -1,6 +1,6 @@
 """The classic plan: the unique optimal transfer of a perfect tower between two of three pegs.
 
-``move_at``, ``state_at`` and ``index_of`` are O(n) arithmetic (see :mod:`hanoibot.planner.towers`) whatever the
+``move_at``, ``state_at`` and ``index_of`` are O(n) arithmetic (see :mod:`hanoibot.planner.classic.towers`) whatever the
 method; the method only decides how iteration generates the moves. All five methods give the identical sequence.
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ..errors import PlanError
-from ..puzzle import Move, Rules, State, peg_letter
+from ...errors import PlanError
+from ...puzzle import Move, Rules, State, peg_letter
+from ..base import Plan
 from . import methods, towers
-from .base import Plan
 from .turing import TuringRun
 
 MoveSource = Callable[[int, int, int, int], Iterator[Move]]

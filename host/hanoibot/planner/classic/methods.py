@@ -2,8 +2,8 @@
 
 Every generator has the signature ``(n_disks, src, dst, k) -> Iterator[Move]`` and yields moves ``k``, ``k + 1``,
 … of the unique optimal transfer of ``n_disks`` disks from peg ``src`` to peg ``dst``. Starting mid-way costs O(n):
-the position after ``k`` moves comes from :mod:`hanoibot.planner.towers`, never from replaying earlier moves.
-The fifth method, the Turing machine, lives in :mod:`hanoibot.planner.turing`.
+the position after ``k`` moves comes from :mod:`hanoibot.planner.classic.towers`, never from replaying earlier moves.
+The fifth method, the Turing machine, lives in :mod:`hanoibot.planner.classic.turing`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from functools import cache, lru_cache
 from itertools import chain
 
-from ..puzzle import Move
+from ...puzzle import Move
 from . import towers
 
 #: Sub-towers up to this many disks are served from memoised blocks (at most 6 * 4095 moves each level).
