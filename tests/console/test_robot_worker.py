@@ -112,3 +112,32 @@ def test_commands_before_connect_say_what_to_do(
     worker, snapshots = worker_on("sim://")
     worker.submit("home")
     assert "press Connect first" in snapshots.wait_for(lambda s: bool(s["error"]), "an error")["error"]
+
+
+def test_pause_continue_and_stop_a_run_from_the_page(
+    worker_on: Callable[[str], tuple[RobotWorker, Snapshots]],
+) -> None:
+    worker, snapshots = worker_on("sim://?speed=8")
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"], "connected")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    snapshots.wait_for(lambda s: s["moves_done"] >= 1 and s["busy"] == "running", "a run under way")
+    worker.submit("pause")
+    paused = snapshots.wait_for(lambda s: s["phase"] == "paused", "paused")
+    assert paused["mode"] == "HELD" and paused["moves_done"] < 7
+    worker.submit("continue")
+    snapshots.wait_for(lambda s: s["busy"] == "running" and s["phase"] != "paused", "running again")
+    worker.submit("stop")
+    stopped = snapshots.wait_for(lambda s: s["message"].startswith("stopped after"), "stopped")
+    assert stopped["phase"] == "idle" and 1 <= stopped["moves_done"] < 7 and stopped["mode"] == "HELD"
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)  # refused: the board holds the stopped run
+    assert "E-STOP, Clear and Home" in snapshots.wait_for(lambda s: bool(s["error"]), "a refusal")["error"]
+    worker.estop()
+    snapshots.wait_for(lambda s: s["mode"] == "ESTOP", "ESTOP")
+    worker.submit("clear")
+    snapshots.wait_for(lambda s: "cleared" in s["message"] and s["mode"] == "IDLE", "cleared and let go")
+    worker.submit("home")
+    snapshots.wait_for(lambda s: s["message"] == "the arm is home", "homed")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)  # a new run from where the arm's board is now
+    done = snapshots.wait_for(lambda s: s["message"].startswith("done"), "the second run done")
+    assert done["board_text"] == "CCC"

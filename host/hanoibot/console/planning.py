@@ -1,4 +1,4 @@
-"""The page's planner questions, answered by :func:`hanoibot.planner.make_plan` so they equal the CLI's answers.
+"""The page's planner questions, answered by :func:`hanoibot.planner.plan_for` so they equal the CLI's answers.
 
 A request names the puzzle as the page shows it: disk and peg counts, rules by their CLI name, the current
 position and the goal as state strings (seed notation). The answer is JSON-ready: how many moves are left, the
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import HanoiError, PlanError
-from ..planner import make_plan
+from ..planner import PlanRequest, plan_for
 from ..puzzle import MAX_PEGS, MIN_PEGS, Move, Rules, State
 
 #: What the page offers: 1–12 disks, 3–8 pegs.
@@ -79,7 +79,7 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
             "note": "",
             "moves": [],
         }
-    plan = make_plan(state.n_disks, pegs=rules.pegs, rules=rules, start=state, goal=goal)
+    plan = plan_for(PlanRequest(state.n_disks, rules.pegs, rules, start=state, goal=goal))
     listed = []
     for k, move in enumerate(plan):
         if k >= limit:

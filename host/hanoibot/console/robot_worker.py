@@ -196,6 +196,7 @@ class RobotWorker:
         robot = self._need_robot()
         self._estop.clear()
         robot.session.clear()
+        robot.session.resume()  # a stopped run left the board held: the e-stop dropped its queue, now let go
         self._last_status = robot.session.status()
         self._job = None
         self._message = "faults cleared: press Home before running"
@@ -207,6 +208,7 @@ class RobotWorker:
         self._busy = "homing"
         self._send_snapshot(force=True)
         status = robot.session.status()
+        self._refuse_if_held(status)
         if status.faults:
             raise HanoiError(f"{' '.join(fault_words(status.faults))}")
         sequencer = robot.sequencer()
@@ -216,7 +218,7 @@ class RobotWorker:
         self._message = "the arm is home"
 
     def _do_run(self, rules: str = "classic", goal: str = "", pegs: int = 3) -> None:
-        from ..planner import make_plan
+        from ..planner import PlanRequest, plan_for
 
         believed = self._believed_or_fail()
         puzzle_rules = Rules.named(rules, believed.pegs)
@@ -225,7 +227,7 @@ class RobotWorker:
         target = State.parse(goal, pegs=believed.pegs, n_disks=believed.n_disks)
         if target == believed:
             raise HanoiError(f"the arm's board already is the goal {target}: nothing to move")
-        plan = make_plan(believed.n_disks, pegs=believed.pegs, rules=puzzle_rules, start=believed, goal=target)
+        plan = plan_for(PlanRequest(believed.n_disks, believed.pegs, puzzle_rules, start=believed, goal=target))
         self._play(plan, journaled=True)
 
     def _do_play_move(self, disk: int, src: int, dst: int, rules: str = "classic") -> None:
@@ -235,10 +237,20 @@ class RobotWorker:
             raise HanoiError(f"disk {disk} is not on top of peg {chr(65 + src)} on the arm's board {believed}")
         self._play(OneMovePlan(believed, move, Rules.named(rules, believed.pegs)), journaled=False)
 
+    @staticmethod
+    def _refuse_if_held(status: Any) -> None:
+        """HanoiError when the board still holds the queued motion of a stopped run (it would never start more)."""
+        if status.mode == "HELD":
+            raise HanoiError(
+                "the board holds the queued motion of a stopped run: look at the arm (it may hold a disk), "
+                "then press E-STOP, Clear and Home to start again"
+            )
+
     def _believed_or_fail(self) -> State:
-        self._need_robot()
+        robot = self._need_robot()
         if self._job is not None:
             raise HanoiError("a run is paused: press Continue or Stop first")
+        self._refuse_if_held(robot.session.status())
         if self._believed is None:
             raise HanoiError("the arm's board is unknown: press Connect first")
         return self._believed
@@ -291,7 +303,10 @@ class RobotWorker:
         if phase is Phase.DONE:
             self._message = f"done: {report.moves_done} of {report.moves_total} moves, board {report.final}"
         elif phase is Phase.DISCONNECTED:
-            self._message = f"stopped after {report.moves_done} of {report.moves_total} moves"
+            self._message = (
+                f"stopped after {report.moves_done} of {report.moves_total} moves: the arm holds its pose; "
+                "E-STOP, Clear and Home to start again"
+            )
         else:
             self._message = f"run stopped in {phase.value} after {report.moves_done} of {report.moves_total} moves"
             self._error = job.sequencer.reason
