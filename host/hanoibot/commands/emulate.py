@@ -19,6 +19,7 @@ EPILOG = """examples:
   hanoibot emulate --flip 1e-3 --seed 7              the same with bit flips on the wire
   kill -USR1 PID                                     unplug and replug the virtual cable
   hanoibot emulate --board AA --link /tmp/hb & sleep 1; hanoibot run -n 2 --port /tmp/hb
+  hanoibot emulate --pico --link /tmp/pico           the virtual Pico; prints the pty once the firmware is up
                                                      --board must match what `run` is told (-n/--from)
 
 The simulated disks start as --board (default AAA: 3 disks on A). Like a real board, the emulator cannot tell
@@ -59,6 +60,11 @@ def register(subparsers: Any) -> None:
     for flag, metavar, text in SIMULATOR_OPTIONS:
         parser.add_argument(flag, metavar=metavar, help=text)
     parser.add_argument("--no-world", action="store_true", help="a bare board: no arm or disk physics (for link tests)")
+    pico = parser.add_argument_group("virtual Pico (stock MicroPython on an emulated RP2040; needs Node)")
+    pico.add_argument("--pico", action="store_true", help="serve the virtual Pico instead of the simulated board")
+    pico.add_argument("--servo", choices=("pwm", "pca9685"), default="pwm", help="its servo driver (default pwm)")
+    pico.add_argument("--free-running", action="store_true", help="let emulated time run ahead of the wall clock")
+    pico.add_argument("--uf2", metavar="FILE", help="another MicroPython UF2 image (default: the vendored v1.27.0)")
     faults = parser.add_argument_group("wire faults (both directions)")
     for flag, metavar, text in FAULT_OPTIONS:
         faults.add_argument(flag, metavar=metavar, help=text)
@@ -74,6 +80,10 @@ def run(args: argparse.Namespace) -> int:
     options = {name: str(getattr(args, name)) for name in names if getattr(args, name) is not None}
     if args.no_world:
         options["world"] = "0"
+    if args.pico:
+        from .emulate_pico import serve_pico
+
+        return serve_pico(args, options, _open_log(args.log), _writer)
     log_file = _open_log(args.log)
     try:
         wire = make_wire(options, on_event=None if log_file is None else _writer(log_file))

@@ -285,10 +285,13 @@ class LinkCore:
                     # Asked already and no verdict yet (the PING or PONG may be lost too): ask again soon.
                     probe_s = max(probe_s, self._probe_sent_s + max(2 * self.rtt.probe_s, _MIN_REPROBE_S))
         # Once the board has been quiet for a heartbeat period, ask every _SILENT_HEARTBEAT_S: on a noisy line a
-        # run of lost replies must not add up to the silence bound while the board is in fact fine.
+        # run of lost replies must not add up to the silence bound while the board is in fact fine. Never more
+        # often than the board's shortest recent round trip, though: a slow board (the virtual Pico) would
+        # otherwise spend all its time answering PINGs asked before the last answer could arrive.
+        silent_every_s = max(_SILENT_HEARTBEAT_S, self.rtt.probe_s / 2)
         heartbeat_s = min(
             self._last_tx_s + self._heartbeat_s,
-            max(self._last_tx_s + _SILENT_HEARTBEAT_S, self._last_rx_s + self._heartbeat_s),
+            max(self._last_tx_s + silent_every_s, self._last_rx_s + self._heartbeat_s),
         )
         return retransmit_s, probe_s, heartbeat_s, self._last_rx_s + self.silence_s
 

@@ -1,0 +1,54 @@
+"""``hanoibot emulate --pico``: the virtual Pico (stock MicroPython on an emulated RP2040) behind a pty.
+
+Prints the port path once the firmware has announced itself (or, if ``main.py`` raised, once the board's
+traceback is on stderr: the board then sits at its REPL and ``mpremote`` can still copy fixed files). Serves
+until SIGTERM or SIGINT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..errors import ConfigError
+
+
+def serve_pico(
+    args: argparse.Namespace,
+    options: dict[str, str],
+    log_file: TextIO | None,
+    writer: Callable[[TextIO], Any],
+) -> int:
+    """Boot the virtual Pico with ``options`` (the world and fault options of ``emulate``), serve its pty."""
+    from ..link.urlhandler.protocol_vpico import make_pico
+    from ..sim.vpico.bridge import PicoPty
+    from ..sim.vpico.process import BoardTraceback
+
+    unsupported = [name for name in ("reset_after", "flip", "drop", "insert", "dup") if name in options]
+    if unsupported:
+        flag = "--" + unsupported[0].replace("_", "-")
+        raise ConfigError(f"{flag} is not available with --pico: use a vpico:// URL for wire faults")
+    options["servo"] = args.servo
+    options["realtime"] = "0" if args.free_running else "1"
+    on_event = None if log_file is None else writer(log_file)
+    pico = make_pico(options, uf2=None if args.uf2 is None else Path(args.uf2), on_event=on_event)
+    try:
+        pico.start()
+        try:
+            pico.wait_for_output(b"HELLO")
+        except BoardTraceback as err:
+            print(err, file=sys.stderr, flush=True)
+        bridge = PicoPty(pico, link_path=args.link)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda _signum, _frame: bridge.stop())
+        print(bridge.port_path, flush=True)
+        bridge.serve()
+    finally:
+        pico.close()
+        if log_file is not None:
+            log_file.close()
+    return 0

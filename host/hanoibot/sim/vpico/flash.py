@@ -1,0 +1,89 @@
+"""The virtual Pico's flash: the MicroPython image plus a littlefs filesystem holding hanoibot's firmware files.
+
+The files go exactly where the README's ``mpremote`` steps put them: ``main.py`` and ``board_config.py`` at the
+root, the ``hanoifw`` package in ``/hanoifw``. On the RPI_PICO build of MicroPython v1.27.0 the filesystem is
+littlefs2 at flash offset 0xA0000: 352 blocks of 4096 bytes, programmed 256 bytes and read 32 bytes at a time.
+``board_config.py`` is copied with its ``SERVO_DRIVER`` set to the driver the virtual board is wired with.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from ...errors import ConfigError
+from .uf2 import FLASH_BYTES, flash_image
+
+FS_OFFSET = 0xA0000
+FS_BLOCK_BYTES = 4096
+FS_BLOCK_COUNT = 352
+FS_PROG_BYTES = 256
+FS_READ_BYTES = 32
+SERVO_DRIVERS = ("pwm", "pca9685")
+
+
+def firmware_dir() -> Path:
+    """The folder holding ``main.py``, ``board_config.py`` and ``hanoifw/`` (the source checkout's
+    firmware_micropython); ConfigError when this hanoibot was installed without it."""
+    import hanoifw
+
+    folder = Path(hanoifw.__file__).resolve().parent.parent
+    if not (folder / "main.py").is_file() or not (folder / "board_config.py").is_file():
+        raise ConfigError(
+            f"firmware files not found next to {folder / 'hanoifw'}: expected main.py and board_config.py"
+        )
+    return folder
+
+
+def firmware_files(folder: Path | None = None, *, servo_driver: str = "pwm") -> dict[str, bytes]:
+    """The files the README copies to the board, by path on the board, with ``SERVO_DRIVER = servo_driver``."""
+    if servo_driver not in SERVO_DRIVERS:
+        raise ConfigError(f"servo driver {servo_driver!r} is unknown: expected one of {', '.join(SERVO_DRIVERS)}")
+    source = folder if folder is not None else firmware_dir()
+    files = {f"hanoifw/{path.name}": path.read_bytes() for path in sorted((source / "hanoifw").glob("*.py"))}
+    files["main.py"] = (source / "main.py").read_bytes()
+    config = (source / "board_config.py").read_text(encoding="utf-8")
+    config, found = re.subn(r"(?m)^SERVO_DRIVER = .*$", f'SERVO_DRIVER = "{servo_driver}"', config)
+    if found != 1:
+        raise ConfigError(f"{source / 'board_config.py'} has no line 'SERVO_DRIVER = ...': expected exactly one")
+    files["board_config.py"] = config.encode()
+    return files
+
+
+def filesystem_image(files: Mapping[str, bytes]) -> bytes:
+    """A littlefs2 image of ``files`` (path on the board -> content) in the geometry MicroPython mounts.
+
+    ConfigError names the file that no longer fits (the filesystem holds 1408 KiB including its metadata).
+    """
+    from littlefs import LittleFS, LittleFSError
+
+    fs = LittleFS(
+        block_size=FS_BLOCK_BYTES, block_count=FS_BLOCK_COUNT, prog_size=FS_PROG_BYTES, read_size=FS_READ_BYTES
+    )
+    total = 0
+    for path, content in files.items():
+        folder = path.rpartition("/")[0]
+        if folder:
+            fs.makedirs(folder, exist_ok=True)
+        total += len(content)
+        try:
+            with fs.open(path, "wb") as handle:
+                handle.write(content)
+        except LittleFSError as err:
+            raise ConfigError(
+                f"firmware file {path!r} does not fit the Pico's {FS_BLOCK_COUNT * FS_BLOCK_BYTES // 1024} KiB"
+                f" filesystem ({total} bytes of files so far): {err}"
+            ) from err
+    return bytes(fs.context.buffer)
+
+
+def pico_flash(uf2: bytes, files: Mapping[str, bytes], *, uf2_name: str = "the UF2 file") -> bytearray:
+    """The whole 2 MiB flash: the UF2 image's contents with the filesystem image of ``files`` at FS_OFFSET."""
+    flash = flash_image(uf2, name=uf2_name)
+    end = FS_OFFSET + FS_BLOCK_COUNT * FS_BLOCK_BYTES
+    if any(byte != 0xFF for byte in flash[FS_OFFSET:end]):
+        raise ConfigError(f"{uf2_name} writes into the filesystem at 0x{FS_OFFSET:x}: expected a plain RPI_PICO build")
+    flash[FS_OFFSET:end] = filesystem_image(files)
+    assert len(flash) == FLASH_BYTES
+    return flash

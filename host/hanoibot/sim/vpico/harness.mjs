@@ -1,0 +1,434 @@
+// The virtual Pico: the stock MicroPython UF2 on an emulated RP2040 (npm package rp2040js), driven by hanoibot's
+// Python wrapper (hanoibot/sim/vpico/process.py) over stdin/stdout, one JSON object per line.
+//
+// argv: RP2040JS_ESM_INDEX BOOTROM_FILE FLASH_FILE OPTIONS_JSON
+// In (stdin):  {"op":"serial","hex":".."}  bytes for the board's USB CDC input (the host keeps <= 512 in flight)
+//              {"op":"adc","channel":0,"value":1234}  12-bit ADC input value (GP26..GP29 = channels 0..3)
+//              {"op":"gpio","pin":22,"level":1}        an input level driven onto a GPIO pin
+//              {"op":"stop"}
+// Out (stdout): {"ev":"serial","hex":".."}  bytes the board sent on USB CDC
+//               {"ev":"taken","n":N}        N input bytes left the USB FIFO into the firmware
+//               {"ev":"tick","t_us":T,"pulses_us":[..]}  every tick_us of emulated time: servo pulses (null = off)
+//               {"ev":"boot","n":K,"cause":"power"|"wdt"}  a (re)boot of the chip; "connected" when USB enumerated
+//               {"ev":"stats", ...}         cycle counts, on request ({"op":"stats"})
+// Emulated time runs at most as fast as wall time (options.realtime) or free (idle time skipped to the next alarm).
+
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+
+const [esmIndex, bootromPath, flashPath, optionsJson] = process.argv.slice(2);
+const { Simulator, USBCDC, ConsoleLogger, LogLevel } = await import(pathToFileURL(esmIndex).href);
+const options = JSON.parse(optionsJson);
+
+const CPU_HZ = 125e6;
+const CYCLE_NS = 1e9 / CPU_HZ;
+const FLASH_BASE = 0x10000000;
+const SLICE_NS = 1e6; // run at most 1 ms of emulated time between looks at the host
+const USB_FIFO_BYTES = 512;
+const TICK_NS = (options.tick_us || 10000) * 1000;
+
+// --- boot ROM with flash erase/program routed to us (gap 1 of the README) ------------------------------------
+const bootromBytes = readFileSync(bootromPath);
+const bootrom = new Uint32Array(bootromBytes.buffer, bootromBytes.byteOffset, bootromBytes.length / 4).slice();
+const BKPT_ERASE = 0x01;
+const BKPT_PROGRAM = 0x02;
+
+function romFunction(rom16, code) {
+  // The function table pointer is the halfword at ROM 0x14; entries are (code, address) halfword pairs.
+  let entry = rom16[0x14 >> 1] >> 1;
+  for (; rom16[entry] !== 0; entry += 2) {
+    if (rom16[entry] === code) {
+      return rom16[entry + 1] & ~1;
+    }
+  }
+  throw new Error(`boot ROM function ${code.toString(16)} not found`);
+}
+
+function patchRom(words) {
+  const rom16 = new Uint16Array(words.buffer);
+  const code = (a, b) => a.charCodeAt(0) | (b.charCodeAt(0) << 8);
+  for (const [name, bkpt] of [
+    ['RE', BKPT_ERASE],
+    ['RP', BKPT_PROGRAM],
+  ]) {
+    const address = romFunction(rom16, code(name[0], name[1]));
+    rom16[address >> 1] = 0xbe00 | bkpt; // BKPT #bkpt
+    rom16[(address >> 1) + 1] = 0x4770; // BX LR
+  }
+}
+patchRom(bootrom);
+
+const flash = readFileSync(flashPath);
+
+// --- output -------------------------------------------------------------------------------------------------
+let outBuffer = [];
+function emit(event) {
+  outBuffer.push(JSON.stringify(event));
+}
+function flushOut() {
+  if (outBuffer.length) {
+    process.stdout.write(outBuffer.join('\n') + '\n');
+    outBuffer = [];
+  }
+}
+
+// --- PCA9685 at register level (NXP PCA9685 datasheet rev. 4, section 7.3) ----------------------------------
+const MODE1 = 0x00;
+const PRE_SCALE = 0xfe;
+const ALL_LED_ON_L = 0xfa;
+const MODE1_RESTART = 0x80;
+const MODE1_AI = 0x20;
+const MODE1_SLEEP = 0x10;
+const PCA_OSC_HZ = 25e6;
+
+class PCA9685 {
+  constructor() {
+    this.regs = new Uint8Array(256);
+    this.regs[MODE1] = 0x11; // power-on: SLEEP | ALLCALL
+    this.regs[0x01] = 0x04; // MODE2: OUTDRV
+    this.regs[PRE_SCALE] = 0x1e; // 200 Hz
+    for (let n = 0; n < 16; n++) {
+      this.regs[0x09 + 4 * n] = 0x10; // LEDn_OFF_H: full off
+    }
+    this.pointer = 0;
+    this.first = true;
+  }
+  start() {
+    this.first = true;
+  }
+  advance() {
+    if (!(this.regs[MODE1] & MODE1_AI)) {
+      return;
+    }
+    // Auto-increment runs 0..69 then rolls to 0; from the ALL_LED registers 250..253 it rolls to 0 too.
+    if (this.pointer === 0x45 || this.pointer === 0xfd) {
+      this.pointer = 0;
+    } else {
+      this.pointer = (this.pointer + 1) & 0xff;
+    }
+  }
+  write(value) {
+    if (this.first) {
+      this.pointer = value;
+      this.first = false;
+      return;
+    }
+    const reg = this.pointer;
+    if (reg === MODE1) {
+      const old = this.regs[MODE1];
+      let next = value & ~MODE1_RESTART;
+      // RESTART reads 1 while sleeping after PWM ran; writing 1 to it clears it.
+      if (old & MODE1_RESTART && !(value & MODE1_RESTART) && next & MODE1_SLEEP) {
+        next |= MODE1_RESTART;
+      }
+      if (!(old & MODE1_SLEEP) && next & MODE1_SLEEP && this.anyRunning()) {
+        next |= MODE1_RESTART;
+      }
+      this.regs[MODE1] = next;
+    } else if (reg === PRE_SCALE) {
+      if (this.regs[MODE1] & MODE1_SLEEP) {
+        this.regs[PRE_SCALE] = Math.max(value, 3); // writes below 3 are forced to 3
+      }
+    } else if (reg >= ALL_LED_ON_L && reg <= ALL_LED_ON_L + 3) {
+      for (let n = 0; n < 16; n++) {
+        this.regs[0x06 + 4 * n + (reg - ALL_LED_ON_L)] = value;
+      }
+      this.regs[reg] = value;
+    } else if (reg < 0xfa || reg === 0xff) {
+      this.regs[reg] = value;
+    }
+    this.advance();
+  }
+  read() {
+    const value = this.regs[this.pointer];
+    this.advance();
+    return value;
+  }
+  anyRunning() {
+    for (let n = 0; n < 16; n++) {
+      if (this.pulseUs(n, true) !== null) {
+        return true;
+      }
+    }
+    return false;
+  }
+  /** Pulse width of output n in us (null = no pulses), from LEDn_ON/OFF and PRE_SCALE. */
+  pulseUs(n, ignoreSleep = false) {
+    if (!ignoreSleep && this.regs[MODE1] & MODE1_SLEEP) {
+      return null;
+    }
+    const base = 0x06 + 4 * n;
+    const on = this.regs[base] | ((this.regs[base + 1] & 0x0f) << 8);
+    const off = this.regs[base + 2] | ((this.regs[base + 3] & 0x0f) << 8);
+    const fullOn = this.regs[base + 1] & 0x10;
+    const fullOff = this.regs[base + 3] & 0x10;
+    const countUs = ((this.regs[PRE_SCALE] + 1) * 1e6) / PCA_OSC_HZ;
+    if (fullOff) {
+      return null;
+    }
+    if (fullOn) {
+      return 4096 * countUs;
+    }
+    const counts = (off - on + 4096) % 4096;
+    return counts === 0 ? null : counts * countUs;
+  }
+}
+
+// --- the chip ------------------------------------------------------------------------------------------------
+const pca = new PCA9685();
+const inputs = { adc: [0, 0, 0, 0], gpio: {} };
+for (const [pin, level] of Object.entries(options.gpio_inputs || {})) {
+  inputs.gpio[pin] = !!level;
+}
+let chip = null; // {sim, rp2040, cdc}
+let bootCount = 0;
+let timeOffsetNs = 0; // emulated time of earlier boots, so time never runs backward
+let pendingInput = []; // bytes the host sent that are not yet in the USB FIFO
+let heldRead = null; // a bulk-OUT read the firmware started while no input was there (gap 2)
+let nextTickNs = 0;
+let stopping = false;
+const wallOriginMs = performance.now();
+let cycles = 0;
+let idleNs = 0;
+
+function nowNs() {
+  return timeOffsetNs + chip.sim.clock.nanos;
+}
+
+function boot(cause, carried) {
+  const sim = new Simulator();
+  const { rp2040 } = sim;
+  rp2040.logger = new ConsoleLogger(LogLevel.Error, true);
+  rp2040.loadBootrom(bootrom);
+  rp2040.flash.set(carried ? carried.flash : flash);
+  const watchdog = rp2040.peripherals[0x40058];
+  if (carried) {
+    watchdog.reason = carried.reason;
+    watchdog.scratchData.set(carried.scratch);
+  }
+  // ROSC RANDOMBIT (offset 0x1c): rp2040js returns a constant; the real ring oscillator jitters (gap 3's boot id).
+  const rosc = rp2040.peripherals[0x40060];
+  const readRosc = rosc.readUint32.bind(rosc);
+  rosc.readUint32 = (offset) => (offset === 0x1c ? (Math.random() < 0.5 ? 1 : 0) : readRosc(offset));
+  rp2040.onBreak = (code) => onBreak(rp2040, code);
+  watchdog.onWatchdogTrigger = () => {
+    watchdog.timer.enable = false;
+    watchdog.alarm.enable = false;
+    rebootPending = { reason: watchdog.reason, scratch: watchdog.scratchData.slice(), flash: rp2040.flash };
+  };
+  wireI2C(rp2040);
+  const cdc = new USBCDC(rp2040.usbCtrl);
+  cdc.onDeviceConnected = () => {
+    emit({ ev: 'connected', n: bootCount });
+  };
+  cdc.onSerialData = (buffer) => {
+    emit({ ev: 'serial', hex: Buffer.from(buffer).toString('hex') });
+  };
+  const stockRead = rp2040.usbCtrl.onEndpointRead;
+  rp2040.usbCtrl.onEndpointRead = (endpoint, size) => {
+    if (endpoint === cdc.outEndpoint && cdc.txFIFO.itemCount === 0) {
+      heldRead = { endpoint, size }; // a real host NAKs until it has data
+      return;
+    }
+    if (endpoint === cdc.outEndpoint) {
+      const n = Math.min(size, cdc.txFIFO.itemCount);
+      if (n) {
+        emit({ ev: 'taken', n });
+      }
+    }
+    stockRead(endpoint, size);
+  };
+  for (const [pin, level] of Object.entries(inputs.gpio)) {
+    rp2040.gpio[pin].setInputValue(level);
+  }
+  rp2040.adc.channelValues.splice(0, 4, ...inputs.adc);
+  rp2040.core.PC = FLASH_BASE;
+  chip = { sim, rp2040, cdc };
+  heldRead = null;
+  pendingInput = [];
+  bootCount += 1;
+  emit({ ev: 'boot', n: bootCount, cause });
+}
+
+let rebootPending = null;
+
+function onBreak(rp2040, code) {
+  const r = rp2040.core.registers;
+  if (code === BKPT_ERASE) {
+    const offset = r[0] >>> 0;
+    const count = r[1] >>> 0;
+    rp2040.flash.fill(0xff, offset, Math.min(offset + count, rp2040.flash.length));
+  } else if (code === BKPT_PROGRAM) {
+    const offset = r[0] >>> 0;
+    const data = r[1] >>> 0;
+    const count = r[2] >>> 0;
+    for (let i = 0; i < count; i++) {
+      rp2040.flash[offset + i] &= rp2040.readUint8(data + i);
+    }
+  } else {
+    emit({ ev: 'break', code });
+  }
+}
+
+function wireI2C(rp2040) {
+  const bus = rp2040.i2c[options.i2c_bus || 0];
+  let target = null;
+  bus.onStart = () => {
+    pca.start();
+    bus.completeStart();
+  };
+  bus.onConnect = (address) => {
+    target = address === (options.pca9685_address ?? 0x40) ? pca : null;
+    if (target) {
+      target.start();
+    }
+    bus.completeConnect(target !== null);
+  };
+  bus.onWriteByte = (value) => {
+    if (target) {
+      target.write(value);
+    }
+    bus.completeWrite(target !== null);
+  };
+  bus.onReadByte = () => {
+    bus.completeRead(target ? target.read() : 0xff);
+  };
+  bus.onStop = () => {
+    target = null;
+    bus.completeStop();
+  };
+}
+
+// --- servo pulses read back from the emulated hardware -------------------------------------------------------
+function pwmPulseUs(rp2040, pin) {
+  const gpio = rp2040.gpio[pin];
+  if (gpio.functionSelect !== 4) {
+    return null;
+  }
+  const slice = rp2040.pwm.channels[(pin >> 1) & 7];
+  if (!(slice.csr & 1)) {
+    return null;
+  }
+  const b = pin & 1;
+  const level = b ? slice.cc >>> 16 : slice.cc & 0xffff;
+  const divInt = (slice.div >> 4) & 0xff || 256;
+  const divisor = divInt + (slice.div & 0xf) / 16;
+  const phaseCorrect = slice.csr & 2 ? 2 : 1;
+  const inverted = slice.csr & (b ? 8 : 4);
+  const periodTicks = (slice.top + 1) * phaseCorrect;
+  let highTicks = Math.min(level, slice.top + 1) * phaseCorrect;
+  if (inverted) {
+    highTicks = periodTicks - highTicks;
+  }
+  if (highTicks <= 0) {
+    return null;
+  }
+  return (highTicks * divisor * 1e6) / rp2040.clkSys;
+}
+
+function pulses() {
+  const { rp2040 } = chip;
+  if (options.servo_driver === 'pca9685') {
+    return options.pca9685_channels.map((n) => round3(pca.pulseUs(n)));
+  }
+  return options.pwm_pins.map((pin) => round3(pwmPulseUs(rp2040, pin)));
+}
+
+function round3(value) {
+  return value === null ? null : Math.round(value * 1000) / 1000;
+}
+
+// --- host input ----------------------------------------------------------------------------------------------
+function deliverInput() {
+  const { cdc, rp2040 } = chip;
+  while (pendingInput.length && cdc.txFIFO.itemCount < USB_FIFO_BYTES) {
+    cdc.sendSerialByte(pendingInput.shift());
+  }
+  if (heldRead && cdc.txFIFO.itemCount) {
+    const { endpoint, size } = heldRead;
+    heldRead = null;
+    rp2040.usbCtrl.onEndpointRead(endpoint, size);
+  }
+}
+
+const lines = createInterface({ input: process.stdin });
+lines.on('line', (line) => {
+  if (!line.trim()) {
+    return;
+  }
+  const message = JSON.parse(line);
+  if (message.op === 'serial') {
+    for (const byte of Buffer.from(message.hex, 'hex')) {
+      pendingInput.push(byte);
+    }
+    deliverInput();
+  } else if (message.op === 'adc') {
+    inputs.adc[message.channel] = message.value;
+    chip.rp2040.adc.channelValues[message.channel] = message.value;
+  } else if (message.op === 'gpio') {
+    inputs.gpio[message.pin] = !!message.level;
+    chip.rp2040.gpio[message.pin].setInputValue(!!message.level);
+  } else if (message.op === 'stats') {
+    emit({ ev: 'stats', t_us: nowNs() / 1000, cycles, idle_us: idleNs / 1000, wall_ms: performance.now() - wallOriginMs });
+    flushOut();
+  } else if (message.op === 'stop') {
+    stopping = true;
+  }
+});
+lines.on('close', () => {
+  stopping = true;
+});
+
+// --- the run loop ------------------------------------------------------------------------------------------------
+function runSlice() {
+  if (stopping) {
+    flushOut();
+    process.exit(0);
+  }
+  const wallNs = (performance.now() - wallOriginMs) * 1e6;
+  let limitNs = nowNs() + SLICE_NS;
+  if (options.realtime) {
+    limitNs = Math.min(limitNs, wallNs);
+  }
+  const { sim, rp2040 } = chip;
+  const { clock } = sim;
+  const { core } = rp2040;
+  while (nowNs() < limitNs && !rebootPending) {
+    // Local clock nanos of the next stop: the slice limit or the next tick, whichever comes first.
+    const stopNs = Math.min(limitNs, nextTickNs) - timeOffsetNs;
+    while (clock.nanosCounter < stopNs && !rebootPending) {
+      if (core.waiting) {
+        // Idle (WFI/WFE): skip to the next alarm, but not past the stop.
+        const stepNs = Math.max(Math.min(clock.nanosToNextAlarm || SLICE_NS, stopNs - clock.nanosCounter), 1);
+        clock.tick(stepNs);
+        idleNs += stepNs;
+      } else {
+        const used = core.executeInstruction();
+        cycles += used;
+        clock.tick(used * CYCLE_NS);
+      }
+    }
+    if (nowNs() >= nextTickNs) {
+      emit({ ev: 'tick', t_us: Math.round(nextTickNs / 1000), pulses_us: pulses() });
+      nextTickNs += TICK_NS;
+    }
+  }
+  if (rebootPending) {
+    const carried = rebootPending;
+    rebootPending = null;
+    timeOffsetNs = nowNs();
+    boot('wdt', carried);
+  }
+  flushOut();
+  if (options.realtime && nowNs() >= wallNs) {
+    setTimeout(runSlice, 1);
+  } else {
+    setImmediate(runSlice);
+  }
+}
+
+boot('power', null);
+nextTickNs = TICK_NS;
+flushOut();
+runSlice();

@@ -1,0 +1,340 @@
+"""The virtual Pico as a Python object: the Node harness (``harness.mjs``) in a child process, spoken to over
+its stdin/stdout one JSON object per line, with the simulated arm and disks driven by its servo outputs.
+
+:class:`VirtualPico` boots the vendored MicroPython UF2 with hanoibot's firmware files in its filesystem, bridges
+the chip's USB CDC serial (:meth:`write`, :meth:`read_available`), and feeds every servo pulse the emulated
+hardware outputs (read back from PWM slice or PCA9685 registers, every 10 ms of emulated time) to the virtual
+servos and the disk physics of :mod:`hanoibot.sim.world`. Input obeys the board's 512-byte USB FIFO: a write
+waits (bounded) until the firmware has taken enough bytes. The grip sensor is an ADC input (GP26, ADC0) whose
+value comes from the world, and the servo rail sense a GPIO input (GP22) that :meth:`set_rail_powered` drives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ...errors import HanoiError, PortError
+from ..servos import VirtualServos
+from . import sensors
+from .flash import pico_flash
+from .tools import find_node, find_rp2040js
+
+VENDOR_DIR = Path(__file__).with_name("vendor")
+UF2_PATH = VENDOR_DIR / "RPI_PICO-v1.27.0.uf2"
+BOOTROM_PATH = VENDOR_DIR / "rp2040-bootrom-B1.bin"
+HARNESS_PATH = Path(__file__).with_name("harness.mjs")
+#: The board's USB CDC receive FIFO (rp2040js's host model), in bytes.
+USB_FIFO_BYTES = 512
+#: Servo wiring of firmware_micropython/board_config.py on rp2: PWM pins, PCA9685 outputs, I2C bus and address.
+PWM_PINS = (2, 3, 4, 5, 6)
+PCA9685_CHANNELS = (0, 1, 2, 3, 4)
+#: Longest a boot may take until the firmware's first output, in s of wall time (a shared, loaded machine).
+BOOT_TIMEOUT_S = 120.0
+
+Event = dict[str, Any]
+
+
+class VirtualPico:
+    """One emulated Pico running the stock MicroPython image and hanoibot's firmware; a context manager.
+
+    ``servo_driver`` ("pwm" or "pca9685") is written into the board's ``board_config.py`` and tells the harness
+    which outputs to read back; ``realtime`` caps emulated time at wall time (False: free-running, idle time
+    skipped); ``world`` (a :class:`~hanoibot.sim.world.SimWorld` or None) is moved by the servo pulses;
+    ``files`` replaces the firmware files (path on the board -> bytes); ``uf2`` another UF2 file.
+    """
+
+    def __init__(
+        self,
+        *,
+        servo_driver: str = "pwm",
+        realtime: bool = True,
+        world: Any = None,
+        files: dict[str, bytes] | None = None,
+        uf2: Path | None = None,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> None:
+        from .flash import firmware_files
+
+        self.servo_driver = servo_driver
+        self.realtime = realtime
+        self.world = world
+        self.on_event = on_event
+        self.files = files if files is not None else firmware_files(servo_driver=servo_driver)
+        self.uf2_path = Path(uf2) if uf2 is not None else UF2_PATH
+        self.boots: list[Event] = []
+        self.tracebacks: list[str] = []
+        self.time_s = 0.0
+        self.pulses_us: list[float | None] = [None] * len(PWM_PINS)
+        self.servos = VirtualServos(
+            len(PWM_PINS),
+            now_s=lambda: self.time_s,
+            max_speed_us_per_s=getattr(world, "max_speed_us_per_s", None),
+        )
+        self.rail_powered = True
+        self._grip_adc = -1
+        self._rx = bytearray()
+        self._console = bytearray()  # recent output, searched for tracebacks
+        self._sent = 0
+        self._taken = 0
+        self._lock = threading.Condition()
+        self._stats: Event | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._reader: threading.Thread | None = None
+        self._dir: tempfile.TemporaryDirectory[str] | None = None
+        self._stderr = b""
+        if world is not None and hasattr(world, "attach"):
+            world.attach(self)
+
+    # --- lifecycle ---------------------------------------------------------------------------------------
+    def __enter__(self) -> VirtualPico:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        """Build the flash image and power the chip up (returns at once; see :meth:`wait_for_output`)."""
+        try:
+            uf2 = self.uf2_path.read_bytes()
+        except OSError as err:
+            raise PortError(f"UF2 file {str(self.uf2_path)!r} cannot be read: {err.strerror}") from err
+        flash = pico_flash(uf2, self.files, uf2_name=str(self.uf2_path))
+        node = find_node()
+        esm_index = find_rp2040js()
+        self._dir = tempfile.TemporaryDirectory(prefix="hanoibot-vpico-")
+        flash_path = Path(self._dir.name) / "flash.bin"
+        flash_path.write_bytes(flash)
+        options = {
+            "realtime": self.realtime,
+            "servo_driver": self.servo_driver,
+            "pwm_pins": list(PWM_PINS),
+            "pca9685_channels": list(PCA9685_CHANNELS),
+            "pca9685_address": 0x40,
+            "i2c_bus": 0,
+            "gpio_inputs": {str(sensors.RAIL_SENSE_PIN): 1},
+        }
+        command = [node, str(HARNESS_PATH), esm_index, str(BOOTROM_PATH), str(flash_path), json.dumps(options)]
+        self._process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0
+        )
+        self._reader = threading.Thread(target=self._read_events, name="vpico-events", daemon=True)
+        self._reader.start()
+        self._send({"op": "gpio", "pin": sensors.RAIL_SENSE_PIN, "level": 1})
+
+    def close(self) -> None:
+        """Stop the emulator process (bounded wait) and remove its files."""
+        process = self._process
+        if process is not None and process.poll() is None:
+            with contextlib.suppress(OSError, ValueError):
+                self._send({"op": "stop"})
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        if self._reader is not None:
+            self._reader.join(timeout=5)
+        if self._dir is not None:
+            self._dir.cleanup()
+            self._dir = None
+
+    @property
+    def is_running(self) -> bool:
+        """True while the emulator process runs."""
+        return self._process is not None and self._process.poll() is None
+
+    # --- the USB serial ----------------------------------------------------------------------------------
+    def write(self, data: bytes, *, timeout_s: float | None = 10.0) -> int:
+        """Send ``data`` to the board's USB input, waiting while its 512-byte FIFO is full; returns the bytes
+        sent (fewer than ``len(data)`` when ``timeout_s`` s passed first)."""
+        deadline_s = None if timeout_s is None else time.monotonic() + timeout_s
+        sent = 0
+        while sent < len(data):
+            with self._lock:
+                while self._sent - self._taken >= USB_FIFO_BYTES and self.is_running:
+                    left_s = None if deadline_s is None else deadline_s - time.monotonic()
+                    if left_s is not None and left_s <= 0:
+                        return sent
+                    self._lock.wait(0.05 if left_s is None else min(left_s, 0.05))
+                room = USB_FIFO_BYTES - (self._sent - self._taken)
+                chunk = data[sent : sent + room]
+                self._sent += len(chunk)
+            if not self.is_running:
+                raise PortError(f"the virtual Pico has stopped: {self._stderr_line()}")
+            self._send({"op": "serial", "hex": bytes(chunk).hex()})
+            sent += len(chunk)
+        return sent
+
+    @property
+    def in_flight(self) -> int:
+        """Bytes sent to the board that its firmware has not taken from the USB FIFO yet."""
+        with self._lock:
+            return self._sent - self._taken
+
+    def read_available(self) -> bytes:
+        """Everything the board sent since the last call."""
+        with self._lock:
+            data = bytes(self._rx)
+            self._rx.clear()
+            return data
+
+    def wait_readable(self, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` s (wall) until output is there; True if it is."""
+        deadline_s = time.monotonic() + timeout_s
+        with self._lock:
+            while not self._rx and self.is_running:
+                left_s = deadline_s - time.monotonic()
+                if left_s <= 0:
+                    break
+                self._lock.wait(left_s)
+            return bool(self._rx)
+
+    def wait_for_output(self, marker: bytes, timeout_s: float = BOOT_TIMEOUT_S) -> None:
+        """Wait until the board's output since the last boot contains ``marker``; PortError names what it said."""
+        deadline_s = time.monotonic() + timeout_s
+        with self._lock:
+            while marker not in self._console:
+                if not self.is_running:
+                    raise PortError(f"the virtual Pico has stopped: {self._stderr_line()}")
+                if self.tracebacks:
+                    raise BoardTraceback(self.tracebacks[-1])
+                left_s = deadline_s - time.monotonic()
+                if left_s <= 0:
+                    said = self._console[-200:].decode("ascii", "replace")
+                    raise PortError(
+                        f"the virtual Pico did not print {marker!r} within {timeout_s:g} s; it said {said!r}"
+                    )
+                self._lock.wait(min(left_s, 0.5))
+
+    # --- the world around the board ----------------------------------------------------------------------
+    def set_rail_powered(self, powered: bool) -> None:
+        """Switch the servo supply (the e-stop switch): the servos go limp and the rail-sense pin GP22 follows."""
+        self.rail_powered = powered
+        self._send({"op": "gpio", "pin": sensors.RAIL_SENSE_PIN, "level": 1 if powered else 0})
+
+    def latch_fault(self, name: str) -> None:
+        """A collision or drop seen by the world: the real board cannot know it, so it is only logged."""
+        self._log({"event": "world_fault", "fault": name})
+
+    def stats(self, timeout_s: float = 10.0) -> Event:
+        """The harness's counters: emulated time (us), CPU cycles executed, idle time (us), wall time (ms)."""
+        with self._lock:
+            self._stats = None
+        self._send({"op": "stats"})
+        deadline_s = time.monotonic() + timeout_s
+        with self._lock:
+            while self._stats is None:
+                left_s = deadline_s - time.monotonic()
+                if left_s <= 0 or not self.is_running:
+                    raise PortError("the virtual Pico did not report its counters")
+                self._lock.wait(left_s)
+            return self._stats
+
+    # --- internals ---------------------------------------------------------------------------------------
+    def _send(self, message: Event) -> None:
+        process = self._process
+        if process is None or process.stdin is None:
+            raise PortError("the virtual Pico is not running: call start() first")
+        try:
+            process.stdin.write((json.dumps(message) + "\n").encode())
+        except BrokenPipeError as err:
+            raise PortError(f"the virtual Pico has stopped: {self._stderr_line()}") from err
+
+    def _read_events(self) -> None:
+        """The reader thread: one harness event per line until the process ends."""
+        process = self._process
+        assert process is not None and process.stdout is not None
+        for line in process.stdout:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            self._on_event(event)
+        if process.stderr is not None:
+            self._stderr = process.stderr.read()
+        with self._lock:
+            self._lock.notify_all()
+
+    def _on_event(self, event: Event) -> None:
+        kind = event.get("ev")
+        if kind == "tick":
+            self._on_tick(event["t_us"] / 1e6, event["pulses_us"])
+            return
+        with self._lock:
+            if kind == "serial":
+                data = bytes.fromhex(event["hex"])
+                self._rx += data
+                self._console += data
+                self._find_traceback()
+                del self._console[:-4096]
+            elif kind == "taken":
+                self._taken += int(event["n"])
+            elif kind == "boot":
+                self.boots.append(event)
+                self._console.clear()
+                self._sent = self._taken = 0
+            elif kind == "stats":
+                self._stats = event
+            self._lock.notify_all()
+        if kind == "boot":
+            self.servos.release_all()
+            self._log({"event": "boot", "n": event["n"], "cause": event["cause"]})
+
+    def _on_tick(self, t_s: float, pulses_us: list[float | None]) -> None:
+        """Every 10 ms of emulated time: the servos follow the pulses, the world moves, the grip ADC is updated."""
+        self.time_s = t_s
+        self.pulses_us = pulses_us
+        for channel, pulse_us in enumerate(pulses_us):
+            if pulse_us is None or not self.rail_powered:
+                self.servos.release(channel)
+            else:
+                self.servos.set_pulse_us(channel, round(pulse_us))
+        if self.world is None:
+            return
+        horns = [None if p is None else round(p) for p in self.servos.positions_us()]
+        self.world.on_tick(t_s, horns)
+        value = sensors.grip_adc_counts(held=self.world.held_disk is not None, powered=horns[-1] is not None)
+        if value != self._grip_adc:
+            self._grip_adc = value
+            self._send({"op": "adc", "channel": sensors.GRIP_ADC_CHANNEL, "value": value})
+
+    def _find_traceback(self) -> None:
+        """Keep the board's own traceback when MicroPython prints one (a firmware exception)."""
+        text = self._console.decode("ascii", "replace")
+        start = text.rfind("Traceback (most recent call last):")
+        if start < 0:
+            return
+        block = text[start:]
+        lines = block.split("\r\n") if "\r\n" in block else block.split("\n")
+        # The traceback ends with the exception line: the first line that is not indented after the header.
+        for index in range(1, len(lines) - 1):  # the last piece may be a line still arriving
+            if lines[index] and not lines[index].startswith(" "):
+                traceback = "\n".join(lines[: index + 1])
+                if not self.tracebacks or self.tracebacks[-1] != traceback:
+                    self.tracebacks.append(traceback)
+                return
+
+    def _log(self, event: Event) -> None:
+        if self.on_event is not None:
+            self.on_event({"t_s": round(self.time_s, 6), **event})
+
+    def _stderr_line(self) -> str:
+        text = " ".join(self._stderr.decode("utf-8", "replace").split())
+        return text[-300:] or "no error output"
+
+
+class BoardTraceback(HanoiError, RuntimeError):
+    """The firmware raised an exception on the virtual Pico; the message ends with the board's own traceback."""
+
+    def __init__(self, traceback: str) -> None:
+        super().__init__(f"the firmware on the virtual Pico raised an exception:\n{traceback}")
+        self.traceback = traceback
