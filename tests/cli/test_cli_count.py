@@ -17,6 +17,33 @@ def test_counts_are_mersenne_numbers(n: int, capsys: pytest.CaptureFixture[str])
     assert int(capsys.readouterr().out) == 2**n - 1  # OEIS A000225
 
 
+def test_a_shuffled_start_counts_the_optimum_found_by_a_full_sweep(capsys: pytest.CaptureFixture[str]) -> None:
+    from hanoibot.planner.general.search import distances_from, make_codec
+    from hanoibot.puzzle import Rules, State
+
+    start = State.parse("A:8,7,6,5,4,3,1,2", pegs=4)
+    goal = State.tower(8, 3, 4)
+    oracle = distances_from(start, Rules(4))[make_codec(8, Rules(4), [start]).encode(goal)]
+    assert main(["count", "--from", "A:8,7,6,5,4,3,1,2", "--pegs", "4"]) == 0
+    out, err = capsys.readouterr()
+    assert int(out) == oracle and err == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--from", "A:12,11,10,9,8,7,6,5,4,3,1,2", "--pegs", "4", "--max-states", "1000"], "an upper bound"),
+        (["-n", "12", "--rules", "big-on-top"], "an upper bound"),
+        (["-n", "20", "--pegs", "5"], "conjectured optimal"),
+    ],
+)
+def test_a_number_not_proven_optimal_says_so(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
+    assert main(["count", *argv]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip().isdigit()
+    assert err.startswith(f"hanoibot: note: {out.strip()} is ") and words in err and err.count("\n") == 1
+
+
 def test_towers_given_as_states(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["count", "--from", "CCCC", "--to", "B"]) == 0
     assert capsys.readouterr().out == "15\n"

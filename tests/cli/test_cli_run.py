@@ -268,7 +268,7 @@ def test_status_home_estop_on_the_simulated_board(capsys: pytest.CaptureFixture[
     assert code == 0 and "ESTOP" in out
 
 
-def test_jog_moves_one_joint_by_steps_and_refuses_past_its_limit(
+def test_jog_moves_one_joint_by_steps_and_stops_at_its_limit(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import io
@@ -277,17 +277,19 @@ def test_jog_moves_one_joint_by_steps_and_refuses_past_its_limit(
 
     config = load_config()
     base = config.servos[0]
-    start_deg = base.start_deg
-    steps_to_limit = int((config.arm.joints[0].max_deg - start_deg) // 20) + 1
+    joint = config.arm.joints[0]
+    steps_to_limit = int((joint.max_deg - base.start_deg) // 20) + 1
     keys = "]]]]" + "1" + "+" * (steps_to_limit + 1) + "q"
     monkeypatch.setattr("sys.stdin", io.StringIO(keys))
     code, out, _ = run_cli(capsys, "jog", "--step-deg", "20")
     assert code == 0
-    assert "refused: base" in out and "past its limit" in out
+    assert out.splitlines()[0].startswith("keys: 1 base")
+    assert f"stopped: base at its limit {joint.max_deg:g} deg" in out
     final = out.strip().splitlines()[-1]
     base_us = int(final.split("base=")[1].split()[0])
-    assert config.arm.joints[0].contains(base.angle_deg(base_us))
-    assert base.angle_deg(base_us) > start_deg + 20 * (steps_to_limit - 1) - 1
+    assert base.angle_deg(base_us) == pytest.approx(joint.max_deg, abs=0.2)
+    pose_lines = [line for line in out.splitlines() if line.startswith("base=")]
+    assert len(pose_lines) == steps_to_limit + 1 + 1, "the pose after every step, and at the end"
 
 
 def test_calibrate_saves_peg_positions_keeping_comments(
@@ -323,6 +325,26 @@ def test_calibrate_never_writes_a_board_that_would_not_load(
     assert not output.exists()
 
 
+def test_calibrate_never_writes_the_checkouts_default_config_without_output(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import hanoibot.config.robot_config
+    import hanoibot.run.robot
+
+    def no_board(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the board was opened although there is nowhere to save")
+
+    checkout_config = tmp_path / "hardware" / "robot.toml"
+    checkout_config.parent.mkdir()
+    checkout_config.write_bytes(Path(default_config_path()).read_bytes())
+    monkeypatch.setattr(hanoibot.config.robot_config, "SOURCE_TREE_CONFIG", checkout_config)
+    assert default_config_path() == checkout_config
+    monkeypatch.setattr(hanoibot.run.robot.Robot, "open", no_board)
+    for argv in (["calibrate"], ["calibrate", "--config", str(checkout_config)]):
+        code, _, err = run_cli(capsys, *argv)
+        assert_one_line_error(code, err, "default robot config", "--output FILE")
+
+
 def test_calibrate_never_writes_the_packaged_config(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -340,9 +362,9 @@ def test_calibrate_never_writes_the_packaged_config(
     with monkeypatch.context() as patch:
         patch.setattr(hanoibot.run.robot.Robot, "open", no_board)
         code, _, err = run_cli(capsys, "calibrate")
-        assert_one_line_error(code, err, "packaged", "--output FILE", "--config FILE")
+        assert_one_line_error(code, err, "default robot config", "--output FILE", "--config FILE")
         code, _, err = run_cli(capsys, "calibrate", "--config", str(packaged))
-        assert_one_line_error(code, err, "packaged")
+        assert_one_line_error(code, err, "default robot config")
     before = packaged.read_bytes()
     output = tmp_path / "mine.toml"
     monkeypatch.setattr("sys.stdin", io.StringIO("]1----s++++s++++s"))

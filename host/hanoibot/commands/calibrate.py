@@ -67,16 +67,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def output_path(output: str | None, config: str | None) -> Path:
-    """The file to write the calibrated config to: ``output``, else ``config``, else the default robot config.
+    """The file to write the calibrated config to: ``output``, else the ``config`` file given.
 
-    Checked before anything moves: a ConfigError if that is the config packaged with hanoibot (site-packages).
+    Checked before anything moves: a ConfigError when that would be the default robot config (the checkout's
+    ``hardware/robot.toml`` or the copy packaged with hanoibot) and ``--output`` was not given, and always for
+    the packaged copy (it lies in site-packages).
     """
     from ..config import default_config_path, is_packaged_config
 
     target = Path(output or config or default_config_path())
-    if is_packaged_config(target):
+    is_default = target.resolve() == default_config_path().resolve()
+    if is_packaged_config(target) or (output is None and is_default):
         raise ConfigError(
-            f"calibrate never writes the robot config packaged with hanoibot ({target}): "
+            f"calibrate never writes the default robot config ({target}) unless told to: "
             "pass --output FILE to save the calibrated config there (or --config FILE to calibrate your own copy)"
         )
     return target

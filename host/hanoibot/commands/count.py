@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from ..planner import count_for
+from ..planner import count_proved
 from .plan_options import add_plan_arguments, plan_request
 
 EPILOG = """The number is exact (a whole number of any size) and is computed without generating moves where the
-mathematics allows it.
+mathematics allows it. It is the optimum when that is proven; otherwise (a valid plan that no search or formula
+proves shortest, or Frame-Stewart on 5+ pegs, only conjectured optimal) stderr says so in one line starting with
+'hanoibot: note:', and stdout still holds the number alone.
 
 examples:
   hanoibot count -n 64                          18446744073709551615
@@ -31,6 +33,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the move count of the requested plan; returns 0."""
-    print(count_for(plan_request(args)))
+    """Print the move count of the requested plan, and a note on stderr unless it is the proven optimum; returns 0."""
+    import sys
+
+    count, optimal, note = count_proved(plan_request(args))
+    print(count)
+    if optimal is None:
+        print(f"hanoibot: note: {count} is conjectured optimal, not proven: {note}", file=sys.stderr)
+    elif not optimal:
+        print(f"hanoibot: note: {count} is an upper bound, not proven optimal: {note}", file=sys.stderr)
     return 0

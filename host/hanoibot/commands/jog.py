@@ -3,6 +3,11 @@
 Keys: ``1``-``4`` pick base, shoulder, elbow, wrist; ``5`` (or ``g``) the gripper; ``+``/``-`` move it one step;
 ``]``/``[`` double or halve the step; ``p`` print the pose; ``q`` quit. On a terminal each key acts at once;
 piped input is read as a string of keys (``1+++2--q``), which is how scripts and tests drive it.
+
+A step never leaves the reachable, collision-free space: a joint stops at its angle and pulse limits, and the
+gripper stops short of the board surface and of every peg with a full stack on it
+(:mod:`hanoibot.motion.jog_space`); the step is shortened to the limit rather than refused.
+Exit codes: 0 done, 1 the board latched a fault (release it with ``hanoibot home --clear``), 2 bad input.
 """
 
 from __future__ import annotations
@@ -15,8 +20,18 @@ from typing import Any
 from .status import add_port_arguments, open_robot
 
 CHANNEL_NAMES = ("base", "shoulder", "elbow", "wrist", "gripper")
+#: Time a jog step may take beyond its planned duration before the wait gives up, in seconds.
+WAIT_MARGIN_S = 5.0
 #: Smallest and largest jog step, in degrees.
 STEP_LIMITS_DEG = (0.25, 20.0)
+#: Points checked along a step before it is taken (a step is at most 20 degrees).
+STEP_SAMPLES = 16
+#: Halvings when shortening a step to the first obstacle (2**-10 of a sample: below a servo's resolution).
+LIMIT_BISECTIONS = 10
+LEGEND = (
+    "keys: 1 base, 2 shoulder, 3 elbow, 4 wrist, 5/g gripper; + / - move one step; ] / [ double / halve the step; "
+    "p pose; q quit"
+)
 
 
 class Jogger:
@@ -31,38 +46,84 @@ class Jogger:
         self.pulses_us = list(status.pulses_us)
         self._next_cmd_id = max(int(status.last_queued_cmd), int(status.last_done_cmd)) + 1
 
-    def target_us(self, direction: int) -> int:
-        """The pulse in µs one step in ``direction`` (+1/-1) from now; RunFault naming the limit if past it."""
-        from ..errors import RunFault
-
+    def target_us(self, direction: int) -> tuple[int, str | None]:
+        """The pulse in µs one step in ``direction`` (+1/-1) from now, shortened to the first limit it meets, and
+        a note naming that limit (None when the full step fits)."""
         now_us = self.pulses_us[self.channel]
         name = CHANNEL_NAMES[self.channel]
         if self.channel == len(CHANNEL_NAMES) - 1:
             gripper = self.config.gripper
-            target_us = round(now_us + direction * self.step_deg * gripper.us_per_deg)
-            low_us, high_us = gripper.min_us, gripper.max_us
-        else:
-            servo, joint = self.config.servos[self.channel], self.config.arm.joints[self.channel]
-            angle_deg = servo.angle_deg(now_us) + direction * self.step_deg
-            if not joint.contains(angle_deg):
-                raise RunFault(
-                    f"{name} at {angle_deg:.1f} deg is past its limit: expected {joint.min_deg:g} to {joint.max_deg:g}"
-                )
-            target_us = round(servo.pulse_us(angle_deg))
-            low_us, high_us = servo.min_us, servo.max_us
-        if not low_us <= target_us <= high_us:
-            raise RunFault(f"{name} at {target_us} us is past its pulse limit: expected {low_us} to {high_us}")
-        return target_us
+            wanted_us = round(now_us + direction * self.step_deg * gripper.us_per_deg)
+            target_us = min(max(wanted_us, gripper.min_us), gripper.max_us)
+            note = None if target_us == wanted_us else f"{name} at its pulse limit {target_us} us"
+            return target_us, note
+        servo, joint = self.config.servos[self.channel], self.config.arm.joints[self.channel]
+        wanted_deg = servo.angle_deg(now_us) + direction * self.step_deg
+        angle_deg = min(max(wanted_deg, joint.min_deg), joint.max_deg)
+        target_us = min(max(round(servo.pulse_us(angle_deg)), servo.min_us), servo.max_us)
+        note = None if angle_deg == wanted_deg else f"{name} at its limit {angle_deg:g} deg"
+        clear_us, hit = self._clear_until_us(target_us)
+        if hit is not None:
+            return clear_us, f"the gripper would touch {hit}"
+        return target_us, note
 
-    def nudge(self, direction: int) -> None:
-        """Move the selected channel one step and wait until the board reports it done."""
+    def obstacle_at(self, channel_us: float) -> str | None:
+        """What the gripper could touch with the selected channel at ``channel_us`` (see :mod:`..motion.jog_space`)."""
+        from ..motion.jog_space import obstacle_hit
+
+        pulses = list(self.pulses_us)
+        pulses[self.channel] = round(channel_us)
+        width_mm = self.config.gripper.width_mm(pulses[-1])
+        return obstacle_hit(self.config.board, self.config.gripper, self.config.grip_point(pulses), width_mm)
+
+    def _clear_until_us(self, target_us: int) -> tuple[int, str | None]:
+        """The pulse nearest ``target_us`` on the way from now up to which the gripper touches nothing, and what it
+        would touch beyond (None: the whole step is clear). From a pose that already touches, any step goes."""
+        now_us = self.pulses_us[self.channel]
+        touching = self.obstacle_at(now_us)
+        if touching is not None:
+            # Already at an obstacle: only a step that ends clear of it or rises away from it goes.
+            rises = self._z_mm(target_us) > self._z_mm(now_us)
+            return (target_us, None) if rises or self.obstacle_at(target_us) is None else (now_us, touching)
+        good = 0.0
+        for sample in range(1, STEP_SAMPLES + 1):
+            fraction = sample / STEP_SAMPLES
+            hit = self.obstacle_at(now_us + fraction * (target_us - now_us))
+            if hit is None:
+                good = fraction
+                continue
+            bad = fraction
+            for _ in range(LIMIT_BISECTIONS):
+                middle = (good + bad) / 2
+                if self.obstacle_at(now_us + middle * (target_us - now_us)) is None:
+                    good = middle
+                else:
+                    bad = middle
+            last_us = round(now_us + good * (target_us - now_us))
+            while last_us != now_us and self.obstacle_at(last_us) is not None:
+                last_us += 1 if target_us < now_us else -1  # rounding crossed the limit: step back
+            return last_us, hit
+        return target_us, None
+
+    def _z_mm(self, channel_us: float) -> float:
+        """Grip point height in mm with the selected channel at ``channel_us``."""
+        pulses = list(self.pulses_us)
+        pulses[self.channel] = round(channel_us)
+        return float(self.config.grip_point(pulses).z_mm)
+
+    def nudge(self, direction: int) -> str | None:
+        """Move the selected channel one step (shortened at a limit) and wait until the board reports it done;
+        returns the note naming the limit met, if any."""
         target = list(self.pulses_us)
-        target[self.channel] = self.target_us(direction)
+        target[self.channel], note = self.target_us(direction)
+        if target == self.pulses_us:
+            return note or "at the limit"
         duration_ms = self.robot.duration_between_ms(tuple(self.pulses_us), tuple(target))
         self.robot.session.send_move(self._next_cmd_id, target, duration_ms)
-        self.robot.session.wait_done(self._next_cmd_id)
+        self.robot.session.wait_done(self._next_cmd_id, timeout_s=duration_ms / 1000 + WAIT_MARGIN_S)
         self._next_cmd_id += 1
         self.pulses_us = target
+        return note
 
     def pose_text(self) -> str:
         """The pose as channel pulses and the grip point in mm."""
@@ -72,19 +133,14 @@ class Jogger:
 
     def handle(self, key: str) -> str | None:
         """Act on one key; returns a line to show (None for nothing). A limit is reported, not raised."""
-        from ..errors import RunFault
-
         if key in "12345":
             self.channel = int(key) - 1
             return f"jogging {CHANNEL_NAMES[self.channel]} by {self.step_deg:g} deg"
         if key == "g":
             return self.handle("5")
         if key in "+=-_":
-            try:
-                self.nudge(+1 if key in "+=" else -1)
-            except RunFault as err:
-                return f"refused: {err}"
-            return None
+            note = self.nudge(+1 if key in "+=" else -1)
+            return f"{self.pose_text()}  (stopped: {note})" if note else self.pose_text()
         if key in "[]":
             low, high = STEP_LIMITS_DEG
             self.step_deg = min(max(self.step_deg * (2.0 if key == "]" else 0.5), low), high)
@@ -142,19 +198,26 @@ def step_from(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Jog until ``q`` or the end of input; returns 0."""
+    """Jog until ``q`` or the end of input; returns 0, or 1 when the board latched a fault."""
+    from ..errors import BoardError, RunFault
+
     step_deg = step_from(args.step_deg)
     with open_robot(args) as robot:
-        prepare_for_jogging(robot)
-        jogger = Jogger(robot, step_deg=step_deg)
-        print(jogger.handle("1"))
-        for key in read_keys():
-            if key == "q":
-                break
-            message = jogger.handle(key)
-            if message:
-                print(message, flush=True)
-        print(jogger.pose_text())
+        try:
+            prepare_for_jogging(robot)
+            jogger = Jogger(robot, step_deg=step_deg)
+            print(LEGEND)
+            print(jogger.handle("1"))
+            for key in read_keys():
+                if key == "q":
+                    break
+                message = jogger.handle(key)
+                if message:
+                    print(message, flush=True)
+            print(jogger.pose_text())
+        except (BoardError, RunFault) as err:
+            print(f"hanoibot: jog stopped: {err}; release the board with: hanoibot home --clear", file=sys.stderr)
+            return 1
     return 0
 
 

@@ -44,13 +44,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--start", metavar="K", help="first move to print, 1-based (default 1); O(n) to reach")
     parser.add_argument("--limit", metavar="M", help="print at most M moves (default: to the end)")
     parser.add_argument("--method", metavar="NAME", help=f"classic only: {', '.join(METHOD_NAMES)}")
-    parser.add_argument("--all-optimal", action="store_true", help="print every optimal plan when there are several")
+    parser.add_argument(
+        "--all-optimal",
+        action="store_true",
+        help="print every optimal plan (exact sweep within --max-states; refused beyond it or past 1000 plans)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Check the options, make the plan and print the chosen moves; returns 0."""
     from ..errors import PlanError
+    from ..planner.all_optimal import all_optimal_plans
     from .solve_output import write_plan
     from .words import count_of
 
@@ -60,8 +65,9 @@ def run(args: argparse.Namespace) -> int:
         raise PlanError(f"unknown method {args.method!r}: expected one of {', '.join(METHOD_NAMES)}")
     first = whole_number(args.start, "--start", minimum=1) or 1
     limit = whole_number(args.limit, "--limit", minimum=0)
-    plan = plan_for(plan_request(args, args.method))
-    plans = plan.all_optimal() if args.all_optimal else (plan,)
+    request = plan_request(args, args.method)
+    plan = plan_for(request)
+    plans = all_optimal_plans(plan, max_states=request.max_states) if args.all_optimal else (plan,)
     for number, each in enumerate(plans):
         if first > max(each.length, 1):
             accepted = f"1 to {each.length}" if each.length else "1: the start already is the goal"

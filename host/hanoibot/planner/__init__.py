@@ -27,6 +27,7 @@ __all__ = [
     "PlanRequest",
     "count_for",
     "count_moves",
+    "count_proved",
     "make_plan",
     "plan_for",
 ]
@@ -72,6 +73,15 @@ def count_for(request: PlanRequest) -> int:
         return (1 << request.n_disks) - 1
     count: int = _general().count_general_moves(request)
     return count
+
+
+def count_proved(request: PlanRequest) -> tuple[int, bool | None, str]:
+    """(moves, optimal, note): :func:`count_for` and whether that number is the proven optimum (True), only
+    conjectured to be (None), or the length of a valid plan, an upper bound (False); ``note`` says it in words."""
+    if _classic_pegs(request) is not None:
+        return (1 << request.n_disks) - 1, True, "optimal (the classic transfer: 2**n - 1)"
+    proved: tuple[int, bool | None, str] = _general().count_general_proved(request)
+    return proved
 
 
 def make_plan(n_disks: int, **fields: Any) -> Plan:

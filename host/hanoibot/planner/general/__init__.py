@@ -4,6 +4,6 @@
 trees (:mod:`.transfer`) or search exactly (:mod:`.search`).
 """
 
-from .choose import count_general_moves, make_general_plan
+from .choose import count_general_moves, count_general_proved, make_general_plan
 
-__all__ = ["count_general_moves", "make_general_plan"]
+__all__ = ["count_general_moves", "count_general_proved", "make_general_plan"]

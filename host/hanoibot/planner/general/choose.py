@@ -29,10 +29,11 @@ from ..base import Plan
 from ..request import PlanRequest, tower_peg
 from .astar import shuffled_search
 from .frame_stewart import fs_count, tower_plan
+from .frame_stewart import optimality as fs_optimality
 from .gather import gather
 from .multipeg import multipeg_plan
 from .regular3 import count_regular3, count_to_nearest_tower, nearest_tower_plan, regular3_plan
-from .restricted import count_restricted_tower, restricted_tower_plan
+from .restricted import BIG_ON_TOP_NOTE, count_restricted_tower, restricted_tower_plan
 from .search import shortest_path
 from .shuffled import SHUFFLED_NOTE, shuffled_plan, shuffled_run
 from .transfer import Seq, TransferPlan
@@ -191,18 +192,31 @@ def count_general_moves(request: PlanRequest) -> int:
     O(n) for regular states on 3 pegs under classic rules; O(t) big-integer additions for Frame–Stewart
     tower-to-tower counts (t ≈ the block index, ~1 400 for 10**6 disks on 4 pegs).
     """
+    return count_general_proved(request)[0]
+
+
+def count_general_proved(request: PlanRequest) -> tuple[int, bool | None, str]:
+    """(moves, optimal, note) of :func:`make_general_plan`'s plan: ``optimal`` as :attr:`Plan.optimal` (True
+    proven, None conjectured, False only an upper bound), ``note`` the same in words."""
     check_feasible(request)
     n_disks, rules = request.n_disks, request.rules
     towers = request.towers()
     if request.classic_rules and towers is not None:
         src, dst = towers
-        return 0 if dst is None or src == dst else fs_count(n_disks, rules.pegs)
+        if dst is None or src == dst:
+            return 0, True, "optimal (the start is the goal)"
+        return (fs_count(n_disks, rules.pegs), *fs_optimality(rules.pegs))
     if request.classic_rules and request.regular and rules.pegs == 3:
+        proven = "optimal (proven for regular states on 3 pegs)"
         if request.goal_state is None:
-            return count_to_nearest_tower(request.start_state)[0]
-        return count_regular3(request.start_state, request.goal_state)
+            return count_to_nearest_tower(request.start_state)[0], True, proven
+        return count_regular3(request.start_state, request.goal_state), True, proven
     if not request.classic_rules and rules.pegs == 3 and towers is not None and request.regular:
         src, dst = towers
         if not (rules.big_on_top and _big_on_top_searchable(request)):
-            return count_restricted_tower(n_disks, src, src if dst is None else dst, rules)
-    return _plan(request).length
+            count = count_restricted_tower(n_disks, src, src if dst is None else dst, rules)
+            if rules.big_on_top:
+                return count, False, BIG_ON_TOP_NOTE
+            return count, True, f"optimal (proven for {rules.name} rules on 3 pegs)"
+    plan = _plan(request)
+    return plan.length, plan.optimal, plan.note
