@@ -2,7 +2,7 @@
 
 Every figure is a ratio against a baseline measured in the same run (the machines are shared and noisy):
 
-(a) ``hanoibot solve -n 22 --format plain > /dev/null`` against the seed documents' way: a plain recursive
+(a) ``hanoibot solve -n 22 --format plain > /dev/null`` against a plain recursive
     generator printing ``DISK FROM TO`` with one print() per move. Both run as fresh processes (start-up
     included) and their outputs are checked to be byte-identical. Target: at least 30x.
 (b) iterating the plan object in Python (``for move in plan``), in moves per second, against iterating the

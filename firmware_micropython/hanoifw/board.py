@@ -42,10 +42,11 @@ class StreamPort:
     """USB serial on MicroPython: ``rx``/``tx`` are ``sys.stdin.buffer``/``sys.stdout.buffer`` and ``poller`` a
     ``select.poll()`` with ``sys.stdin`` registered for reading.
 
-    Reading allocates nothing per byte (DESIGN.md decision 3): readiness is asked with ``poller.ipoll``, which
-    reuses its result, and each byte is read with ``rx.readinto`` into a one-byte buffer made here, then copied
-    into the preallocated receive buffer. One byte at a time because a MicroPython stream's ``readinto`` of a
-    longer buffer waits until the whole buffer is filled; ``poll`` only promises that one byte is there.
+    Reading allocates nothing per byte (the firmware allocates little in its loop): readiness is asked with
+    ``poller.ipoll``, which reuses its result, and each byte is read with ``rx.readinto`` into a one-byte buffer
+    made here, then copied into the preallocated receive buffer. One byte at a time because a MicroPython stream's
+    ``readinto`` of a longer buffer waits until the whole buffer is filled; ``poll`` only promises that one byte is
+    there.
     """
 
     def __init__(self, poller, rx, tx, *, max_read_bytes: int = 512) -> None:

@@ -1,6 +1,6 @@
 """main.py and board_config.py under CPython with a fake ``machine`` module, and a static check that every
 firmware source stays within what MicroPython runs (its tests also run under MicroPython: see
-tests/test_firmware_on_micropython.py, which compiles main.py there too)."""
+tests/board/test_firmware_on_micropython.py, which compiles main.py there too)."""
 
 import ast
 import importlib.util

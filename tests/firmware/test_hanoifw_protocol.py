@@ -1,5 +1,5 @@
 """Codec examples that must hold on the board too (also run under MicroPython). The hypothesis fuzz of the same
-codec is tests/test_protocol.py (CPython only)."""
+codec is tests/link/test_protocol.py (CPython only)."""
 
 from fwfakes import Rng
 from hanoifw import protocol as p

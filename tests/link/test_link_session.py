@@ -19,6 +19,7 @@ from hanoibot.errors import (
     PortError,
     ProtocolMismatch,
 )
+from hanoibot.link.core import LinkCore
 from hanoibot.link.session import Session
 from hanoibot.sim.board import SimBoard
 from hanoifw import protocol
@@ -45,7 +46,13 @@ def board_of(session: Session) -> SimBoard:
 
 @pytest.mark.parametrize(
     "faults",
-    ["", "flip=1e-3", "flip=1e-2", "drop=1e-2", "insert=1e-3", "dup=0.01"],
+    [
+        "",
+        *(
+            pytest.param(f, marks=pytest.mark.slow)
+            for f in ("flip=1e-3", "flip=1e-2", "drop=1e-2", "insert=1e-3", "dup=0.01")
+        ),
+    ],
 )
 def test_ten_thousand_moves_arrive_exactly_once_in_order(faults: str) -> None:
     with Session(f"{BARE}&seed=11&{faults}") as session:
@@ -101,7 +108,7 @@ def test_bad_sim_option_names_it() -> None:
 
 
 def test_silent_board_is_link_lost_after_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    with Session(BARE, silence_s=0.5) as session:
+    with Session(LinkCore(BARE, silence_s=0.5)) as session:
         configure_snake(session)
         monkeypatch.setattr(SimBoard, "take_output", lambda self: b"")
         start_s = session.clock.now_s()

@@ -9,6 +9,7 @@ import random
 import zlib
 from pathlib import Path
 
+import pytest
 from hanoifw import protocol as p
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -147,6 +148,7 @@ def _fuzz_mutated_streams(sent: list[tuple[str, int, int, list[str | int]]], see
         _counts["frames"] += len(encoded)
 
 
+@pytest.mark.slow  # make test / CI only: too long for the make check loop
 def test_fuzz_no_mutated_frame_is_ever_accepted() -> None:
     _counts.update(streams=0, frames=0)
     _fuzz_mutated_streams()

@@ -1,6 +1,6 @@
 """Test runner that executes under MicroPython (loaded by run.mjs): no pytest there, so it imports every
 ``test_*.py`` module of the firmware tests and calls each ``test_*`` function, and it plays the host-codec
-exchange. Also importable by CPython (tests/test_firmware_on_micropython.py runs the same exchange for reference).
+exchange. Also importable by CPython (tests/board/test_firmware_on_micropython.py runs the same exchange for reference).
 """
 
 import binascii

@@ -2,9 +2,9 @@
 
 Oracles:
 * published sequences — OEIS A007664 (4 pegs, offset 0), A007665 (5 pegs, offset 1), A182058 (6 pegs, offset 1);
-* the multi-peg table for 3–7 pegs and 1–10 disks. The seed document's table was not available to us, so the
-  table below is rebuilt from OEIS A137695 (Frame–Stewart numbers by pegs and disks; its example matrix lists
-  the rows for 3, 4, 5, … pegs), cross-checked against A000225, A007664, A007665 and A182058;
+* the multi-peg table for 3–7 pegs and 1–10 disks, taken from OEIS A137695 (Frame–Stewart numbers by pegs and
+  disks; its example matrix lists the rows for 3, 4, 5, … pegs), cross-checked against A000225, A007664, A007665
+  and A182058;
 * the textbook recursion FS_p(n) = min_k 2 FS_p(k) + FS_{p-1}(n-k), computed here by dynamic programming;
 * exact search (breadth-first) for small towers.
 """

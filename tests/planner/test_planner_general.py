@@ -52,7 +52,11 @@ def test_random_requests_replay_and_optimal_ones_are_shortest(
 # Every rule set up to 4 disks, big-on-top also at 5. Classic at 5 disks is test_planner_regular3's all-pairs test;
 # linear and cyclic between arbitrary boards at 5 disks (243 x 243 searches) take ~20 s each, so the random-request
 # property above samples them instead.
-ALL_PAIRS_CASES = [(name, n) for name in RULE_NAMES for n in range(1, 5)] + [("big-on-top", 5)]
+ALL_PAIRS_SLOW = {("linear", 4), ("cyclic", 4), ("big-on-top", 5)}  # 25 s or more each: make test only
+ALL_PAIRS_CASES = [
+    pytest.param(name, n, marks=[pytest.mark.slow] if (name, n) in ALL_PAIRS_SLOW else [])
+    for name, n in [*((name, n) for name in RULE_NAMES for n in range(1, 5)), ("big-on-top", 5)]
+]
 
 
 @pytest.mark.parametrize(("name", "n"), ALL_PAIRS_CASES)
@@ -70,7 +74,9 @@ def test_all_ordered_pairs_of_small_boards_under_every_rule_set(name: str, n: in
             assert replay(plan) == goal
 
 
-@pytest.mark.parametrize("name", RULE_NAMES)
+@pytest.mark.parametrize(
+    "name", [pytest.param(name, marks=[pytest.mark.slow] if name == "big-on-top" else []) for name in RULE_NAMES]
+)
 @settings(max_examples=20)
 @given(st.data(), st.integers(6, 8))
 def test_random_samples_up_to_eight_disks_under_every_rule_set(name: str, data: st.DataObject, n: int) -> None:

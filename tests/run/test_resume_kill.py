@@ -104,6 +104,7 @@ def final_state(start: State, moves: list[Move]) -> State:
     return state
 
 
+@pytest.mark.slow  # make test / CI only: too long for the make check loop
 def test_sigkill_at_20_moments_then_resume_makes_every_move_exactly_once(
     emulator: tuple[str, Path, Path], tmp_path: Path
 ) -> None:
@@ -154,6 +155,7 @@ def _resume_check(journal: Path) -> str:
     return ""
 
 
+@pytest.mark.slow  # make test / CI only: too long for the make check loop
 def test_a_restarted_emulator_is_a_reset_board_to_resume(tmp_path: Path) -> None:
     """Host AND emulator killed mid-run; a new emulator at the same path is a new boot (random boot id), so
     resume must take the reset path: refuse without --board, then home and finish from the confirmed state."""

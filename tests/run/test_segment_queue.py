@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
 
+from hanoibot.motion.phases import MotionPhase
+from hanoibot.motion.segments import Segment
 from hanoibot.puzzle import Move, State
 from hanoibot.run.journal import Journal, load_journal
 from hanoibot.run.segment_queue import SegmentSource
@@ -14,21 +15,15 @@ from hypothesis import strategies as st
 PIECES = ["approach", "approach", "descend", "grip", "lift", "travel", "lower", "release", "retreat"]
 
 
-class Seg(NamedTuple):
-    pulses_us: tuple[int, ...]
-    duration_ms: int
-    phase: str
-
-
 class Recorder:
     """A fake motion layer that records the pose each move was planned from."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[State, Move, tuple[int, ...] | None]] = []
 
-    def __call__(self, state: State, move: Move, from_us: tuple[int, ...] | None) -> list[Seg]:
+    def __call__(self, state: State, move: Move, from_us: tuple[int, ...] | None) -> list[Segment]:
         self.calls.append((state, move, from_us))
-        return [Seg((move.disk, move.dst, i), 10, name) for i, name in enumerate(PIECES)]
+        return [Segment((move.disk, move.dst, i), 10, MotionPhase(name)) for i, name in enumerate(PIECES)]
 
 
 def drain(source: SegmentSource) -> list[tuple[int, str]]:
@@ -83,7 +78,7 @@ def test_each_move_is_journaled_before_its_first_segment_can_be_taken(tmp_path: 
 def test_resuming_mid_move_skips_the_phases_before_and_retimes_the_first_segment() -> None:
     source = SegmentSource(Recorder(), duration_between=lambda a, b: 999)
     moves = _hanoi(2, 0, 2, 1)
-    source.load(State.tower(2).apply(moves[0]), iter(moves[1:]), first_k=1, first_phase="travel")
+    source.load(State.tower(2).apply(moves[0]), iter(moves[1:]), first_k=1, first_phase=MotionPhase.TRAVEL)
     source.pose_us = (1, 2, 3)
     first = source.pop() if source.peek() else None
     assert first is not None and (first.k, first.phase, first.duration_ms) == (1, "travel", 999)

@@ -6,16 +6,18 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 from unittest import mock
 
 import pytest
 from hanoibot.errors import BoardError, LinkLost, PortError
 from hanoibot.link.session import Session
 from hanoibot.link.status import Status
+from hanoibot.motion.phases import MotionPhase
+from hanoibot.motion.segments import Segment
 from hanoibot.puzzle import Move, State
 from hanoibot.run.journal import Journal, load_journal
-from hanoibot.run.sequencer import ACTIVE, MOTION, TRANSITIONS, Phase, Sequencer, diagram_markdown
+from hanoibot.run.sequencer import ACTIVE, MOTION, STATES, TRANSITIONS, Phase, RunState, Sequencer, diagram_markdown
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from transitions import MachineError
@@ -29,15 +31,11 @@ RECORD_ENV = "HANOIBOT_RECORD_TRANSITIONS"
 DOC = Path(__file__).resolve().parents[2] / "docs" / "sequencer.md"
 
 
-class Seg(NamedTuple):
-    pulses_us: tuple[int, ...]
-    duration_ms: int
-    phase: str
-
-
-def segments_for(state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Seg]:
+def segments_for(state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Segment]:
     """Fake segments whose first pulse encodes the move and the piece, so tests can read what was sent."""
-    return [Seg((move.disk * 100 + i, move.src, move.dst), 100 + i, name) for i, name in enumerate(PIECES)]
+    return [
+        Segment((move.disk * 100 + i, move.src, move.dst), 100 + i, MotionPhase(name)) for i, name in enumerate(PIECES)
+    ]
 
 
 def classic_moves(n: int, src: int = 0, dst: int = 2, via: int = 1) -> list[Move]:
@@ -86,7 +84,7 @@ def make(mocker: Any, board: FakeBoard, moves: list[Move], n: int = 3, **kwargs:
     link.send_move.side_effect = board.send_move
     link.wait_done.side_effect = board.wait_done
     link.status.side_effect = board.status
-    home = Seg((1, 1, 1), 500, "home")
+    home = Segment((1, 1, 1), 500, None)
     kwargs.setdefault("segments_for", segments_for)
     seq = Sequencer(link, home=lambda: home, limits=((500,) * 3, (2500,) * 3, (1500,) * 3), **kwargs)
     seq.load(State.tower(n), iter(moves), len(moves))
@@ -94,7 +92,7 @@ def make(mocker: Any, board: FakeBoard, moves: list[Move], n: int = 3, **kwargs:
 
 
 def test_states_cover_the_issue_list() -> None:
-    names = {phase.value for phase in Phase}
+    names = {state.value for state in STATES}
     wanted = "disconnected connecting homing ready approach descend grip lift travel lower release retreat"
     assert set(wanted.split()) | {"paused", "estopped", "fault", "done"} <= names
 
@@ -223,9 +221,12 @@ HELD_PIECES = [
 ]
 
 
-def held_segments(state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Seg]:
+def held_segments(state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Segment]:
     """Like :func:`segments_for`, with :data:`HELD_PIECES`."""
-    return [Seg((move.disk * 100 + i, move.src, move.dst), 100 + i, name) for i, name in enumerate(HELD_PIECES)]
+    return [
+        Segment((move.disk * 100 + i, move.src, move.dst), 100 + i, MotionPhase(name))
+        for i, name in enumerate(HELD_PIECES)
+    ]
 
 
 @pytest.mark.parametrize("queue_ahead", [2, 3, 4])
@@ -299,7 +300,7 @@ def test_pause_holds_and_unpause_returns_to_the_same_phase(mocker: Any) -> None:
     assert seq.run() is Phase.PAUSED
     link.hold.assert_called_once_with()
     seq.unpause()
-    assert seq.state is Phase.GRIP, "approach x2 and descend were done: the pause came while gripping"
+    assert seq.state is MotionPhase.GRIP, "approach x2 and descend were done: the pause came while gripping"
     link.resume.assert_called_once_with()
     assert seq.run() is Phase.DONE
 
@@ -360,6 +361,7 @@ def _record_transitions(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Transition, "_change_state", change_state)
 
 
+@pytest.mark.slow  # make test / CI only: too long for the make check loop
 def test_every_transition_of_the_table_is_taken_by_these_tests(tmp_path: Path) -> None:
     """Run the other tests of this module in a subprocess, recording the state changes they make; every
     (trigger, source, dest) row of TRANSITIONS must have happened at least once."""
@@ -415,7 +417,7 @@ def test_a_half_done_move_resumes_at_its_phase_without_homing(mocker: Any) -> No
     board = FakeBoard()
     moves = classic_moves(2)
     seq, link = make(mocker, board, moves, n=2)
-    seq.load(State.tower(2), iter(moves), len(moves), first_phase="travel")
+    seq.load(State.tower(2), iter(moves), len(moves), first_phase=MotionPhase.TRAVEL)
     seen: list[str] = []
     seq.machine.after_state_change = [lambda event: seen.append(seq.state.value)]
     seq.connect(open_link=False, configure=False, home=False)
@@ -433,7 +435,7 @@ def test_a_half_done_move_may_resume_at_any_later_phase(mocker: Any, first_phase
     board = FakeBoard()
     moves = classic_moves(2)
     seq, _ = make(mocker, board, moves, n=2)
-    seq.load(State.tower(2), iter(moves), len(moves), first_phase=first_phase)
+    seq.load(State.tower(2), iter(moves), len(moves), first_phase=MotionPhase(first_phase))
     seen: list[str] = []
     seq.machine.after_state_change = [lambda event: seen.append(seq.state.value)]
     seq.connect(open_link=False, configure=False, home=False)
@@ -443,7 +445,7 @@ def test_a_half_done_move_may_resume_at_any_later_phase(mocker: Any, first_phase
     assert len(board.sent) == len(PIECES) - PIECES.index(first_phase) + 2 * len(PIECES)
 
 
-def on_entering(seq: Sequencer, phase: Phase, action: Any) -> None:
+def on_entering(seq: Sequencer, phase: RunState, action: Any) -> None:
     """Call ``action()`` once, the first time the sequencer enters ``phase`` (from the machine's own callback)."""
     fired: list[bool] = []
 

@@ -99,7 +99,7 @@ def simulate(n_disks: int, world: SimWorld, host_config: RobotConfig = CONFIG) -
     return outcome, host
 
 
-@pytest.mark.parametrize("n_disks", [3, 5, 8])
+@pytest.mark.parametrize("n_disks", [3, 5, pytest.param(8, marks=pytest.mark.slow)])
 def test_a_well_calibrated_robot_solves_the_tower_without_a_fault(n_disks: int) -> None:
     world = make_world(CONFIG, State.tower(n_disks))
     outcome, host = simulate(n_disks, world)

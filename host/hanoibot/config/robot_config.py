@@ -14,15 +14,13 @@ import hashlib
 import importlib.resources
 import itertools
 import tomllib
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError
 from ..motion.calibration import Calibration, LinearCalibration, PointsCalibration
 from ..motion.geometry import JOINT_NAMES, Arm, Board, Joint, Peg
 from ..motion.hardware import Gripper, MotionSettings, Servo
-from ..motion.kinematics import JointAngles, Point, forward_kinematics
+from ..motion.robot import RobotConfig
 from ..motion.workspace import check_board, check_reachable
 from ..puzzle import MAX_PEGS, MIN_PEGS, peg_letter
 from .reader import Section
@@ -42,71 +40,6 @@ __all__ = [
 
 #: Largest disk count a board may declare (the simulated runs use up to 8).
 MAX_DISKS = 16
-
-
-@dataclass(frozen=True)
-class RobotConfig:
-    """A validated robot: board, arm, servos (joint order), gripper and motion settings.
-
-    ``config_hash`` is the sha256 (hex) of the file's bytes, for the journal; ``source_path`` the file read.
-    Channel order on the wire is base, shoulder, elbow, wrist, gripper.
-    """
-
-    board: Board
-    arm: Arm
-    servos: tuple[Servo, Servo, Servo, Servo]
-    gripper: Gripper
-    motion: MotionSettings
-    config_hash: str
-    source_path: Path | None
-
-    @property
-    def channels(self) -> int:
-        """Number of servo channels on the wire (4 joints + gripper)."""
-        return len(self.servos) + 1
-
-    def start_pulses_us(self) -> tuple[int, ...]:
-        """Start (home) pose pulses in µs, channel order, gripper open."""
-        joints = (round(s.pulse_us(s.start_deg)) for s in self.servos)
-        return (*joints, self.gripper.open_us)
-
-    def min_pulses_us(self) -> tuple[int, ...]:
-        """Lowest allowed pulse in µs per channel (for the firmware's CONFIG)."""
-        return (*(s.min_us for s in self.servos), self.gripper.min_us)
-
-    def max_pulses_us(self) -> tuple[int, ...]:
-        """Highest allowed pulse in µs per channel (for the firmware's CONFIG)."""
-        return (*(s.max_us for s in self.servos), self.gripper.max_us)
-
-    def joint_pulses_us(self, angles: JointAngles) -> tuple[int, int, int, int]:
-        """Whole-µs pulses of the four joint servos for ``angles`` (degrees)."""
-        b, s, e, w = (round(servo.pulse_us(a)) for servo, a in zip(self.servos, angles, strict=True))
-        return b, s, e, w
-
-    def joint_angles(self, pulses_us: Sequence[float]) -> JointAngles:
-        """Joint angles in degrees produced by the first four (joint) pulses of ``pulses_us``."""
-        b, s, e, w = (servo.angle_deg(p) for servo, p in zip(self.servos, pulses_us[:4], strict=True))
-        return JointAngles(b, s, e, w)
-
-    def grip_point(self, pulses_us: Sequence[float]) -> Point:
-        """Grip point in mm (forward kinematics) for channel pulses ``pulses_us`` (gripper pulse ignored)."""
-        return forward_kinematics(self.arm, self.joint_angles(pulses_us))
-
-    def max_speeds_us_s(self) -> tuple[float, ...]:
-        """Top pulse rate in µs/s per channel that keeps every joint within its max_speed_deg_s.
-
-        Uses the calibration's average slope over the joint's limits (hanoibot's own segments stay below it,
-        as they are timed with the steepest local slope); for the simulator's virtual servos.
-        """
-        rates = []
-        for servo, joint in zip(self.servos, self.arm.joints, strict=True):
-            span_us = abs(servo.pulse_us(joint.max_deg) - servo.pulse_us(joint.min_deg))
-            rates.append(joint.max_speed_deg_s * span_us / (joint.max_deg - joint.min_deg))
-        return (*rates, self.gripper.max_speed_deg_s * self.gripper.us_per_deg)
-
-    def output_channels(self) -> tuple[int, ...]:
-        """Hardware outputs (PCA9685 channel or pin index) of the wire channels, in wire order."""
-        return (*(s.channel for s in self.servos), self.gripper.channel)
 
 
 #: ``hardware/robot.toml`` of the source tree this module sits in (``<root>/host/hanoibot/config``), THE robot file.

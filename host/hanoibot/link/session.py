@@ -26,35 +26,12 @@ from .status import Hello, Status
 class Session:
     """One host session with one board; a context manager (``with Session(url) as s: ...``).
 
-    Keyword arguments go to :class:`~hanoibot.link.core.LinkCore`: ``window`` frames may be unacked at once;
-    ``silence_s`` is the silence bound before LinkLost; the port is reopened within ``reconnect_s`` if it
-    vanishes (0 = raise PortError instead). Times in s of the session clock.
+    ``link`` is a pyserial URL (the link engine gets its default settings and ``clock``), or a
+    :class:`~hanoibot.link.core.LinkCore` made with other settings (window, silence bound, reconnect bound, ...).
     """
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        clock: Clock | None = None,
-        window: int = 4,
-        silence_s: float = 1.0,
-        handshake_s: float = 5.0,
-        reconnect_s: float = 5.0,
-        heartbeat_s: float = 0.075,
-        status_every_s: float = 0.25,
-        baudrate: int = 115200,
-    ) -> None:
-        self.core = LinkCore(
-            url,
-            clock=clock,
-            window=window,
-            silence_s=silence_s,
-            handshake_s=handshake_s,
-            reconnect_s=reconnect_s,
-            heartbeat_s=heartbeat_s,
-            status_every_s=status_every_s,
-            baudrate=baudrate,
-        )
+    def __init__(self, link: str | LinkCore, *, clock: Clock | None = None) -> None:
+        self.core = link if isinstance(link, LinkCore) else LinkCore(link, clock=clock)
 
     def __enter__(self) -> Session:
         self.open()

@@ -113,7 +113,7 @@ def parse_hello(fields: list[str]) -> Hello:
 
 def _unpack(kind: str, fields: list[str]) -> dict[str, Any]:
     """Fields of a board frame by name, or ProtocolMismatch naming the frame kind."""
-    values = protocol.unpack(kind, fields)
+    values: dict[str, Any] | None = protocol.unpack(kind, fields)
     if values is None:
         shown = ",".join(fields)[:80]
         raise ProtocolMismatch(

@@ -36,7 +36,7 @@ class SendWindow:
 
     def __init__(self, size: int, first_seq: int = 0) -> None:
         self.size = size
-        self.next_seq = first_seq % SEQ_MOD
+        self.next_seq: int = first_seq % SEQ_MOD
         self._pending: deque[Pending] = deque()
 
     def __len__(self) -> int:

@@ -1,5 +1,6 @@
-"""Robot model: board geometry, arm kinematics (IK/FK), servo calibration and Move -> Segments.
+"""Robot model: board geometry, arm kinematics (IK/FK), servo calibration, the :class:`~.robot.RobotConfig` value,
+the pick-and-place phases (:class:`~.phases.MotionPhase`) and Move -> Segments.
 
-Light on purpose: :mod:`hanoibot.config` imports the geometry, calibration and kinematics modules, and
-:mod:`hanoibot.motion.segments` imports the config, so this package file imports nothing itself.
+Motion imports nothing above it (never :mod:`hanoibot.config`, which parses TOML into these types); this package
+file imports nothing itself, so a caller pays only for the modules it uses.
 """

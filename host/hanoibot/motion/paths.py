@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from ..config import RobotConfig
 from .geometry import Peg
 from .kinematics import Point, inverse_kinematics
+from .robot import RobotConfig
 
 Pulses = tuple[int, ...]
 

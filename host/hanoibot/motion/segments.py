@@ -1,7 +1,7 @@
 """Move -> Segments: the servo pulses and durations that pick a disk up and put it down on another peg.
 
-One move is eight phases (:data:`PHASES`); a phase is one segment, or a few where a straight vertical line or a
-level move is split so that the firmware's joint-space interpolation keeps the grip point on its path
+One move is eight phases (:class:`~.phases.MotionPhase`); a phase is one segment, or a few where a straight vertical
+line or a level move is split so that the firmware's joint-space interpolation keeps the grip point on its path
 (see :mod:`hanoibot.motion.paths`). Heights come from the actual stacks and peg tips:
 
 - approach: from the current pose to above the source peg, the empty gripper clear of every peg tip on the way,
@@ -26,25 +26,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
-from ..config import RobotConfig
 from ..errors import ConfigError, IllegalMove
 from ..puzzle import Move, State, peg_letter
 from .geometry import Peg
 from .kinematics import Point
 from .paths import Pulses, clear_height_mm, level_move, pegs_near_path, pulses_at, straight_line
+from .phases import MotionPhase
+from .robot import RobotConfig
 from .timing import duration_ms, dwell_ms
-
-PHASES = ("approach", "descend", "grip", "lift", "travel", "lower", "release", "retreat")
-#: Phase name of the segment that brings the arm to its start pose.
-HOME_PHASE = "home"
 
 
 class Segment(NamedTuple):
-    """One firmware MOVE: every channel's target pulse (µs, channel order), the time to get there (ms), the phase."""
+    """One firmware MOVE: every channel's target pulse (µs, channel order), the time to get there (ms), the phase
+    (None for the move home, which belongs to no pick-and-place)."""
 
     pulses_us: tuple[int, ...]
     duration_ms: int
-    phase: str
+    phase: MotionPhase | None
 
 
 def home_segment(config: RobotConfig, from_pulses_us: Sequence[int] | None = None) -> Segment:
@@ -54,7 +52,7 @@ def home_segment(config: RobotConfig, from_pulses_us: Sequence[int] | None = Non
     """
     target = config.start_pulses_us()
     start = tuple(from_pulses_us) if from_pulses_us is not None else target
-    return Segment(target, duration_ms(config, start, target), HOME_PHASE)
+    return Segment(target, duration_ms(config, start, target), None)
 
 
 class _Builder:
@@ -65,14 +63,14 @@ class _Builder:
         self.pose_us = from_us
         self.segments: list[Segment] = []
 
-    def add(self, phase: str, pieces: list[Pulses]) -> None:
+    def add(self, phase: MotionPhase, pieces: list[Pulses]) -> None:
         """Append ``pieces`` (end pulses) as segments of ``phase``; only the last one waits for the servos to settle."""
         for i, target in enumerate(pieces):
             settle = i == len(pieces) - 1
             self.segments.append(Segment(target, duration_ms(self.config, self.pose_us, target, settle=settle), phase))
             self.pose_us = target
 
-    def gripper(self, phase: str, gripper_us: int) -> None:
+    def gripper(self, phase: MotionPhase, gripper_us: int) -> None:
         """Append ``phase``: move only the gripper to ``gripper_us``, then hold that pose for the settle time.
 
         The move is timed like the last piece of any phase (settle time spread over it, so the trailing servo
@@ -82,17 +80,17 @@ class _Builder:
         self.add(phase, [(*self.pose_us[:4], gripper_us)])
         self.hold(phase)
 
-    def hold(self, phase: str) -> None:
+    def hold(self, phase: MotionPhase) -> None:
         """Append a segment of ``phase`` that holds the current pose for the settle time (none if it is 0)."""
         hold_ms = dwell_ms(self.config)
         if hold_ms > 0:
             self.segments.append(Segment(self.pose_us, hold_ms, phase))
 
-    def vertical(self, phase: str, peg: Peg, z_mm: float, gripper_us: int) -> None:
+    def vertical(self, phase: MotionPhase, peg: Peg, z_mm: float, gripper_us: int) -> None:
         """Append ``phase``: straight up or down along ``peg``'s axis to grip-point height ``z_mm``."""
         self.add(phase, straight_line(self.config, self.pose_us, Point(peg.x_mm, peg.y_mm, z_mm), gripper_us))
 
-    def level(self, phase: str, peg: Peg, z_mm: float, gripper_us: int, *, rise_first: bool = False) -> None:
+    def level(self, phase: MotionPhase, peg: Peg, z_mm: float, gripper_us: int, *, rise_first: bool = False) -> None:
         """Append ``phase``: to above ``peg`` at height ``z_mm`` without sagging; ``rise_first`` if we are lower."""
         pieces: list[Pulses] = []
         here = self.point
@@ -129,7 +127,7 @@ def _check_move(config: RobotConfig, state: State, move: Move) -> None:
 def segments_for_move(
     config: RobotConfig, state_before: State, move: Move, *, from_pulses_us: Sequence[int] | None = None
 ) -> list[Segment]:
-    """The segments, in :data:`PHASES` order, that carry out ``move`` from ``state_before``.
+    """The segments, in :class:`~.phases.MotionPhase` order, that carry out ``move`` from ``state_before``.
 
     ``from_pulses_us`` is where the arm is now (channel order, µs; default the start pose): the approach
     starts there. The last segment's pulses are where the next move starts.
@@ -147,9 +145,9 @@ def segments_for_move(
     above_src = pulses_at(config, Point(src.x_mm, src.y_mm, src.height_mm), open_us)
     half_width_mm = config.gripper.open_width_mm / 2
     hover_z_mm = _clear_z_mm(config, heights, build.pose_us, above_src, half_width_mm, {move.src})
-    build.level("approach", src, hover_z_mm, open_us, rise_first=True)
-    build.vertical("descend", src, board.grip_z_mm(heights[move.src] - 1), open_us)
-    build.gripper("grip", grip_us)
+    build.level(MotionPhase.APPROACH, src, hover_z_mm, open_us, rise_first=True)
+    build.vertical(MotionPhase.DESCEND, src, board.grip_z_mm(heights[move.src] - 1), open_us)
+    build.gripper(MotionPhase.GRIP, grip_us)
 
     # The held disk's bottom clears every peg (or stack) its path passes near, source and destination included.
     heights[move.src] -= 1
@@ -157,13 +155,13 @@ def segments_for_move(
     above_dst = pulses_at(config, Point(dst.x_mm, dst.y_mm, dst.height_mm), grip_us)
     carry_z_mm = _clear_z_mm(config, heights, lifted, above_dst, diameter_mm / 2, {move.src, move.dst})
     carry_z_mm += board.disk_thickness_mm / 2
-    build.vertical("lift", src, carry_z_mm, grip_us)
-    build.level("travel", dst, carry_z_mm, grip_us)
-    build.hold("travel")  # the trailing joints reach the peg axis before the disk goes down over the tip
+    build.vertical(MotionPhase.LIFT, src, carry_z_mm, grip_us)
+    build.level(MotionPhase.TRAVEL, dst, carry_z_mm, grip_us)
+    build.hold(MotionPhase.TRAVEL)  # the trailing joints reach the peg axis before the disk goes down over the tip
 
-    build.vertical("lower", dst, board.grip_z_mm(heights[move.dst]), grip_us)
-    build.gripper("release", open_us)
-    build.vertical("retreat", dst, dst.height_mm + motion.clearance_mm, open_us)
+    build.vertical(MotionPhase.LOWER, dst, board.grip_z_mm(heights[move.dst]), grip_us)
+    build.gripper(MotionPhase.RELEASE, open_us)
+    build.vertical(MotionPhase.RETREAT, dst, dst.height_mm + motion.clearance_mm, open_us)
     return build.segments
 
 

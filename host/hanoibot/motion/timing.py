@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..config import RobotConfig
+from .robot import RobotConfig
 
 #: Shortest segment in ms: one firmware control tick is 10 ms, so a segment spans at least two.
 MIN_DURATION_MS = 20

@@ -10,12 +10,13 @@ from collections.abc import Iterable
 
 from ..config import RobotConfig
 from ..motion.kinematics import arm_points
+from ..motion.phases import MotionPhase
 from ..motion.segments import segments_for_move
 from ..puzzle import Move, State
 from .svg import Frame
 
-#: Phases after which the moved disk is between the fingers (from the end of "grip" to the end of "lower").
-HOLDING_PHASES = frozenset({"grip", "lift", "travel", "lower"})
+#: Phases after which the moved disk is between the fingers (from the end of grip to the end of lower).
+HOLDING_PHASES = frozenset({MotionPhase.GRIP, MotionPhase.LIFT, MotionPhase.TRAVEL, MotionPhase.LOWER})
 
 
 def plan_frames(config: RobotConfig, start: State, moves: Iterable[Move]) -> list[Frame]:
@@ -36,7 +37,7 @@ def plan_frames(config: RobotConfig, start: State, moves: Iterable[Move]) -> lis
             holding = segment.phase in HOLDING_PHASES
             if holding:
                 stacks = tuple(lifted)
-            elif segment.phase in ("release", "retreat"):
+            elif segment.phase in (MotionPhase.RELEASE, MotionPhase.RETREAT):
                 stacks = after.stacks
             else:
                 stacks = state.stacks

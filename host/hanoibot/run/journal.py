@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from ..errors import JournalError
+from ..motion.phases import MotionPhase
 from ..puzzle import Move
 
 FORMAT_NAME = "hanoibot-journal"
@@ -95,15 +96,15 @@ class MoveEntry:
     move: Move
     first_cmd: int
     last_cmd: int
-    phases: tuple[str, ...]
+    phases: tuple[MotionPhase, ...]
     done: bool = False
 
     @property
-    def first_phase(self) -> str:
+    def first_phase(self) -> MotionPhase:
         """Phase of the first segment sent for this move (``approach``, or later when resumed half done)."""
         return self.phases[0]
 
-    def phase_after(self, last_done_cmd: int) -> str | None:
+    def phase_after(self, last_done_cmd: int) -> MotionPhase | None:
         """Phase of the first segment not finished when ``last_done_cmd`` is the board's last finished id."""
         index = max(last_done_cmd - self.first_cmd + 1, 0)
         return self.phases[index] if index < len(self.phases) else None
@@ -154,7 +155,11 @@ class JournalLog:
         elif kind == "send":
             k = int(record["k"])
             self.moves[k] = MoveEntry(
-                k, Move(*record["move"]), int(record["first_cmd"]), int(record["last_cmd"]), tuple(record["phases"])
+                k,
+                Move(*record["move"]),
+                int(record["first_cmd"]),
+                int(record["last_cmd"]),
+                tuple(MotionPhase(phase) for phase in record["phases"]),
             )
             self.last_cmd_id = max(self.last_cmd_id, int(record["last_cmd"]))
         elif kind == "done":
@@ -251,7 +256,7 @@ class Journal:
         """Record that the host is now talking to the board with ``boot_id``."""
         self.append({"type": "boot", "boot_id": boot_id})
 
-    def record_send(self, k: int, move: Move, first_cmd: int, last_cmd: int, phases: Sequence[str]) -> None:
+    def record_send(self, k: int, move: Move, first_cmd: int, last_cmd: int, phases: Sequence[MotionPhase]) -> None:
         """Record, before sending, that move ``k`` goes out as command ids ``first_cmd``..``last_cmd``.
 
         ``phases`` names the phase of each of those segments, in order.
@@ -265,7 +270,7 @@ class Journal:
                 "move": list(move),
                 "first_cmd": first_cmd,
                 "last_cmd": last_cmd,
-                "phases": list(phases),
+                "phases": [str(phase) for phase in phases],
             }
         )
 

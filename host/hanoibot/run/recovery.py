@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..errors import JournalError, RunFault
 from ..link.status import Status
+from ..motion.phases import MotionPhase
 from ..planner import make_plan
 from ..planner.base import Plan
 from ..puzzle import State
@@ -20,8 +21,6 @@ from .runner import plan_from_spec
 
 #: Faults after which the arm still holds its pose and the disks are where the journal says.
 HOLDING_FAULTS = ("HOST_LOST", "ESTOP")
-#: Phases that start with the disk of the move in the gripper (during ``release`` it may already be let go).
-CARRYING_PHASES = ("lift", "travel", "lower")
 
 
 @dataclass
@@ -33,7 +32,7 @@ class ResumePoint:
 
     plan: Plan
     first_k: int
-    first_phase: str
+    first_phase: MotionPhase
     board_state: State
     first_cmd_id: int
     same_boot: bool
@@ -73,7 +72,7 @@ def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal
     session.resume()  # a run stopped while paused left the board HELD; RESUME is harmless otherwise
     last_done = int(status.last_done_cmd)
     first_cmd_id = max(log.last_cmd_id, int(status.last_queued_cmd), last_done) + 1
-    k, state, phase = log.moves_done, plan.state_at(log.moves_done), "approach"
+    k, state, phase = log.moves_done, plan.state_at(log.moves_done), MotionPhase.APPROACH
     while k in log.moves:
         entry = log.moves[k]
         reached = entry.phase_after(last_done)
@@ -84,9 +83,9 @@ def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal
             journal.record_done(k)
         state = state.apply(entry.move)
         k += 1
-    if phase in CARRYING_PHASES and robot.config.gripper.grip_sensor and _grip_after_hold_mm(status) == 0:
-        if phase in ("lift", "travel"):
-            phase = "approach"  # the pick missed and the disk is still on its peg: pick it again
+    if phase.carries_disk and robot.config.gripper.grip_sensor and _grip_after_hold_mm(status) == 0:
+        if phase in (MotionPhase.LIFT, MotionPhase.TRAVEL):
+            phase = MotionPhase.APPROACH  # the pick missed and the disk is still on its peg: pick it again
         else:
             raise RunFault(
                 f"disk {log.moves[k].move.disk} is no longer in the gripper: check the board, resume with --board"
@@ -116,4 +115,4 @@ def resume_after_reset(log: JournalLog, plan: Plan, robot: Robot, board: State) 
     replanned = make_plan(board.n_disks, pegs=board.pegs, rules=plan.rules, start=board, goal=plan.goal)
     status = robot.session.status()
     first_cmd_id = max(log.last_cmd_id, int(status.last_queued_cmd)) + 1
-    return ResumePoint(replanned, 0, "approach", board, first_cmd_id, same_boot=False)
+    return ResumePoint(replanned, 0, MotionPhase.APPROACH, board, first_cmd_id, same_boot=False)

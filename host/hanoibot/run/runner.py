@@ -15,15 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import JournalError, PortError, ProtocolMismatch
+from ..motion.phases import MotionPhase
 from ..planner import make_plan
 from ..planner.base import Plan
 from ..puzzle import Move, Rules, State
 from .journal import Journal
 from .robot import Robot
-from .sequencer import Phase, Sequencer
+from .sequencer import Phase, RunState, Sequencer
 
 #: What a run's report says about how it ended, per final phase.
-STATUS_OF = {
+STATUS_OF: dict[RunState, str] = {
     Phase.DONE: "done",
     Phase.FAULT: "fault",
     Phase.ESTOPPED: "estopped",
@@ -108,7 +109,7 @@ class Run:
         *,
         journal: Journal | None = None,
         first_k: int = 0,
-        first_phase: str = "approach",
+        first_phase: MotionPhase = MotionPhase.APPROACH,
         board_state: State | None = None,
         first_cmd_id: int = 1,
         pose_us: tuple[int, ...] | None = None,
@@ -130,7 +131,7 @@ class Run:
         self._paused_s = 0.0
         self._paused_since_s: float | None = None
 
-    def start(self, *, home: bool = True, configure: bool = True, record_plan: bool = True) -> Phase:
+    def start(self, *, home: bool = True, configure: bool = True, record_plan: bool = True) -> RunState:
         """Journal the plan (or the board rejoined), connect and home, and stream until the run stops.
 
         The robot's link is opened first if needed: its boot id goes into the journal before anything moves.
@@ -162,13 +163,13 @@ class Run:
             return self._stopped_before_moving()
         return self._finish_if_stopped(seq.run())
 
-    def go_on(self) -> Phase:
+    def go_on(self) -> RunState:
         """Continue after a pause (RESUME) and stream until the run stops again."""
         self._end_pause()
         self.sequencer.unpause()
         return self._finish_if_stopped(self.sequencer.run())
 
-    def stop(self) -> Phase:
+    def stop(self) -> RunState:
         """Stop for good after a pause; the arm stays held and the journal says where the run stopped."""
         self._end_pause()
         self.sequencer.stop()
@@ -178,7 +179,7 @@ class Run:
         """Ask for a pause at the next segment boundary (call from a signal handler)."""
         self.sequencer.request_pause()
 
-    def _stopped_before_moving(self) -> Phase:
+    def _stopped_before_moving(self) -> RunState:
         """Connecting failed: a bad port or protocol is bad input (exit 2), anything else a fault."""
         error = self.sequencer.error
         if isinstance(error, PortError | ProtocolMismatch):
@@ -196,7 +197,7 @@ class Run:
             self._paused_s += self._robot_now_s() - self._paused_since_s
             self._paused_since_s = None
 
-    def _finish_if_stopped(self, phase: Phase) -> Phase:
+    def _finish_if_stopped(self, phase: RunState) -> RunState:
         if phase is Phase.PAUSED:
             self._paused_since_s = self._robot_now_s()
         if phase is not Phase.PAUSED and self.journal is not None:
@@ -224,6 +225,6 @@ class Run:
             simulated_s=round(simulated_s, 6) if simulated_s is not None else None,
             paused_s=round(self._paused_s, 6),
             s_per_move=round(robot_s / moves_run, 6) if moves_run > 0 else None,
-            retransmits=int(getattr(self.robot.session, "retransmits", 0)),
+            retransmits=self.robot.session.retransmits,
             faults=faults,
         )

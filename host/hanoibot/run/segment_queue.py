@@ -10,30 +10,19 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
+from ..errors import RunFault
+from ..motion.phases import MotionPhase
+from ..motion.segments import Segment
 from ..puzzle import Move, State
 from .journal import Journal
 
 Pulses = tuple[int, ...]
 
-
-class SegmentLike(Protocol):
-    """What the sequencer needs of a motion segment (motion.segments.Segment fits)."""
-
-    @property
-    def pulses_us(self) -> tuple[int, ...]: ...
-
-    @property
-    def duration_ms(self) -> int: ...
-
-    @property
-    def phase(self) -> str: ...
-
-
 #: ``segments_for(state_before, move, from_pulses_us)``: the segments of ``move`` starting at that pose (None =
 #: the start pose).
-SegmentsFor = Callable[[State, Move, Pulses | None], Sequence[SegmentLike]]
+SegmentsFor = Callable[[State, Move, Pulses | None], Sequence[Segment]]
 #: ``duration_between(from_pulses_us, to_pulses_us)``: how long in ms the servos need between two poses.
 DurationBetween = Callable[[Pulses, Pulses], int]
 
@@ -46,7 +35,7 @@ class Item(NamedTuple):
     cmd_id: int
     pulses_us: Pulses
     duration_ms: int
-    phase: str
+    phase: MotionPhase
     last_of_move: bool
 
 
@@ -71,9 +60,11 @@ class SegmentSource:
         self._moves: Iterator[Move] = iter(())
         self._state: State | None = None
         self._next_k = 0
-        self._first_phase = "approach"
+        self._first_phase = MotionPhase.APPROACH
 
-    def load(self, state: State, moves: Iterator[Move], *, first_k: int = 0, first_phase: str = "approach") -> None:
+    def load(
+        self, state: State, moves: Iterator[Move], *, first_k: int = 0, first_phase: MotionPhase = MotionPhase.APPROACH
+    ) -> None:
         """Moves ``first_k``, ``first_k + 1``, … from ``state``; the first one from ``first_phase`` on."""
         self._state = state
         self._moves = moves
@@ -126,23 +117,31 @@ class SegmentSource:
         self._state = before.apply(move)
         self.pick = (k, move, before)
         segments = list(self.segments_for(before, move, self.pose_us))
-        if self._first_phase != "approach":
+        if self._first_phase is not MotionPhase.APPROACH:
             phases = [segment.phase for segment in segments]
             segments = segments[phases.index(self._first_phase) :]
-            self._first_phase = "approach"
+            self._first_phase = MotionPhase.APPROACH
         self._expand(k, move, segments, self.pose_us)
         self._next_k += 1
         return True
 
-    def _expand(self, k: int, move: Move, segments: Sequence[SegmentLike], from_us: Pulses | None) -> None:
+    def _expand(self, k: int, move: Move, segments: Sequence[Segment], from_us: Pulses | None) -> None:
         """Number the segments, journal them, and line them up; the first one is given time from ``from_us``."""
+        phases = [_phase_of(segment, move) for segment in segments]
         first = self.take_cmd_ids(len(segments))
         if self.journal is not None:
-            self.journal.record_send(k, move, first, first + len(segments) - 1, [s.phase for s in segments])
+            self.journal.record_send(k, move, first, first + len(segments) - 1, phases)
         for i, segment in enumerate(segments):
             duration_ms = segment.duration_ms
             if i == 0 and from_us is not None and self.duration_between is not None:
                 duration_ms = max(duration_ms, self.duration_between(from_us, tuple(segment.pulses_us)))
             last = i == len(segments) - 1
-            self._pending.append(Item(k, move, first + i, tuple(segment.pulses_us), duration_ms, segment.phase, last))
+            self._pending.append(Item(k, move, first + i, tuple(segment.pulses_us), duration_ms, phases[i], last))
         self.pose_us = tuple(segments[-1].pulses_us)
+
+
+def _phase_of(segment: Segment, move: Move) -> MotionPhase:
+    """The pick-and-place phase of one of ``move``'s segments (RunFault if the motion layer gave it none)."""
+    if segment.phase is None:
+        raise RunFault(f"a segment of move {move.plain()} has no pick-and-place phase: expected one per segment")
+    return segment.phase

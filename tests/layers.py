@@ -1,0 +1,91 @@
+"""The layer order of the source tree and a checker that finds imports pointing up it (parsed with ``ast``).
+
+A module may import its own layer and any layer listed before it, never one listed after it. A module belongs to
+the layer with the longest matching prefix. Lazy imports inside functions and ``TYPE_CHECKING`` imports count too:
+they couple the code just the same.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+#: Bottom first. The data flows puzzle -> planner -> motion -> run -> link -> firmware codec; imports point down.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("firmware", ("hanoifw",)),  # the I/O-free firmware core and the one frame codec; imports no hanoibot code
+    ("base", ("hanoibot", "hanoibot.errors", "hanoibot.clock")),  # "hanoibot" = the package root (its version)
+    ("puzzle", ("hanoibot.puzzle",)),
+    ("planner model", ("hanoibot.planner.base", "hanoibot.planner.request")),
+    ("planner classic", ("hanoibot.planner.classic",)),
+    ("planner general", ("hanoibot.planner.general",)),
+    ("planner", ("hanoibot.planner",)),  # the package entry: plan_for, count_for, make_plan
+    ("motion", ("hanoibot.motion",)),
+    ("config", ("hanoibot.config",)),
+    ("link", ("hanoibot.link",)),
+    ("render", ("hanoibot.render",)),
+    ("sim", ("hanoibot.sim",)),
+    ("transports", ("hanoibot.link.urlhandler",)),  # pyserial URL handlers: sim:// wires the link to the sim
+    ("run", ("hanoibot.run",)),
+    ("console", ("hanoibot.console",)),  # `hanoibot serve`
+    ("commands", ("hanoibot.commands", "hanoibot.cli", "hanoibot.__main__", "hanoibot.testing")),
+)
+
+
+def layer_of(module: str) -> int | None:
+    """Index in :data:`LAYERS` of the layer ``module`` belongs to (longest prefix), or None for outside code."""
+    best: tuple[int, int] | None = None  # (prefix length, layer index)
+    for index, (_name, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            exact_root = prefix == "hanoibot" and module == "hanoibot"
+            if (exact_root or (prefix != "hanoibot" and (module == prefix or module.startswith(prefix + ".")))) and (
+                best is None or len(prefix) > best[0]
+            ):
+                best = (len(prefix), index)
+    return None if best is None else best[1]
+
+
+def module_name(path: Path, root: Path) -> str:
+    """The dotted name of the module in ``path`` below the import root ``root`` (a package's ``__init__`` is the
+    package)."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported_modules(path: Path, module: str) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in ``path``; relative imports resolved against ``module``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            found.append((node.lineno, target))
+    return found
+
+
+def upward_imports(roots: list[Path]) -> list[str]:
+    """Every import under ``roots`` (import roots such as ``host/``) of a layer above the importing module's."""
+    problems = []
+    for root in roots:
+        for path in sorted(root.rglob("*.py")):
+            module = module_name(path, root)
+            own = layer_of(module)
+            if own is None:
+                continue
+            for line, target in imported_modules(path, module):
+                theirs = layer_of(target)
+                if theirs is not None and theirs > own:
+                    problems.append(
+                        f"{path.relative_to(root)}:{line}: {module} ({LAYERS[own][0]}) imports {target} "
+                        f"({LAYERS[theirs][0]}, a higher layer)"
+                    )
+    return problems

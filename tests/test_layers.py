@@ -1,0 +1,47 @@
+"""Imports point down the layer order of :mod:`layers` (puzzle, planner, motion, ..., run, commands): none points
+up, in the host package or in the firmware package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from layers import LAYERS, layer_of, upward_imports
+
+ROOT = Path(__file__).resolve().parents[1]
+IMPORT_ROOTS = [ROOT / "host", ROOT / "firmware_micropython"]
+
+
+def test_no_module_imports_a_higher_layer() -> None:
+    assert upward_imports(IMPORT_ROOTS) == []
+
+
+def test_every_host_module_has_a_layer() -> None:
+    modules = [
+        p.relative_to(ROOT / "host").with_suffix("").as_posix().replace("/", ".") for p in (ROOT / "host").rglob("*.py")
+    ]
+    assert [m for m in modules if layer_of(m.removesuffix(".__init__")) is None] == []
+
+
+def test_an_upward_import_is_found(tmp_path: Path) -> None:
+    # A synthetic tree: the puzzle layer reaching up into the run layer, relatively and absolutely, and lazily.
+    package = tmp_path / "hanoibot"
+    (package / "puzzle").mkdir(parents=True)
+    (package / "run").mkdir()
+    for init in (package, package / "puzzle", package / "run"):
+        (init / "__init__.py").write_text("")
+    (package / "run" / "runner.py").write_text("from ..puzzle import state\n")  # downward: fine
+    (package / "puzzle" / "state.py").write_text(
+        "from ..errors import HanoiError\nfrom ..run import runner\n\ndef f():\n    import hanoibot.link.session\n"
+    )
+    problems = upward_imports([tmp_path])
+    where = "hanoibot/puzzle/state.py"
+    assert problems == [
+        f"{where}:2: hanoibot.puzzle.state (puzzle) imports hanoibot.run (run, a higher layer)",
+        f"{where}:5: hanoibot.puzzle.state (puzzle) imports hanoibot.link.session (link, a higher layer)",
+    ]
+
+
+def test_layers_follow_the_data_flow_down_to_the_codec() -> None:
+    order = [name for name, _ in LAYERS]
+    chain = ["firmware", "puzzle", "planner", "motion", "link", "run"]
+    assert [order.index(name) for name in chain] == sorted(order.index(name) for name in chain)
