@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,12 +46,12 @@ class Snapshots:
 
 
 @pytest.fixture
-def worker_on() -> Iterator[Callable[[str], tuple[RobotWorker, Snapshots]]]:
+def worker_on() -> Iterator[Callable[..., tuple[RobotWorker, Snapshots]]]:
     made: list[RobotWorker] = []
 
-    def make(port_url: str) -> tuple[RobotWorker, Snapshots]:
+    def make(port_url: str, journal_dir: str | None = None) -> tuple[RobotWorker, Snapshots]:
         snapshots = Snapshots()
-        worker = RobotWorker(port_url, None, snapshots)
+        worker = RobotWorker(port_url, None, snapshots, journal_dir=journal_dir)
         made.append(worker)
         return worker, snapshots
 
@@ -141,3 +145,53 @@ def test_pause_continue_and_stop_a_run_from_the_page(
     worker.submit("run", rules="classic", goal="CCC", pegs=3)  # a new run from where the arm's board is now
     done = snapshots.wait_for(lambda s: s["message"].startswith("done"), "the second run done")
     assert done["board_text"] == "CCC"
+
+
+def test_a_stopped_run_resumes_from_the_page_and_its_journal_resumes_with_the_cli(
+    worker_on: Callable[..., tuple[RobotWorker, Snapshots]], tmp_path: Path
+) -> None:
+    from hanoibot.run.journal import load_journal
+
+    worker, snapshots = worker_on("sim://?speed=8", str(tmp_path))
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"], "connected")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    snapshots.wait_for(lambda s: s["moves_done"] >= 2 and s["busy"] == "running", "a run under way")
+    worker.submit("stop")
+    stopped = snapshots.wait_for(lambda s: s["message"].startswith("stopped after"), "stopped")
+    assert "Resume finishes the run" in stopped["message"]
+    (journal_path,) = tmp_path.glob("console-*.journal")
+    assert stopped["journal"] == str(journal_path)
+    assert load_journal(journal_path).end_status == "stopped"
+    worker.submit("resume")
+    done = snapshots.wait_for(lambda s: s["message"].startswith("done"), "the resumed run done")
+    assert done["board_text"] == "CCC" and (done["moves_done"], done["moves_total"]) == (7, 7)
+    log = load_journal(journal_path)
+    assert log.end_status == "done" and log.moves_done == 7
+    worker.submit("resume")
+    assert "no unfinished run" in snapshots.wait_for(lambda s: bool(s["error"]), "nothing to resume")["error"]
+
+
+def test_journal_of_a_page_run_resumes_with_the_cli(
+    worker_on: Callable[..., tuple[RobotWorker, Snapshots]], tmp_path: Path
+) -> None:
+    worker, snapshots = worker_on("sim://?speed=8", str(tmp_path))
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"], "connected")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    snapshots.wait_for(lambda s: s["moves_done"] >= 2 and s["busy"] == "running", "a run under way")
+    worker.submit("pause")
+    worker.submit("stop")
+    stopped = snapshots.wait_for(lambda s: s["message"].startswith("stopped after"), "stopped")
+    worker.close()
+    (journal_path,) = tmp_path.glob("console-*.journal")
+    board = stopped["board_text"] if stopped["held"] is None else None
+    assert board is not None
+    result = subprocess.run(
+        [sys.executable, "-m", "hanoibot", "resume", "--journal", str(journal_path), "--board", board,
+         "--port", "sim://?realtime=0", "--plain"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    # a new process is a new simulated board: the rest is replanned from the confirmed board
+    assert re.search(r"^done: (\d+) of \1 moves, board CCC$", result.stdout, re.MULTILINE), result.stdout

@@ -22,6 +22,7 @@ COMMANDS: dict[str, dict[str, type]] = {
     "pause": {},
     "continue": {},
     "stop": {},
+    "resume": {},
     "home": {},
     "clear": {},
     "estop": {},

@@ -1,7 +1,7 @@
 """The console's robot: one thread owns the link and runs the same :class:`~hanoibot.run.runner.Run` as the CLI.
 
 The web side never touches the serial link. It calls :meth:`RobotWorker.submit` with a command name (connect,
-run, pause, continue, stop, home, clear, play_move, disconnect); the worker thread runs them one at a time and
+run, pause, continue, stop, resume, home, clear, play_move, disconnect); the worker thread runs them one at a time and
 publishes a snapshot of what the host knows (the board as the robot believes it, the arm's pulses, progress,
 faults) through ``publish`` after every change and at most every :data:`LIVE_PERIOD_S` while the arm moves.
 :meth:`RobotWorker.estop` is different: it sets a flag the run's link checks every control period, and queues
@@ -146,7 +146,7 @@ class RobotWorker:
         return self._robot
 
     def _do_connect(self, state: str = "", pegs: int = 3) -> None:
-        from ..commands.run import sim_port_url
+        from ..run.board_setup import sim_port_url
         from ..run.robot import Robot
 
         if self._robot is not None:
@@ -173,7 +173,7 @@ class RobotWorker:
         self._message = "disconnected"
 
     def _check_fits(self, n_disks: int, pegs: int) -> None:
-        from ..commands.run import check_board_fits
+        from ..run.board_setup import check_board_fits
 
         check_board_fits(self.config, n_disks, pegs)
 
@@ -266,12 +266,65 @@ class RobotWorker:
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
             journal = Journal.create(self.journal_dir / f"console-{stamp}.journal")
             self._journal_path = str(journal.path)
-        self._job = Run(robot, plan, journal=journal, board_state=self._believed)
+        job = Run(robot, plan, journal=journal, board_state=self._believed)
+        self._start(job, f"running {plan.length} moves")
+        self._follow(job.start())
+
+    def _do_resume(self) -> None:
+        """Finish the newest unfinished run journaled in --journal-dir, every move exactly once (as the CLI's
+        ``hanoibot resume``: same board boot, or the board as the robot believes it after a reset)."""
+        from ..run.journal import Journal, load_journal
+        from ..run.recovery import check_journal, resume_after_reset, resume_same_boot
+        from ..run.runner import Run
+
+        robot = self._need_robot()
+        if self._job is not None:
+            raise HanoiError("a run is paused: press Continue to go on with it")
+        path = self._unfinished_journal()
+        log = load_journal(path)
+        plan = check_journal(log, self.config.config_hash, str(path))
+        journal = Journal.open_append(path)
+        try:
+            if robot.boot_id == log.boot_id:
+                point = resume_same_boot(log, plan, robot, journal)
+            else:
+                point = resume_after_reset(log, plan, robot, self._believed_or_fail())
+        except BaseException:
+            journal.close()
+            raise
+        self._journal_path = str(path)
+        job = Run(
+            robot,
+            point.plan,
+            journal=journal,
+            first_k=point.first_k,
+            first_phase=point.first_phase,
+            board_state=point.board_state,
+            first_cmd_id=point.first_cmd_id,
+            pose_us=point.pose_us,
+        )
+        same = point.same_boot
+        self._start(job, f"resuming {path.name} at move {point.first_k + 1} of {point.plan.length}")
+        self._follow(job.start(home=not same, configure=not same, record_plan=not same))
+
+    def _unfinished_journal(self) -> Path:
+        """The newest console journal in --journal-dir whose run did not finish."""
+        from ..run.journal import load_journal
+
+        if self.journal_dir is None:
+            raise HanoiError("no journal folder: start hanoibot serve with --journal-dir DIR to resume from the page")
+        for path in sorted(self.journal_dir.glob("console-*.journal"), reverse=True):
+            if load_journal(path).end_status != "done":
+                return path
+        raise HanoiError(f"no unfinished run in {self.journal_dir}: every console journal there is done")
+
+    def _start(self, job: Any, message: str) -> None:
+        """Make ``job`` the run the page follows."""
+        self._job = job
         self._busy = "running"
         self._run_started_s = time.monotonic()
-        self._message = f"running {plan.length} moves"
+        self._message = message
         self._send_snapshot(force=True)
-        self._follow(self._job.start())
 
     def _do_continue(self) -> None:
         if self._job is None:
@@ -305,7 +358,8 @@ class RobotWorker:
         elif phase is Phase.DISCONNECTED:
             self._message = (
                 f"stopped after {report.moves_done} of {report.moves_total} moves: the arm holds its pose; "
-                "E-STOP, Clear and Home to start again"
+                + ("Resume finishes the run, or " if job.journal is not None else "")
+                + "E-STOP, Clear and Home to start again"
             )
         else:
             self._message = f"run stopped in {phase.value} after {report.moves_done} of {report.moves_total} moves"

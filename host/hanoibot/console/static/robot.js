@@ -142,6 +142,7 @@ export class RobotPanel {
       "r-pause": running,
       "r-continue": paused,
       "r-stop": running || paused,
+      "r-resume": connected && !running && !paused,
       "r-home": connected && !running,
       "r-clear": connected && !running,
     };
