@@ -89,3 +89,27 @@ def upward_imports(roots: list[Path]) -> list[str]:
                         f"({LAYERS[theirs][0]}, a higher layer)"
                     )
     return problems
+
+
+#: Private names any code may use: the namedtuple API and argparse's one public-by-use class.
+PUBLIC_PRIVATE_NAMES = frozenset({"_replace", "_asdict", "_fields", "_make", "_SubParsersAction"})
+
+
+def private_reaches(root: Path, allowed: set[str]) -> list[str]:
+    """Every ``x._name`` under ``root`` where ``x`` is not ``self``/``cls`` (one object reaching into another's
+    private state), as ``path:line: expression``, except the namedtuple API and the expressions in ``allowed``
+    (written ``path: expression``, e.g. a classmethod using its own instance)."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        where = path.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+                continue
+            if node.attr in PUBLIC_PRIVATE_NAMES:
+                continue
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue
+            text = ast.unparse(node)
+            if f"{where}: {text}" not in allowed:
+                found.append(f"{where}:{node.lineno}: {text}")
+    return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from layers import LAYERS, layer_of, upward_imports
+from layers import LAYERS, layer_of, private_reaches, upward_imports
 
 ROOT = Path(__file__).resolve().parents[1]
 IMPORT_ROOTS = [ROOT / "host", ROOT / "firmware_micropython"]
@@ -45,3 +45,20 @@ def test_layers_follow_the_data_flow_down_to_the_codec() -> None:
     order = [name for name, _ in LAYERS]
     chain = ["firmware", "puzzle", "planner", "motion", "link", "run"]
     assert [order.index(name) for name in chain] == sorted(order.index(name) for name in chain)
+
+
+#: Private access that stays within its own class (a classmethod using the instance it made, a class counter).
+OWN_CLASS = {
+    "hanoibot/run/journal.py: journal._lock",
+    "hanoibot/sim/board.py: SimBoard._boards_made",
+}
+
+
+def test_no_object_reaches_into_another_objects_private_members() -> None:
+    # The link session talks to its LinkCore through public methods only, and so does every other seam.
+    assert private_reaches(ROOT / "host", OWN_CLASS) == []
+
+
+def test_a_reach_into_private_members_is_found(tmp_path: Path) -> None:
+    (tmp_path / "seam.py").write_text("def f(session):\n    return session.core._window, session._replace()\n")
+    assert private_reaches(tmp_path, set()) == ["seam.py:2: session.core._window"]

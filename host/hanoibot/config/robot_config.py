@@ -25,19 +25,6 @@ from ..motion.workspace import check_board, check_reachable
 from ..puzzle import MAX_PEGS, MIN_PEGS, peg_letter
 from .reader import Section
 
-__all__ = [
-    "Gripper",
-    "MotionSettings",
-    "RobotConfig",
-    "Servo",
-    "config_hash",
-    "default_config_path",
-    "is_packaged_config",
-    "load_config",
-    "packaged_config_path",
-    "parse_config",
-]
-
 #: Largest disk count a board may declare (the simulated runs use up to 8).
 MAX_DISKS = 16
 
