@@ -13,6 +13,7 @@ of the segment durations (said so in the output).
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import sys
 from collections.abc import Iterator
@@ -159,4 +160,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     sys.exit(main())

@@ -2,23 +2,36 @@
 
 Every figure is a ratio against a baseline measured in the same run (the machines are shared and noisy):
 
-(a) ``hanoibot solve -n 22 --format plain > /dev/null`` against a plain recursive
+(a) ``hanoibot solve -n 22 --format plain | reader`` against a plain recursive
     generator printing ``DISK FROM TO`` with one print() per move. Both run as fresh processes (start-up
-    included) and their outputs are checked to be byte-identical. Target: at least 30x.
+    included) under the same conditions: the same environment without PYTHONUNBUFFERED (so both stdouts are
+    block-buffered, as when piped), writing into a pipe that this process reads to the end and hashes (a real
+    reader, not /dev/null); their outputs are checked to be byte-identical. Target: at least 30x.
 (b) iterating the plan object in Python (``for move in plan``), in moves per second, against iterating the
     textbook recursive generator. Target: at least 5 million moves/s.
 (c) peak traced memory (tracemalloc, fresh process each) streaming the first 10^6 moves of n = 20 and n = 64,
     both as Move objects and as plain text. Target: the same within 10%.
+
+(g) streaming: iterating the first 3 * 10**6 moves of Frame–Stewart (4 and 5 pegs), linear and cyclic plans,
+    against iterating the classic recursive plan in the same run. Target: at least 10 M moves/s each.
+(h) ``hanoibot solve -n 21 --format text`` and ``--format json`` into a pipe, in lines per second (start-up
+    included), against a seed-style writer (one f-string and one print() per line) into the same pipe.
+    Target: at least 3 M lines/s.
+(i) start-up: ``hanoibot solve -n 3`` against a bare ``python -c pass``, best of 10 each, interleaved.
+    Target: within 1.5x.
 
 Then the variant planners' figures from ``planner_variants.py`` (regular counts, Frame–Stewart, exact search).
 """
 
 from __future__ import annotations
 
+import argparse
+import collections
 import hashlib
+import itertools
+import os
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -53,29 +66,37 @@ print(tracemalloc.get_traced_memory()[1])
 """
 
 
-def _timed_to_file(argv: list[str], out: Path) -> float:
-    """Wall-clock seconds of one process writing its stdout to ``out``."""
-    with out.open("wb") as sink:
-        began = time.perf_counter()
-        subprocess.run(argv, stdout=sink, check=True)
-        return time.perf_counter() - began
+#: The environment both processes of (a) get: ours, without PYTHONUNBUFFERED (which would unbuffer only one side's
+#: print() calls and inflate the baseline tenfold).
+FAIR_ENV = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
 
 
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def _timed_into_pipe(argv: list[str]) -> tuple[float, str, int]:
+    """(wall-clock seconds, sha256, bytes) of one process writing into a pipe that this process reads and hashes."""
+    digest = hashlib.sha256()
+    size = 0
+    began = time.perf_counter()
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, env=FAIR_ENV) as process:
+        assert process.stdout is not None
+        while chunk := process.stdout.read(1 << 16):
+            digest.update(chunk)
+            size += len(chunk)
+    elapsed_s = time.perf_counter() - began
+    if process.returncode:
+        raise SystemExit(f"{argv[0]} failed with exit code {process.returncode}")
+    return elapsed_s, digest.hexdigest(), size
 
 
 def bench_plain_output(n_disks: int = 22, repeats: int = 3) -> None:
-    """(a) the bulk plain path (best of ``repeats``) against one print() per move (one run)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        ours_file, seed_file = Path(tmp, "ours.txt"), Path(tmp, "seed.txt")
-        ours = [str(BIN / "hanoibot"), "solve", "-n", str(n_disks), "--format", "plain"]
-        seed = [sys.executable, "-c", SEED_STYLE, str(n_disks)]
-        ours_s = min(_timed_to_file(ours, ours_file) for _ in range(repeats))
-        seed_s = _timed_to_file(seed, seed_file)  # tens of seconds: once is enough
-        identical = _digest(ours_file) == _digest(seed_file)
-        size_mb = ours_file.stat().st_size / 1e6
-    print(f"(a) solve -n {n_disks} --format plain ({size_mb:.1f} MB, outputs identical: {identical})")
+    """(a) the bulk plain path against one print() per move, each the best of ``repeats``."""
+    ours = [str(BIN / "hanoibot"), "solve", "-n", str(n_disks), "--format", "plain"]
+    seed = [sys.executable, "-c", SEED_STYLE, str(n_disks)]
+    ours_runs = [_timed_into_pipe(ours) for _ in range(repeats)]
+    seed_runs = [_timed_into_pipe(seed) for _ in range(repeats)]
+    ours_s, seed_s = min(run[0] for run in ours_runs), min(run[0] for run in seed_runs)
+    identical = {run[1] for run in ours_runs} == {run[1] for run in seed_runs}
+    size_mb = ours_runs[0][2] / 1e6
+    print(f"(a) solve -n {n_disks} --format plain into a pipe ({size_mb:.1f} MB, outputs identical: {identical})")
     print(
         f"    hanoibot {ours_s * 1e3:8.1f} ms   seed-style print() {seed_s * 1e3:8.1f} ms   "
         f"ratio {seed_s / ours_s:6.1f}x"
@@ -127,11 +148,86 @@ def bench_memory(count: int = 10**6) -> None:
         )
 
 
+SEED_TEXT = """
+import sys
+def hanoi(n, src, dst, aux, k=[0]):
+    if n:
+        hanoi(n - 1, src, aux, dst)
+        k[0] += 1
+        print(f"  {k[0]}  disk {n}  {src} -> {dst}")
+        hanoi(n - 1, aux, dst, src)
+hanoi(int(sys.argv[1]), "A", "C", "B")
+"""
+
+
+def bench_streaming(count: int = 3 * 10**6) -> None:
+    """(g) moves per second of the general planners' iteration against the classic plan's, same run."""
+    from hanoibot.planner import make_plan
+    from hanoibot.puzzle import Rules
+
+    def rate(plan_moves: Iterator[object]) -> float:
+        """Moves per second, consumed at C speed (a zero-length deque), so the loop costs neither side anything."""
+        began = time.perf_counter()
+        collections.deque(itertools.islice(plan_moves, count), maxlen=0)
+        return count / (time.perf_counter() - began)
+
+    classic = rate(iter(make_plan(24)))
+    print(f"(g) streaming, first {count} moves; classic recursive plan (baseline): {classic / 1e6:5.1f} M moves/s")
+    cases = {
+        "Frame-Stewart, 4 pegs, n=200": make_plan(200, pegs=4),
+        "Frame-Stewart, 5 pegs, n=1000": make_plan(1000, pegs=5),
+        "linear, n=15": make_plan(15, rules=Rules.named("linear")),
+        "cyclic, n=16": make_plan(16, rules=Rules.named("cyclic")),
+    }
+    for name, plan in cases.items():
+        ours = rate(iter(plan))
+        verdict = "ok" if ours >= 10e6 else "BELOW TARGET"
+        print(f"    {name:30s} {ours / 1e6:5.1f} M moves/s   ratio to classic {ours / classic:4.2f} ({verdict})")
+
+
+def bench_text_formats(n_disks: int = 21) -> None:
+    """(h) text and json lines per second into a pipe, against a seed-style f-string writer."""
+    lines = (1 << n_disks) - 1
+    seed_s = min(_timed_into_pipe([sys.executable, "-c", SEED_TEXT, str(n_disks)])[0] for _ in range(2))
+    print(
+        f"(h) solve -n {n_disks} into a pipe; seed-style f-string writer (baseline): "
+        f"{lines / seed_s / 1e6:4.2f} M lines/s"
+    )
+    for fmt in ("text", "json"):
+        argv = [str(BIN / "hanoibot"), "solve", "-n", str(n_disks), "--format", fmt]
+        ours_s = min(_timed_into_pipe(argv)[0] for _ in range(2))
+        verdict = "ok" if lines / ours_s >= 3e6 else "BELOW TARGET"
+        print(
+            f"    --format {fmt:4s} {lines / ours_s / 1e6:4.2f} M lines/s   ratio {seed_s / ours_s:4.1f}x ({verdict})"
+        )
+
+
+def bench_startup(repeats: int = 10) -> None:
+    """(i) start-up of ``solve -n 3`` against a bare interpreter, interleaved runs, best of each."""
+    ours_argv = [str(BIN / "hanoibot"), "solve", "-n", "3"]
+    bare_argv = [sys.executable, "-c", "pass"]
+    best = {"ours": float("inf"), "bare": float("inf")}
+    for _ in range(repeats):
+        for name, argv in (("ours", ours_argv), ("bare", bare_argv)):
+            best[name] = min(best[name], _timed_into_pipe(argv)[0])
+    ratio = best["ours"] / best["bare"]
+    verdict = "ok" if ratio <= 1.5 else "ABOVE TARGET"
+    print(
+        f"(i) start-up: solve -n 3 {best['ours'] * 1e3:6.1f} ms   bare python -c pass {best['bare'] * 1e3:6.1f} ms   "
+        f"ratio {ratio:4.2f} (target <= 1.5, {verdict})"
+    )
+
+
 def main() -> None:
-    """Run all planner benchmarks and print their figures."""
+    """Parse the options, run all planner benchmarks and print their figures."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.parse_args()
     bench_plain_output()
     bench_iteration()
     bench_memory()
+    bench_streaming()
+    bench_text_formats()
+    bench_startup()
     # The variant planners' figures (issue 3) live in their own module beside this one.
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import planner_variants

@@ -29,6 +29,7 @@ does see a host that is late.
 
 from __future__ import annotations
 
+import argparse
 import bisect
 import itertools
 import sys
@@ -250,4 +251,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

@@ -195,3 +195,17 @@ def test_one_board_takes_one_command_after_another() -> None:
                 check=False,
             )
             assert result.returncode == 0, f"hanoibot {' '.join(argv)}: {result.stderr.strip()}"
+
+
+def test_baud_option_paces_the_pty_like_a_uart() -> None:
+    from hanoifw import protocol
+
+    baud = 9600
+    frame_bytes = len(protocol.encode(protocol.PING, 0, 0, ["1"])) + len(protocol.encode(protocol.PONG, 0, 0, ["1"]))
+    with (
+        EmulatorProcess("--no-world", "--seed", "3", "--baud", str(baud)) as emulator,
+        Session(emulator.port_path) as session,
+    ):
+        rtt_s = min(session.ping() for _ in range(3))
+    # A PING and its PONG each cross the line byte by byte: 10 bits a byte at 9600 baud.
+    assert rtt_s >= frame_bytes * 10 / baud

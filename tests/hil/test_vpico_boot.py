@@ -7,14 +7,17 @@ import subprocess
 import sys
 
 import pytest
+from hanoibot.link.core import LinkCore
 from hanoibot.link.session import Session
+from hanoibot.sim.vpico.process import VirtualPico
+from vpico_checks import require_near_real_time
 
 # Slow: the emulated chip needs a free core (about 0.4x real time); on a loaded machine a boot takes a minute.
 pytestmark = pytest.mark.slow
 
 
 def test_the_board_answers_status_over_vpico() -> None:
-    with Session("vpico://?world=0", handshake_s=30.0) as session:
+    with Session(LinkCore("vpico://?world=0", silence_s=20.0, handshake_s=60.0)) as session:
         pico = session.port.pico  # type: ignore[union-attr]
         status = session.status()
         assert status.mode == "UNCONFIGURED" and status.boot_id == session.boot_id
@@ -26,6 +29,9 @@ def test_the_board_answers_status_over_vpico() -> None:
 
 
 def test_hanoibot_status_cli_on_vpico() -> None:
+    with VirtualPico() as pico:  # how fast this machine emulates the chip now (the CLI's link bound is 1 s)
+        pico.wait_for_output(b"HELLO")
+        require_near_real_time(pico)
     result = subprocess.run(
         [sys.executable, "-m", "hanoibot", "status", "--port", "vpico://?world=0"],
         capture_output=True,

@@ -36,7 +36,6 @@ def test_classic_tower_matches_textbook_in_every_access_path(n: int) -> None:
     tower = ClassicTower(range(1, n + 1), 0, 2, 1)
     expected = list(textbook(n, 0, 2))
     assert tower.length == len(expected)
-    assert list(tower.fast_moves()) == expected
     assert [move_at(tower, k) for k in range(tower.length)] == expected
     if expected:
         assert list(moves_from(tower, 0)) == expected
@@ -87,10 +86,22 @@ def test_classic_tower_closed_forms_from_any_k_on_any_pegs(src: int, dst: int, a
     tower = ClassicTower(range(1, n + 1), src, dst, aux)
     for k in range(len(expected)):
         assert tower.move_at(k) == expected[k]
-        assert list(tower.fast_moves(k)) == expected[k:]
+        assert list(moves_from(tower, k)) == expected[k:]
     where = [src] * n
     for k, move in enumerate(expected, start=1):
         where[move.disk - 1] = move.dst
         probe = [-1] * n
         tower.pegs_after(k, probe)
         assert probe == where
+
+
+@pytest.mark.parametrize(("src", "dst", "aux"), [(0, 2, 1), (3, 1, 0)])
+def test_large_towers_stream_from_blocks_with_their_own_disks_and_pegs(src: int, dst: int, aux: int) -> None:
+    n = 14  # 16383 moves: several memoised blocks and the larger disks between them
+    labels = range(5, 5 + n)
+    real = {0: src, 1: aux, 2: dst}
+    expected = [Move(labels[m.disk - 1], real[m.src], real[m.dst]) for m in textbook(n, 0, 2)]
+    tower = ClassicTower(labels, src, dst, aux)
+    assert list(moves_from(tower, 0)) == expected
+    for k in (1, 4094, 4095, 4096, 8191, 12345, len(expected) - 1):
+        assert list(moves_from(tower, k)) == expected[k:]

@@ -9,14 +9,13 @@ for every executed command, error, latched fault, injected wire fault and reset,
 from __future__ import annotations
 
 import argparse
-import json
-import signal
 from typing import Any, TextIO
 
 EPILOG = """examples:
   hanoibot emulate                                   serve a simulated board; prints /dev/pts/N
   hanoibot emulate --link /tmp/hanoibot --log run.jsonl
   hanoibot emulate --flip 1e-3 --seed 7              the same with bit flips on the wire
+  hanoibot emulate --baud 115200                     the link as slow as a UART at 115200 baud
   kill -USR1 PID                                     unplug and replug the virtual cable
   hanoibot emulate --board AA --link /tmp/hb & sleep 1; hanoibot run -n 2 --port /tmp/hb
   hanoibot emulate --pico --link /tmp/pico           the virtual Pico; prints the pty once the firmware is up
@@ -60,11 +59,15 @@ def register(subparsers: Any) -> None:
     for flag, metavar, text in SIMULATOR_OPTIONS:
         parser.add_argument(flag, metavar=metavar, help=text)
     parser.add_argument("--no-world", action="store_true", help="a bare board: no arm or disk physics (for link tests)")
+    parser.add_argument(
+        "--baud", metavar="N", type=_baud, help="carry at most N/10 bytes/s each way, like a UART (default: pty speed)"
+    )
     pico = parser.add_argument_group("virtual Pico (stock MicroPython on an emulated RP2040; needs Node)")
     pico.add_argument("--pico", action="store_true", help="serve the virtual Pico instead of the simulated board")
     pico.add_argument("--servo", choices=("pwm", "pca9685"), default="pwm", help="its servo driver (default pwm)")
     pico.add_argument("--free-running", action="store_true", help="let emulated time run ahead of the wall clock")
     pico.add_argument("--uf2", metavar="FILE", help="another MicroPython UF2 image (default: the vendored v1.27.0)")
+    pico.add_argument("--blank", action="store_true", help="an empty filesystem: copy the firmware with mpremote")
     faults = parser.add_argument_group("wire faults (both directions)")
     for flag, metavar, text in FAULT_OPTIONS:
         faults.add_argument(flag, metavar=metavar, help=text)
@@ -73,6 +76,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until SIGTERM/SIGINT; returns 0."""
+    import signal
+
     from ..sim.emulator import PtyEmulator
     from ..sim.factory import make_wire
 
@@ -87,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     log_file = _open_log(args.log)
     try:
         wire = make_wire(options, on_event=None if log_file is None else _writer(log_file))
-        emulator = PtyEmulator(wire, link_path=args.link)
+        emulator = PtyEmulator(wire, link_path=args.link, baud=args.baud)
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda _signum, _frame: emulator.stop())
         signal.signal(signal.SIGUSR1, lambda _signum, _frame: emulator.request_replug())
@@ -98,6 +103,17 @@ def run(args: argparse.Namespace) -> int:
         if log_file is not None:
             log_file.close()
     return 0
+
+
+def _baud(text: str) -> int:
+    """``--baud``: a whole number of bits per second, at least 300."""
+    try:
+        baud = int(text)
+    except ValueError:
+        baud = 0
+    if baud < 300:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a baud rate: expected a whole number of at least 300")
+    return baud
 
 
 def _open_log(path: str | None) -> TextIO | None:
@@ -114,6 +130,8 @@ def _open_log(path: str | None) -> TextIO | None:
 
 def _writer(log_file: TextIO) -> Any:
     """An event listener writing each event as one flushed JSON line."""
+
+    import json
 
     def write(event: dict[str, Any]) -> None:
         log_file.write(json.dumps(event, separators=(",", ":")) + "\n")

@@ -1,8 +1,8 @@
 """``hanoibot emulate --pico``: the virtual Pico (stock MicroPython on an emulated RP2040) behind a pty.
 
-Prints the port path once the firmware has announced itself (or, if ``main.py`` raised, once the board's
-traceback is on stderr: the board then sits at its REPL and ``mpremote`` can still copy fixed files). Serves
-until SIGTERM or SIGINT.
+Prints the port path once the firmware has announced itself; with ``--blank`` (an empty filesystem, for
+``mpremote``) once the board's USB port is up. If ``main.py`` raises, the board's traceback goes to stderr and
+the board sits at its REPL, so ``mpremote`` can still copy fixed files. Serves until SIGTERM or SIGINT.
 """
 
 from __future__ import annotations
@@ -35,11 +35,15 @@ def serve_pico(
     options["servo"] = args.servo
     options["realtime"] = "0" if args.free_running else "1"
     on_event = None if log_file is None else writer(log_file)
-    pico = make_pico(options, uf2=None if args.uf2 is None else Path(args.uf2), on_event=on_event)
+    files: dict[str, bytes] | None = {} if args.blank else None
+    pico = make_pico(options, uf2=None if args.uf2 is None else Path(args.uf2), on_event=on_event, files=files)
     try:
         pico.start()
         try:
-            pico.wait_for_output(b"HELLO")
+            if args.blank:
+                pico.wait_connected()
+            else:
+                pico.wait_for_output(b"HELLO")
         except BoardTraceback as err:
             print(err, file=sys.stderr, flush=True)
         bridge = PicoPty(pico, link_path=args.link)

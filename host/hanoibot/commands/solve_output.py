@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from itertools import islice
+from functools import lru_cache
+from itertools import chain, islice
 from typing import TextIO
 
 from ..planner import ClassicPlan, Plan
@@ -82,15 +83,36 @@ def _plan_header(plan: Plan, lo: int, hi: int) -> dict[str, object]:
     }
 
 
-def _write_numbered(plan: Plan, lo: int, hi: int, out: TextIO, line: Callable[[int, Move, int], str]) -> int | None:
-    """Write ``line(k, move, width)`` for moves ``lo`` .. ``hi - 1`` (k is 1-based) in chunks; ``width`` is the
-    number of digits of the largest k in the chunk, so padding follows what is printed, not the plan's length
-    (302 digits for n = 1000). Returns Turing steps."""
+class _Tails(dict[Move, str]):
+    """The per-move end of each numbered line, made once per distinct move by ``make`` and then looked up."""
+
+    def __init__(self, make: Callable[[Move], str]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, move: Move) -> str:
+        tail = self[move] = self.make(move)
+        return tail
+
+
+def _write_numbered(plan: Plan, lo: int, hi: int, out: TextIO, head: str, tail: Callable[[Move], str]) -> int | None:
+    """Write ``head`` (its ``*`` replaced by ``width``) ``% k``, then ``tail(move)``, for moves ``lo`` .. ``hi - 1``
+    (k is 1-based) in chunks; ``width`` is the number of digits of the largest k in the chunk, so padding follows
+    what is printed, not the plan's length (302 digits for n = 1000). A whole chunk is one ``%`` format (a C loop),
+    each distinct move's tail made once. Returns Turing steps."""
     moves = _open(plan, lo, hi)
+    tails = _Tails(tail)
     for k, chunk in _chunks(moves, lo, hi):
         width = len(str(k + len(chunk)))
-        out.write("".join([line(k + i, m, width) for i, m in enumerate(chunk, start=1)]))
+        fields = chain.from_iterable(zip(range(k + 1, k + len(chunk) + 1), map(tails.__getitem__, chunk), strict=True))
+        out.write(_chunk_format(head.replace("*", str(width)), len(chunk)) % tuple(fields))
     return _steps(moves, at_end=hi == plan.length)
+
+
+@lru_cache(maxsize=8)
+def _chunk_format(head: str, lines: int) -> str:
+    """One ``%`` format for a whole chunk: ``head`` and a ``%s`` tail per line (one C call formats them all)."""
+    return (head + "%s") * lines
 
 
 def write_json(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:
@@ -103,9 +125,8 @@ def write_json(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:
         lo,
         hi,
         out,
-        lambda k, m, _width: (
-            f'{{"k": {k}, "disk": {m.disk}, "from": "{PEG_LETTERS[m.src]}", "to": "{PEG_LETTERS[m.dst]}"}}\n'
-        ),
+        '{"k": %d, ',
+        lambda m: f'"disk": {m.disk}, "from": "{PEG_LETTERS[m.src]}", "to": "{PEG_LETTERS[m.dst]}"}}\n',
     )
 
 
@@ -133,7 +154,8 @@ def write_text(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:
         lo,
         hi,
         out,
-        lambda k, m, width: f"  {k:>{width}}  disk {m.disk}  {PEG_LETTERS[m.src]} -> {PEG_LETTERS[m.dst]}\n",
+        "  %*d  ",
+        lambda m: f"disk {m.disk}  {PEG_LETTERS[m.src]} -> {PEG_LETTERS[m.dst]}\n",
     )
     if steps is not None:
         out.write(steps_line(steps, plan, lo, hi) + "\n")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 EPILOG = """examples:
@@ -52,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
         fields["pulses_us"] = list(status.pulses_us)
         fields["port"] = robot.port_url
         if args.json:
+            import json
+
             print(json.dumps(fields, sort_keys=True))
             return 0
         grip = "no sensor" if status.grip_mm < 0 else ("empty" if status.grip_mm == 0 else f"{status.grip_mm} mm")

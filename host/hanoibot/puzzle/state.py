@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
+from operator import gt
 
 from ..errors import IllegalMove, StateError
 from .move import Move
@@ -32,7 +33,7 @@ def _board_problem(sorted_disks: list[int]) -> str:
 class State:
     """Which disks stand on which peg, bottom first. Immutable and hashable."""
 
-    __slots__ = ("_hash", "n_disks", "stacks")
+    __slots__ = ("_hash", "_regular", "n_disks", "stacks")
 
     def __init__(self, stacks: Iterable[Sequence[int]]) -> None:
         self.stacks: tuple[tuple[int, ...], ...] = tuple(tuple(stack) for stack in stacks)
@@ -42,6 +43,7 @@ class State:
         if disks != list(range(1, self.n_disks + 1)):
             raise StateError(f"not a valid board: {_board_problem(disks)}; disks must be 1..n, each exactly once")
         self._hash = hash(self.stacks)
+        self._regular: bool | None = None
 
     # --- constructors ---------------------------------------------------------------------------------
     @classmethod
@@ -125,8 +127,10 @@ class State:
 
     @property
     def is_regular(self) -> bool:
-        """True if no larger disk stands above a smaller one anywhere."""
-        return all(all(a > b for a, b in pairwise(s)) for s in self.stacks)
+        """True if no larger disk stands above a smaller one anywhere (checked once, O(n))."""
+        if self._regular is None:
+            self._regular = all(all(map(gt, stack, stack[1:])) for stack in self.stacks)
+        return self._regular
 
     def peg_of(self, disk: int) -> int:
         """The peg on which ``disk`` stands."""

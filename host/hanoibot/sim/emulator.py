@@ -5,7 +5,9 @@ its own handle on the slave open, so the host may close and reopen the port at w
 :meth:`PtyEmulator.replug` closes the pty and makes a new one (the cable was pulled and put back; the board
 keeps power and keeps running), and re-points the stable symlink ``link_path`` at it so a reconnecting host
 finds it. :meth:`PtyEmulator.power_cycle` reboots the board instead. The loop runs the board's control ticks on
-the wall clock and answers input as soon as it arrives.
+the wall clock and answers input as soon as it arrives. With ``baud`` set, both directions carry at most
+``baud / 10`` bytes per second (:class:`~hanoibot.sim.uart.PacedLine`), like a UART; without it the pty's own
+speed sets the pace.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import tty
 from pathlib import Path
 
 from ..errors import PortError
+from .uart import PacedLine
 from .wire import FaultyWire
 
 #: Largest chunk read from the pty at once, in bytes.
@@ -27,8 +30,10 @@ _READ_BYTES = 4096
 class PtyEmulator:
     """Serve a :class:`FaultyWire` (and its board) on a raw-mode pty until :meth:`stop` is called."""
 
-    def __init__(self, wire: FaultyWire, *, link_path: str | None = None) -> None:
+    def __init__(self, wire: FaultyWire, *, link_path: str | None = None, baud: int | None = None) -> None:
         self.wire = wire
+        self._to_board = PacedLine(baud) if baud is not None else None
+        self._to_host = PacedLine(baud) if baud is not None else None
         self.link_path = Path(link_path) if link_path is not None else None
         self._master_fd = -1
         self._slave_fd = -1
@@ -74,11 +79,12 @@ class PtyEmulator:
                 if self._reset_pending:
                     self._reset_pending = False
                     board.reset("power")
-                wait_s = max(0.0, self._origin_s + board.next_tick_s - time.monotonic())
+                wait_s = max(0.0, self._next_wake_s() - time.monotonic())
                 with contextlib.suppress(InterruptedError):
                     readable, _, _ = select.select([self._master_fd], [], [], wait_s)
                 if readable:
                     self._receive()
+                self._deliver()
                 board.run_until(time.monotonic() - self._origin_s)
                 self._transmit()
         finally:
@@ -126,8 +132,17 @@ class PtyEmulator:
                     os.close(fd)
         self._master_fd = self._slave_fd = -1
 
+    def _next_wake_s(self) -> float:
+        """Monotonic time of the next control tick or the next paced byte, whichever is first."""
+        wake_s = self._origin_s + self.wire.board.next_tick_s
+        for line in (self._to_board, self._to_host):
+            due_s = None if line is None else line.next_due_s()
+            if due_s is not None:
+                wake_s = min(wake_s, due_s)
+        return wake_s
+
     def _receive(self) -> None:
-        """Move what the host wrote into the board and let it answer at the current time."""
+        """Take what the host wrote: straight to the board, or onto the paced line towards it."""
         try:
             data = os.read(self._master_fd, _READ_BYTES)
         except (BlockingIOError, InterruptedError):
@@ -135,6 +150,20 @@ class PtyEmulator:
         except OSError:
             # EIO: no process has the slave open; nothing to read.
             return
+        if self._to_board is not None:
+            self._to_board.push(data, time.monotonic())
+            return
+        self._feed(data)
+
+    def _deliver(self) -> None:
+        """Hand the board the paced bytes that have arrived by now."""
+        if self._to_board is not None:
+            data = self._to_board.due(time.monotonic())
+            if data:
+                self._feed(data)
+
+    def _feed(self, data: bytes) -> None:
+        """Move ``data`` into the board and let it answer at the current time."""
         board = self.wire.board
         board.run_until(time.monotonic() - self._origin_s)
         self.wire.write(data)
@@ -142,8 +171,13 @@ class PtyEmulator:
         self._transmit()
 
     def _transmit(self) -> None:
-        """Send what the board said; if the host is not reading and the pty is full, the bytes are lost."""
+        """Send what the board said (paced, if so set); if the host is not reading and the pty is full, the bytes
+        are lost."""
         data = self.wire.read()
+        if self._to_host is not None:
+            now_s = time.monotonic()
+            self._to_host.push(data, now_s)
+            data = self._to_host.due(now_s)
         while data:
             try:
                 written = os.write(self._master_fd, data)

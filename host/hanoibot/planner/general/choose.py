@@ -30,7 +30,7 @@ from ..request import PlanRequest, tower_peg
 from .astar import shuffled_search
 from .frame_stewart import fs_count, tower_plan
 from .frame_stewart import optimality as fs_optimality
-from .gather import gather
+from .gather import gather, gather_length3
 from .multipeg import multipeg_plan
 from .regular3 import count_regular3, count_to_nearest_tower, nearest_tower_plan, regular3_plan
 from .restricted import BIG_ON_TOP_NOTE, count_restricted_tower, restricted_tower_plan
@@ -210,6 +210,9 @@ def count_general_proved(request: PlanRequest) -> tuple[int, bool | None, str]:
         proven = "optimal (proven for regular states on 3 pegs)"
         if request.goal_state is None:
             return count_to_nearest_tower(request.start_state)[0], True, proven
+        goal_peg = tower_peg(request.goal_state)
+        if goal_peg is not None:  # one linear walk: the greedy gather is the optimum to a tower
+            return gather_length3(request.start_state.pegs_of_disks(), goal_peg), True, proven
         return count_regular3(request.start_state, request.goal_state), True, proven
     if not request.classic_rules and rules.pegs == 3 and towers is not None and request.regular:
         src, dst = towers

@@ -79,6 +79,10 @@ class FrameStewartTower(Tower):
         super().__init__(labels, src, dst)
         self.free = tuple(free)
 
+    def block_key(self) -> tuple[object, ...]:
+        """Class, disks, source, target and the pegs it may use."""
+        return (*super().block_key(), self.free)
+
     @property
     def length(self) -> int:
         """FS_p(m) for m disks on p = len(free) pegs."""

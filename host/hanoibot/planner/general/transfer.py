@@ -12,7 +12,9 @@ common case of disks ``1..m``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import overload
+from functools import cache
+from itertools import chain
+from typing import TypeGuard, overload
 
 from ...puzzle import Move, Rules, State
 from ..base import Plan
@@ -172,6 +174,10 @@ class Tower(Transfer):
         self.src = src
         self.dst = dst
 
+    def block_key(self) -> tuple[object, ...]:
+        """What fixes this run's moves: its class, disks and pegs (subclasses add their other pegs)."""
+        return (type(self), tuple(self.labels), self.src, self.dst)
+
     def apply_to(self, where: list[int]) -> None:
         """Every disk of the tower ends on ``dst``."""
         for label in self.labels:
@@ -210,6 +216,10 @@ class ClassicTower(Tower):
         """The optimal transfer is unique, so backwards it is the optimal transfer the other way."""
         return ClassicTower(self.labels, self.dst, self.src, self.aux)
 
+    def block_key(self) -> tuple[object, ...]:
+        """Class, disks and all three pegs."""
+        return (*super().block_key(), self.aux)
+
     def _real(self) -> tuple[int, int, int]:
         """Real pegs of the virtual pegs 0 (source), 1 (spare), 2 (destination) of the closed forms."""
         return self.src, self.aux, self.dst
@@ -226,28 +236,6 @@ class ClassicTower(Tower):
         for label, peg in zip(self.labels, towers.pegs_after(len(self.labels), 0, 2, k), strict=True):
             where[label - 1] = real[peg]
 
-    def fast_moves(self, k: int = 0) -> Iterator[Move]:
-        """Moves ``k``, ``k + 1``, … without building nodes: move i (1-based) moves disk index ctz(i).
-
-        Each disk steps round the pegs one way; how far it has gone is worked out when the disk first moves.
-        """
-        labels = self.labels
-        m = len(labels)
-        real = self._real()
-        cycles = []
-        for j in range(1, m + 1):
-            step = towers.disk_step(m, j, 0, 2)
-            cycles.append((real[0], real[step], real[(2 * step) % 3]))
-        counts = [-1] * m  # moves made so far by each disk, mod 3 (-1: not known yet)
-        for i in range(k + 1, 1 << m):
-            j = (i & -i).bit_length() - 1
-            c = counts[j]
-            if c < 0:
-                c = towers.times_moved(j + 1, i - 1) % 3
-            counts[j] = (c + 1) % 3
-            order = cycles[j]
-            yield Move(labels[j], order[c], order[(c + 1) % 3])
-
 
 def move_at(root: Transfer, k: int) -> Move:
     """Move number ``k`` (0-based, must be in range) of the run ``root``: one :meth:`~Transfer.locate` a level."""
@@ -259,29 +247,94 @@ def move_at(root: Transfer, k: int) -> Move:
     return node.move
 
 
-def moves_from(root: Transfer, k: int) -> Iterator[Move]:
-    """Moves ``k``, ``k + 1``, … of ``root``: O(depth) to find move ``k``, then amortised O(1) per node."""
+#: Tower runs of at most this many moves are streamed from memoised move tuples (one per tower shape).
+BLOCK_MOVES = 4095
+#: How many such tuples are kept (each up to BLOCK_MOVES shared Move references: 32 kB).
+_BLOCKS_KEPT = 1024
+_blocks: dict[tuple[object, ...], tuple[Move, ...]] = {}
+
+
+@cache
+def _classic_indices(height: int) -> tuple[int, ...]:
+    """The classic transfer of disks 1..height from virtual peg 0 to 2 as indices ``6 * (disk - 1) + pair``
+    into a table of moves, ``pair`` numbering the ordered peg pairs (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)."""
+    if height == 0:
+        return ()
+    smaller = _classic_indices(height - 1)
+    # The pairs renamed for the first half (pegs 1 <-> 2: 0 -> 1 via 2) and the second (0 <-> 1: 1 -> 2 via 0).
+    to_aux = (1, 0, 4, 5, 2, 3)
+    from_aux = (2, 3, 0, 1, 5, 4)
+    base = 6 * (height - 1) + 1
+    first = tuple(6 * (i // 6) + to_aux[i % 6] for i in smaller)
+    second = tuple(6 * (i // 6) + from_aux[i % 6] for i in smaller)
+    return (*first, base, *second)
+
+
+_PAIRS = ((0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1))
+
+
+def _classic_block(tower: ClassicTower) -> tuple[Move, ...]:
+    """The moves of a small classic tower: the canonical index block mapped through a table of its own moves."""
+    real = (tower.src, tower.aux, tower.dst)
+    table = [Move(label, real[a], real[b]) for label in tower.labels for a, b in _PAIRS]
+    return tuple(map(table.__getitem__, _classic_indices(len(tower.labels))))
+
+
+def _block(node: Tower) -> tuple[Move, ...]:
+    """Every move of the small tower run ``node``, built once per shape (class, disks, pegs) and then shared."""
+    key = node.block_key()
+    block = _blocks.get(key)
+    if block is None:
+        if isinstance(node, ClassicTower):
+            block = _classic_block(node)
+        else:
+            block = tuple(chain.from_iterable(_pieces(node, 0, split_root=True)))
+        if len(_blocks) >= _BLOCKS_KEPT:
+            del _blocks[next(iter(_blocks))]
+        _blocks[key] = block
+    return block
+
+
+def _is_small_tower(node: Transfer) -> TypeGuard[Tower]:
+    """True for a tower run short enough to be served from a memoised block."""
+    return isinstance(node, Tower) and node.length <= BLOCK_MOVES
+
+
+def _pieces(root: Transfer, k: int, *, split_root: bool = False) -> Iterator[Sequence[Move]]:
+    """Moves ``k``, ``k + 1``, … of ``root`` as runs of moves (tuples, slices of memoised blocks), in order.
+
+    ``split_root`` expands ``root`` into its parts even when it is a small tower (how its block is built)."""
+    if k >= root.length:
+        return
     stack: list[Iterator[Transfer]] = []
     node = root
-    while not isinstance(node, Step | ClassicTower):
+    while not isinstance(node, Step):
+        if _is_small_tower(node) and (node is not root or not split_root):
+            break
         index, child, k = node.locate(k)
         parts = node.parts()
         stack.append(map(parts.__getitem__, range(index + 1, len(parts))))
         node = child
-    if isinstance(node, ClassicTower):
-        yield from node.fast_moves(k)
-    else:
-        yield node.move
+    if isinstance(node, Step):
+        yield (node.move,)
+    elif _is_small_tower(node):
+        yield _block(node)[k:]
     while stack:
         upcoming = next(stack[-1], None)
         if upcoming is None:
             stack.pop()
         elif isinstance(upcoming, Step):
-            yield upcoming.move
-        elif isinstance(upcoming, ClassicTower):
-            yield from upcoming.fast_moves()
+            yield (upcoming.move,)
+        elif _is_small_tower(upcoming):
+            yield _block(upcoming)
         elif upcoming.length:
             stack.append(iter(upcoming.parts()))
+
+
+def moves_from(root: Transfer, k: int) -> Iterator[Move]:
+    """Moves ``k``, ``k + 1``, … of ``root``: O(depth) to find move ``k``, then the tree walked down to small
+    tower runs, which come from memoised blocks, so most moves are handed on at C speed (``chain``)."""
+    return chain.from_iterable(_pieces(root, k))
 
 
 def state_after(root: Transfer, start: Sequence[int], k: int) -> list[int]:

@@ -71,6 +71,10 @@ class VirtualPico:
         self.uf2_path = Path(uf2) if uf2 is not None else UF2_PATH
         self.boots: list[Event] = []
         self.tracebacks: list[str] = []
+        #: Emulated seconds from the latest boot to the firmware's first HELLO (None until it came).
+        self.boot_to_hello_s: float | None = None
+        #: True once the emulated USB host has enumerated the board's CDC port (since the latest boot).
+        self.usb_connected = False
         self.time_s = 0.0
         self.pulses_us: list[float | None] = [None] * len(PWM_PINS)
         self.servos = VirtualServos(
@@ -198,6 +202,16 @@ class VirtualPico:
                 self._lock.wait(left_s)
             return bool(self._rx)
 
+    def wait_connected(self, timeout_s: float = BOOT_TIMEOUT_S) -> None:
+        """Wait until the board's USB serial port is enumerated (as a host sees a board plugged in)."""
+        deadline_s = time.monotonic() + timeout_s
+        with self._lock:
+            while not self.usb_connected:
+                left_s = deadline_s - time.monotonic()
+                if left_s <= 0 or not self.is_running:
+                    raise PortError(f"the virtual Pico's USB port did not come up within {timeout_s:g} s")
+                self._lock.wait(min(left_s, 0.5))
+
     def wait_for_output(self, marker: bytes, timeout_s: float = BOOT_TIMEOUT_S) -> None:
         """Wait until the board's output since the last boot contains ``marker``; PortError names what it said."""
         deadline_s = time.monotonic() + timeout_s
@@ -215,11 +229,19 @@ class VirtualPico:
                     )
                 self._lock.wait(min(left_s, 0.5))
 
+    def output_since_boot(self) -> bytes:
+        """What the board has printed since its latest boot (its last 4 KiB)."""
+        with self._lock:
+            return bytes(self._console)
+
     # --- the world around the board ----------------------------------------------------------------------
     def set_rail_powered(self, powered: bool) -> None:
         """Switch the servo supply (the e-stop switch): the servos go limp and the rail-sense pin GP22 follows."""
         self.rail_powered = powered
         self._send({"op": "gpio", "pin": sensors.RAIL_SENSE_PIN, "level": 1 if powered else 0})
+        if not powered and self.world is not None:  # the gripper's current stops with its supply, not a tick later
+            self._grip_adc = sensors.grip_adc_counts(held=False, powered=False)
+            self._send({"op": "adc", "channel": sensors.GRIP_ADC_CHANNEL, "value": self._grip_adc})
 
     def latch_fault(self, name: str) -> None:
         """A collision or drop seen by the world: the real board cannot know it, so it is only logged."""
@@ -274,14 +296,20 @@ class VirtualPico:
                 data = bytes.fromhex(event["hex"])
                 self._rx += data
                 self._console += data
+                if self.boot_to_hello_s is None and b"HELLO" in self._console and self.boots:
+                    self.boot_to_hello_s = event.get("t_us", 0) / 1e6 - self.boots[-1].get("t_us", 0) / 1e6
                 self._find_traceback()
                 del self._console[:-4096]
             elif kind == "taken":
                 self._taken += int(event["n"])
             elif kind == "boot":
                 self.boots.append(event)
+                self.boot_to_hello_s = None
+                self.usb_connected = False
                 self._console.clear()
                 self._sent = self._taken = 0
+            elif kind == "connected":
+                self.usb_connected = True
             elif kind == "stats":
                 self._stats = event
             self._lock.notify_all()

@@ -1,0 +1,68 @@
+"""Smoke run on the virtual Pico: boot -> HELLO, CONFIG, home, a 3-disk run judged from the virtual disks, an
+ESTOP, and a watchdog reset that the host sees as a new boot.
+
+The firmware runs as the stock rp2 MicroPython image executes it, so anything the rp2 port lacks fails here.
+The link's silence and handshake bounds are widened because the emulated chip needs a free core to run near
+real time; on a machine too busy for that the test is skipped, saying so (see vpico_checks).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hanoibot.config import load_config
+from hanoibot.link.core import LinkCore
+from hanoibot.link.session import Session
+from hanoibot.link.status import parse_hello
+from hanoibot.planner import make_plan
+from hanoibot.run.robot import Robot
+from hanoibot.run.runner import Run
+from hanoibot.run.sequencer import Phase
+from hanoifw.protocol import FrameReader
+from vpico_checks import require_near_real_time
+
+pytestmark = pytest.mark.slow
+
+URL = "vpico://?board=AAA"
+
+
+def wait_until(predicate, timeout_s: float, what: str) -> None:
+    """Poll ``predicate`` every 0.1 s until true; fail naming ``what`` after ``timeout_s`` s of wall time."""
+    deadline_s = time.monotonic() + timeout_s
+    while not predicate():
+        assert time.monotonic() < deadline_s, f"{what} did not happen within {timeout_s:g} s"
+        time.sleep(0.1)
+
+
+def test_smoke_run_on_the_virtual_pico() -> None:
+    robot = Robot(URL, load_config(None))
+    robot.session = Session(LinkCore(URL, silence_s=20.0, handshake_s=60.0, reconnect_s=60.0))
+    robot.open()
+    pico = robot.session.port.pico  # type: ignore[union-attr]
+    try:
+        require_near_real_time(pico)
+        first_boot_id = robot.boot_id
+        plan = make_plan(3)
+        run = Run(robot, plan)
+        assert run.start() is Phase.DONE, run.report()
+        world = pico.world
+        assert world.state == plan.goal  # judged from the virtual disks, not from what the board says
+        assert world.faults() == []
+        assert sum(1 for event in world.events if event["event"] == "place") == plan.length
+
+        robot.session.estop()
+        assert robot.session.status().mode == "ESTOP"
+
+        # Ctrl-C stops main.py; the hardware watchdog started at CONFIG then resets the chip (flash kept)
+        robot.session.port.write(b"\x03")  # type: ignore[union-attr]
+        wait_until(lambda: len(pico.boots) == 2, 120.0, "a watchdog reset")
+        assert pico.boots[1]["cause"] == "wdt"
+        pico.wait_for_output(b"HELLO")
+        hellos = [f for kind, _seq, _ack, f in FrameReader().feed(pico.output_since_boot()) if kind == "HELLO"]
+        hello = parse_hello(hellos[0])
+        assert hello.reset_cause == "wdt"
+        assert hello.boot_id != first_boot_id  # the modelled ring-oscillator bit: a new boot id
+    finally:
+        robot.close()
+        pico.close()

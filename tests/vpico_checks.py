@@ -1,0 +1,27 @@
+"""Shared by the virtual-Pico tests: skip the timing-sensitive ones when the machine is too busy to emulate.
+
+The emulated RP2040 runs at about 0.4x real time on a free core. Host timing (the link's 1 s silence bound,
+its heartbeats, the firmware's tick budget) is real time, so on a machine so loaded that the chip runs at a
+few percent of real time the firmware's ticks overrun and a run is no longer what a board would do. The
+measured speed decides, and the skip message says it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+#: Below this emulated-to-wall time ratio the timing-sensitive virtual-Pico tests are skipped.
+MIN_SPEED = 0.25
+
+
+def emulator_speed(pico) -> float:
+    """Emulated seconds per wall second since the virtual Pico started (stats of its harness)."""
+    stats = pico.stats()
+    return (stats["t_us"] / 1e6) / max(stats["wall_ms"] / 1e3, 1e-9)
+
+
+def require_near_real_time(pico) -> None:
+    """Skip the calling test when the virtual Pico runs below :data:`MIN_SPEED` of real time."""
+    speed = emulator_speed(pico)
+    if speed < MIN_SPEED:
+        pytest.skip(f"the emulated chip runs at {speed:.2f}x real time (< {MIN_SPEED}x): machine too busy")
