@@ -1,6 +1,7 @@
 """``hanoibot home --port URL``: send the limits and bring the arm to its start pose at servo speed.
 
-A latched fault or e-stop is only released with ``--clear`` (look at the arm first: it may hold a disk).
+A latched fault or e-stop is only released with ``--clear`` (look at the arm first: it may hold a disk). Motion
+that an earlier command left queued or held (a run that stopped or was killed) is dropped first.
 """
 
 from __future__ import annotations
@@ -28,17 +29,13 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Home the arm; returns 0 when it is home, 1 if the board faulted on the way."""
-    from ..errors import RunFault
+    from ..run.release import lift_clear, release_board
     from ..run.sequencer import Phase
 
     with open_robot(args) as robot:
+        release_board(robot.session, clear=args.clear)
+        lift_clear(robot)
         status = robot.session.status()
-        if status.faults:
-            if not args.clear:
-                raise RunFault(
-                    f"the board has latched {', '.join(status.faults)}: check the arm, then home --clear to release it"
-                )
-            robot.session.clear()
         sequencer = robot.sequencer()
         configure = status.mode == "UNCONFIGURED"
         if sequencer.connect(open_link=False, configure=configure) is not Phase.READY:

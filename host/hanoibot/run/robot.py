@@ -90,12 +90,19 @@ class Robot:
         return self.config.min_pulses_us(), self.config.max_pulses_us(), self.config.start_pulses_us()
 
     def home_segment(self) -> Any:
-        """The segment to the start pose from where the arm is now (timed by the servo speeds)."""
+        """The segment to the start pose from where the arm is now (timed by the servo speeds); a gripper that the
+        grip sensor reports holding a disk stays shut."""
         from ..motion.segments import home_segment
 
-        pulses_us = tuple(int(p) for p in self.session.status().pulses_us)
+        status = self.session.status()
+        pulses_us = tuple(int(p) for p in status.pulses_us)
         lowest_us = min(self.config.min_pulses_us())
-        return home_segment(self.config, pulses_us if min(pulses_us) >= lowest_us else None)
+        segment = home_segment(self.config, pulses_us if min(pulses_us) >= lowest_us else None)
+        if int(status.grip_mm) > 0 and min(pulses_us) >= lowest_us:
+            # The grip sensor says a disk is held: keep the fingers shut on it instead of dropping it at home.
+            held = (*segment.pulses_us[:-1], pulses_us[-1])
+            return segment._replace(pulses_us=held)
+        return segment
 
     def sequencer(self, *, journal: Journal | None = None, first_cmd_id: int = 1, queue_ahead: int = 3) -> Sequencer:
         """A sequencer that drives this robot (segments, home pose, limits and grip sensor from the config)."""

@@ -20,6 +20,7 @@ from ..planner import make_plan
 from ..planner.base import Plan
 from ..puzzle import Move, Rules, State
 from .journal import Journal
+from .release import lift_clear, release_board
 from .robot import Robot
 from .sequencer import Phase, RunState, Sequencer
 
@@ -137,6 +138,10 @@ class Run:
         The robot's link is opened first if needed: its boot id goes into the journal before anything moves.
         """
         self.robot.open()
+        if configure:
+            release_board(self.robot.session, clear=False)  # motion an earlier command left queued or held
+        if home:
+            lift_clear(self.robot)  # straight up, clear of every peg, before homing travels
         self._wall_start_s = time.monotonic()
         clock = self.robot.board_clock
         self._sim_start_s = clock.now_s() if clock is not None else 0.0

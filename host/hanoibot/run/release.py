@@ -1,0 +1,89 @@
+"""Take over a board that an earlier command left behind, so that the next command can move it.
+
+A run that ended in fault, was stopped at the pause prompt, e-stopped, interrupted twice or killed can leave the
+board HELD with motion still queued, or with a fault latched. :func:`release_board` makes such a board idle: queued
+motion is dropped (ESTOP holds the pose and drops the queue), the latch that this drop set is cleared, and a HOLD
+is released (RESUME). HOST_LOST (the watchdog saw a killed host) is cleared too. A fault latched before (a
+collision, a drop, an operator's e-stop) is cleared only when the caller was told to (``hanoibot home --clear``);
+otherwise it is reported with the command that releases it.
+:func:`lift_clear` then lifts the gripper straight up, clear of every peg and stack, before anything travels.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import RunFault
+from ..link.session import Session
+
+if TYPE_CHECKING:
+    from .robot import Robot
+
+#: Latched faults that only say the host went silent (a killed or unplugged host): released without ``--clear``.
+SILENCE_FAULTS = ("HOST_LOST",)
+#: Board modes in which queued motion may still run.
+QUEUE_MODES = ("MOVING", "HELD")
+
+
+def release_board(session: Session, *, clear: bool) -> tuple[str, ...]:
+    """Make the board idle and ready for new motion; returns the latched faults it cleared (only with ``clear``).
+
+    Raises RunFault naming the faults when some are latched and ``clear`` is False (nothing is sent then).
+    """
+    status = session.status()
+    latched = tuple(status.faults)
+    needs_clear = [fault for fault in latched if fault not in SILENCE_FAULTS]
+    if needs_clear and not clear:
+        raise RunFault(
+            f"the board has latched {', '.join(needs_clear)}: check the arm (it may hold a disk), "
+            "then release it with: hanoibot home --clear"
+        )
+    if int(status.last_queued_cmd) > int(status.last_done_cmd) and str(status.mode) in QUEUE_MODES:
+        session.estop()  # drops what an earlier command queued; holds the pose
+        status = session.status()
+    if status.faults:
+        session.clear()
+        status = session.status()
+    if str(status.mode) == "HELD":
+        session.resume()
+    return latched
+
+
+#: Extra time a lift segment may take beyond its planned duration before the wait gives up, in seconds.
+LIFT_WAIT_MARGIN_S = 5.0
+
+
+def lift_clear(robot: Robot) -> bool:
+    """Lift the grip point straight up until a held disk would clear every peg tip, gripper unchanged.
+
+    Does nothing on an unconfigured board (it has not moved) or when the arm is high enough already; returns True
+    when it lifted. RunFault when no straight line up is reachable (jog the arm clear by hand then).
+    """
+    from ..errors import UnreachableError
+    from ..motion.kinematics import Point
+    from ..motion.paths import straight_line
+    from ..motion.timing import duration_ms
+    from ..motion.workspace import carry_z_mm
+
+    session, config = robot.session, robot.config
+    status = session.status()
+    pulses_us = tuple(int(p) for p in status.pulses_us)
+    if str(status.mode) == "UNCONFIGURED" or min(pulses_us) < min(config.min_pulses_us()):
+        return False
+    point = config.grip_point(pulses_us)
+    safe_z_mm = carry_z_mm(config.board, config.board.pegs, config.motion.clearance_mm)
+    if point.z_mm >= safe_z_mm:
+        return False
+    try:
+        pieces = straight_line(config, pulses_us, Point(point.x_mm, point.y_mm, safe_z_mm), pulses_us[-1])
+    except UnreachableError as err:
+        raise RunFault(f"cannot lift the arm straight up from here ({err}): jog it clear with hanoibot jog") from err
+    cmd_id = max(session.last_sent_cmd, int(status.last_queued_cmd), int(status.last_done_cmd))
+    here = pulses_us
+    for target in pieces:
+        cmd_id += 1
+        ms = duration_ms(config, here, target)
+        session.send_move(cmd_id, list(target), ms)
+        session.wait_done(cmd_id, timeout_s=ms / 1000 + LIFT_WAIT_MARGIN_S)
+        here = tuple(target)
+    return True
