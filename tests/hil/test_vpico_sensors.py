@@ -71,6 +71,11 @@ def test_pwm_adc_and_rail_sense_from_the_chip() -> None:
         adc_u16, rail = ask(pico)
         assert rail == 0
         assert adc_u16 >> 4 == 0  # no servo power: no current
+        cut_s = pico.time_s
+        deadline_s = time.monotonic() + 120
+        while pico.time_s < cut_s + 0.02:  # two 10 ms ticks of emulated time
+            assert time.monotonic() < deadline_s, "the emulated clock stopped"
+            time.sleep(0.05)
         assert world.last_pulses_us[4] is None  # the world's servos went limp with the rail
 
 

@@ -90,8 +90,9 @@ def _search(request: PlanRequest) -> Plan:
         raise SearchLimitExceeded(f"{err}; {advice}") from None
 
 
-#: Largest shuffled board searched exactly (each board the search keeps costs memory in proportion to the disks).
-SHUFFLED_SEARCH_MAX_DISKS = 24
+#: Largest shuffled board searched exactly. 12-14 disks mostly need 10**4-10**5 states (seconds); from 15 disks on
+#: a search typically runs to the default limit (2 000 000 states: minutes and ~600 MB) before it gives up.
+SHUFFLED_SEARCH_MAX_DISKS = 14
 
 
 def _shuffled_strategy(request: PlanRequest) -> TransferPlan:
