@@ -1,32 +1,57 @@
 """Board wiring for main.py: edit this file (only this one) to match your board, then copy both to the board.
 
-Supported: ESP32 (``sys.platform == "esp32"``) and RP2040 (``"rp2"``). Servos are driven either straight from
-``machine.PWM`` pins (SERVO_DRIVER = "pwm") or by a PCA9685 board over I2C (SERVO_DRIVER = "pca9685").
-Channel order everywhere: base, shoulder, elbow, wrist, gripper.
+Every pin table is keyed on the chip, as MicroPython names it at the end of ``os.uname().machine``: "ESP32"
+(classic ESP32), "ESP32S3", "RP2040" (Raspberry Pi Pico). For another chip (ESP32-S2, ESP32-C3, RP2350), add an
+entry to each table: main.py stops with a message naming the chip and the table when one is missing.
+Servos are driven either straight from ``machine.PWM`` pins (SERVO_DRIVER = "pwm") or by a PCA9685 board over I2C
+(SERVO_DRIVER = "pca9685"). Channel order everywhere: base, shoulder, elbow, wrist, gripper.
+See hardware/README.md for the wiring of every pin named here.
 """
 
 SERVO_DRIVER = "pwm"  # "pwm" or "pca9685"
 SERVO_FREQ_HZ = 50  # hobby servo frame rate
 
-# GPIO numbers of the 5 servo signal wires, per platform (SERVO_DRIVER = "pwm"). ESP32: avoid strapping pins
-# 0, 2, 5, 12, 15 so the servos do not twitch at boot. RP2040 (Pico): GP2..GP6.
+# GPIO numbers of the 5 servo signal wires (SERVO_DRIVER = "pwm"). ESP32: not the strapping pins 0, 2, 5, 12, 15;
+# ESP32-S3: not the strapping pins 0, 3, 45, 46, nor USB (19, 20) or the flash/PSRAM pins (26-37).
 PWM_PINS = {
-    "esp32": (13, 14, 27, 26, 25),
-    "rp2": (2, 3, 4, 5, 6),
+    "ESP32": (13, 14, 27, 26, 25),
+    "ESP32S3": (10, 11, 12, 13, 14),
+    "RP2040": (2, 3, 4, 5, 6),
 }
 
-# PCA9685 over I2C (SERVO_DRIVER = "pca9685"): bus id, SCL and SDA GPIOs per platform, 7-bit address;
-# PCA9685_CHANNELS maps our channel 0..4 to the PCA9685 outputs 0..15.
+# PCA9685 over I2C (SERVO_DRIVER = "pca9685"): bus id, SCL and SDA GPIOs, 7-bit address; PCA9685_CHANNELS maps our
+# channel 0..4 to the PCA9685 outputs 0..15.
 I2C_BUS = {
-    "esp32": (0, 22, 21),
-    "rp2": (0, 17, 16),
+    "ESP32": (0, 22, 21),
+    "ESP32S3": (0, 18, 17),
+    "RP2040": (0, 17, 16),
 }
 I2C_FREQ_HZ = 400000
 PCA9685_ADDRESS = 0x40
 PCA9685_CHANNELS = (0, 1, 2, 3, 4)
+PCA9685_OSC_HZ = 25000000  # the chip's oscillator: measure it (hardware/README.md, "PCA9685 clock") and set it here
+PCA9685_OE_PIN = None  # GPIO wired to the PCA9685's OE input (pulled up to 3.3 V), or None if OE is tied to GND
+
+# Grip sensor: the gripper servo's supply current (0.1 ohm shunt, gain-50 amplifier, RC filter) on an ADC pin.
+# None = no sensor fitted (then set grip_sensor = false in robot.toml).
+GRIP_SENSOR_PIN = {
+    "ESP32": 34,  # ADC1 (ADC2 does not work while Wi-Fi runs)
+    "ESP32S3": 4,  # ADC1
+    "RP2040": 26,  # ADC0
+}
+# Rail sense: the servo rail after the e-stop switch through a 10k/20k divider into a GPIO. None = not wired.
+RAIL_SENSE_PIN = {
+    "ESP32": 35,
+    "ESP32S3": 5,
+    "RP2040": 22,
+}
 
 CHANNELS = 5
 QUEUE_DEPTH = 8  # motion segments the board buffers
 HOST_WATCHDOG_MS = 300  # host silence while moving -> hold pose, latch HOST_LOST
 CONTROL_PERIOD_MS = 10  # main loop at 100 Hz (interpolation needs >= 50 Hz)
-HARDWARE_WDT_MS = 2000  # machine.WDT timeout, started at the first CONFIG; None disables it (bench work)
+ENABLE_STAGGER_MS = 200  # outputs switch on one at a time, this far apart (start-up current of one servo at a time)
+ENABLE_ORDER = (4, 3, 2, 1, 0)  # light joints first: gripper, wrist, elbow, shoulder, base
+# machine.WDT timeout, started at the first CONFIG; None disables it (bench work). ESP32: whole seconds;
+# RP2040: at most 8388 ms.
+HARDWARE_WDT_MS = 2000

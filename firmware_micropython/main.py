@@ -1,11 +1,15 @@
-"""Board entry point (MicroPython on ESP32 or RP2040): USB serial + servo HAL + hardware watchdog around the
-hanoifw Controller. Wiring comes from board_config.py. Everything testable lives in hanoifw; this file only
-touches the hardware.
+"""Board entry point (MicroPython on ESP32, ESP32-S3 or RP2040): USB serial, servo outputs, grip sensor, rail
+sense and the hardware watchdog around the hanoifw Controller. Wiring comes from board_config.py, looked up by
+the chip (hanoifw/boardpins.py); a setting that does not fit the chip stops here with one line naming it, before
+any output is touched. Everything testable lives in hanoifw; this file only touches the hardware.
 
-Ctrl-C from a terminal latches ESTOP and leaves the servos holding their pose, then drops to the REPL (see
-hanoifw/board.py). The hardware watchdog starts at the first CONFIG; once started it cannot be stopped, so a board
-that was configured resets HARDWARE_WDT_MS after Ctrl-C (its servos go limp at the reset, and after boot no
-servo gets a pulse until the host sends CONFIG again).
+What the servos do when this program stops (hardware/README.md says the same):
+* Ctrl-C works only while no output is on (``micropython.kbd_intr``); then it drops to the REPL.
+* A soft reset (Ctrl-D, mpremote) de-initialises the PWM outputs: servos on GPIO pins go limp at once.
+* The hardware watchdog starts at the first CONFIG and cannot be stopped; a reset by it (or any MCU reset)
+  stops GPIO PWM at once. A PCA9685 keeps its pulses through an MCU reset: main.py reads them back and keeps
+  holding them (a new CONFIG does not jump). If main.py fails after it has the servo driver, it switches every
+  output off before it stops, so no pulse is left without a loop behind it.
 """
 
 import gc
@@ -17,6 +21,7 @@ import time
 import board_config as cfg
 import machine
 from hanoifw.board import StreamPort, make_boot_id, reset_cause_name, serve
+from hanoifw.boardpins import BoardConfigError, check_wdt_ms, chip_name, for_chip
 from hanoifw.controller import Controller
 
 
@@ -27,6 +32,10 @@ class ChannelMap:
         self._driver = driver
         self._outputs = outputs
 
+    def held_us(self):
+        """The pulse (us) each controller channel's output was found giving at start (0 = none)."""
+        return [self._driver.held_us[output] for output in self._outputs]
+
     def set_pulse_us(self, channel, pulse_us):
         """Drive controller ``channel`` with a ``pulse_us`` microsecond pulse on its mapped driver output."""
         self._driver.set_pulse_us(self._outputs[channel], pulse_us)
@@ -36,24 +45,64 @@ class ChannelMap:
         self._driver.release(self._outputs[channel])
 
 
-def make_servos(platform):
-    """Build the servo HAL chosen in board_config for ``platform`` (sys.platform)."""
+def make_servos(chip):
+    """Build the servo outputs chosen in board_config for ``chip``: (servos, pulses held since before boot)."""
     if cfg.SERVO_DRIVER == "pca9685":
         from hanoifw.pca9685 import PCA9685
 
-        bus, scl, sda = cfg.I2C_BUS[platform]
+        bus, scl, sda = for_chip(cfg.I2C_BUS, chip, "I2C_BUS")
         i2c = machine.I2C(bus, scl=machine.Pin(scl), sda=machine.Pin(sda), freq=cfg.I2C_FREQ_HZ)
-        driver = PCA9685(i2c, address=cfg.PCA9685_ADDRESS, freq_hz=cfg.SERVO_FREQ_HZ)
-        return ChannelMap(driver, cfg.PCA9685_CHANNELS)
-    from hanoifw.servos import PwmServos
+        oe = None if cfg.PCA9685_OE_PIN is None else machine.Pin(cfg.PCA9685_OE_PIN, machine.Pin.OUT)
+        driver = PCA9685(i2c, address=cfg.PCA9685_ADDRESS, freq_hz=cfg.SERVO_FREQ_HZ, osc_hz=cfg.PCA9685_OSC_HZ, oe=oe)
+        servos = ChannelMap(driver, cfg.PCA9685_CHANNELS)
+        return servos, servos.held_us()
+    from hanoifw.servos import PwmServos, open_pwm
 
-    pins = cfg.PWM_PINS[platform]
-    return PwmServos([machine.PWM(machine.Pin(pin)) for pin in pins], freq_hz=cfg.SERVO_FREQ_HZ)
+    pins = for_chip(cfg.PWM_PINS, chip, "PWM_PINS")
+    pwms = [open_pwm(machine.PWM, machine.Pin(pin), cfg.SERVO_FREQ_HZ) for pin in pins]
+    return PwmServos(pwms, freq_hz=cfg.SERVO_FREQ_HZ), None
+
+
+def make_grip_sensor(chip):
+    """The grip-current ADC of board_config.GRIP_SENSOR_PIN (None: no sensor), full 0..3.3 V range."""
+    pin = for_chip(cfg.GRIP_SENSOR_PIN, chip, "GRIP_SENSOR_PIN") if cfg.GRIP_SENSOR_PIN is not None else None
+    if pin is None:
+        return None
+    atten = getattr(machine.ADC, "ATTN_11DB", None)  # esp32: 0..~3.1 V instead of 0..1.1 V; rp2 has none
+    if atten is None:
+        return machine.ADC(machine.Pin(pin))
+    return machine.ADC(machine.Pin(pin), atten=atten)
+
+
+def make_rail_sense(chip):
+    """The rail sense input of board_config.RAIL_SENSE_PIN (None: not wired)."""
+    pin = for_chip(cfg.RAIL_SENSE_PIN, chip, "RAIL_SENSE_PIN") if cfg.RAIL_SENSE_PIN is not None else None
+    return None if pin is None else machine.Pin(pin, machine.Pin.IN)
 
 
 def main():
-    """Wire USB serial, the servo HAL and the hardware watchdog to a Controller and serve until Ctrl-C."""
-    servos = make_servos(sys.platform)
+    """Check board_config against this chip, build the outputs and sensors, and serve the host until Ctrl-C."""
+    chip = chip_name(os.uname().machine)
+    try:
+        check_wdt_ms(chip, cfg.HARDWARE_WDT_MS)
+        grip_sensor = make_grip_sensor(chip)
+        rail_sense = make_rail_sense(chip)
+        servos, held_us = make_servos(chip)
+    except BoardConfigError as err:
+        print("hanoibot: %s" % err)
+        return
+    try:
+        serve_host(servos, held_us, grip_sensor, rail_sense)
+    except Exception:
+        for channel in range(cfg.CHANNELS):
+            servos.release(channel)
+        raise
+
+
+def serve_host(servos, held_us, grip_sensor, rail_sense):
+    """Wire USB serial, the outputs, the sensors and the hardware watchdog to a Controller and serve."""
+    import micropython
+
     controller = Controller(
         servos,
         channels=cfg.CHANNELS,
@@ -61,6 +110,11 @@ def main():
         reset_cause=reset_cause_name(machine.reset_cause(), machine),
         queue_depth=cfg.QUEUE_DEPTH,
         watchdog_ms=cfg.HOST_WATCHDOG_MS,
+        grip_sensor=grip_sensor,
+        rail_sense=rail_sense,
+        held_us=held_us,
+        stagger_ms=cfg.ENABLE_STAGGER_MS,
+        enable_order=cfg.ENABLE_ORDER,
     )
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
@@ -73,8 +127,17 @@ def main():
             return machine.WDT(timeout=cfg.HARDWARE_WDT_MS)
 
     gc.collect()
-    if serve(controller, port, time, make_wdt=make_wdt, period_ms=cfg.CONTROL_PERIOD_MS) == "interrupted":
-        print("hanoibot: Ctrl-C: e-stop latched, servos holding; REPL follows")
+    result = serve(
+        controller,
+        port,
+        time,
+        make_wdt=make_wdt,
+        period_ms=cfg.CONTROL_PERIOD_MS,
+        kbd_intr=micropython.kbd_intr,
+        collect=gc.collect,
+    )
+    if result == "interrupted":
+        print("hanoibot: Ctrl-C: stopped with every servo output off; REPL follows")
 
 
 if __name__ == "__main__":

@@ -42,13 +42,14 @@ def stream_snake(session: Session, count: int, *, first_cmd_id: int = 1, timeout
 
 
 def poses_from_history(history: list[HistoryEntry], channels: int = CHANNELS) -> list[tuple[int | None, ...]]:
-    """Every distinct pose the servos were given, in order (channels set at the same instant form one pose)."""
+    """Every distinct pose the servos were given once all of them were on, in order (channels set at the same
+    instant form one pose; the board switches its outputs on one at a time after CONFIG)."""
     pose: list[int | None] = [None] * channels
     poses: list[tuple[int | None, ...]] = []
     for index, (t_s, channel, pulse_us) in enumerate(history):
         pose[channel] = pulse_us
         last_at_this_time = index + 1 == len(history) or history[index + 1][0] != t_s
-        if last_at_this_time and (not poses or poses[-1] != tuple(pose)):
+        if last_at_this_time and None not in pose and (not poses or poses[-1] != tuple(pose)):
             poses.append(tuple(pose))
     return poses
 

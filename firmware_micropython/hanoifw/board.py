@@ -5,12 +5,19 @@ feed the hardware watchdog (only here, so a hung loop resets the board). The har
 first CONFIG, not at boot: an unconfigured board drives no servo, and this way ``mpremote`` (which stops main.py
 with Ctrl-C) can update a freshly booted board before a watchdog that cannot be stopped resets it.
 
-A raw Ctrl-C (byte 0x03) from a terminal raises KeyboardInterrupt in this loop: the controller latches ESTOP, the
-servos keep holding their last pulses (PWM hardware keeps running), and ``serve`` returns so the REPL comes up.
-Frames never contain 0x03, so only a human at a terminal can do this.
+Ctrl-C (byte 0x03) reaches this loop only while no servo output is on: ``serve`` turns MicroPython's keyboard
+interrupt off (``kbd_intr(-1)``) whenever the controller drives an output, so a stray 0x03 cannot drop a moving
+or holding arm into the REPL (frames never contain 0x03; it is then read as noise and dropped). With every output
+off, Ctrl-C latches ESTOP and ``serve`` returns so the REPL comes up (mpremote needs that to copy files: send
+RELEASE first: ``hanoibot home --release``).
+
+When the board is idle (nothing queued, nothing received in this loop) the garbage collector runs at most once
+a second, so a collection never lands in the middle of a motion.
 """
 
 import binascii
+
+GC_EVERY_MS = 1000  # least time between two idle garbage collections
 
 _RESET_CAUSES = (
     ("PWRON_RESET", "power"),
@@ -90,17 +97,23 @@ class StreamPort:
         self._tx.write(data)
 
 
-def serve(controller, port, clock, *, make_wdt=None, period_ms: int = 10, max_loops: int = -1) -> str:
+def serve(
+    controller, port, clock, *, make_wdt=None, period_ms: int = 10, max_loops: int = -1, kbd_intr=None, collect=None
+) -> str:
     """Run ``controller`` every ``period_ms`` (waking early when bytes arrive) until Ctrl-C or ``max_loops``.
 
     ``clock`` has ``ticks_ms``, ``ticks_add`` and ``ticks_diff`` (the ``time`` module); ``port`` has
     ``read_available``, ``wait`` and ``write``; ``make_wdt`` (or None) is called once, when the controller is
-    first configured, and returns an object with ``feed`` (a ``machine.WDT``). Returns "interrupted" after
-    Ctrl-C (ESTOP latched, pose held) or "stopped" after ``max_loops`` loops.
+    first configured, and returns an object with ``feed`` (a ``machine.WDT``). ``kbd_intr`` (or None) is
+    ``micropython.kbd_intr``: given -1 while an output is on, 3 otherwise. ``collect`` (or None) is
+    ``gc.collect``, called when idle. Returns "interrupted" after Ctrl-C (ESTOP latched, every output off) or
+    "stopped" after ``max_loops`` loops.
     """
     next_ms = clock.ticks_add(clock.ticks_ms(), period_ms)
+    collected_ms = clock.ticks_ms()
     loops = 0
     wdt = None
+    ctrl_c = None  # the kbd_intr setting in force (None: not set yet)
     try:
         while loops != max_loops:
             loops += 1
@@ -110,10 +123,18 @@ def serve(controller, port, clock, *, make_wdt=None, period_ms: int = 10, max_lo
             out = controller.step(clock.ticks_ms())
             if out:
                 port.write(out)
+            want = -1 if controller.is_driving else 3
+            if kbd_intr is not None and want != ctrl_c:
+                kbd_intr(want)
+                ctrl_c = want
             if wdt is None and make_wdt is not None and controller.is_configured:
                 wdt = make_wdt()
             if wdt is not None:
                 wdt.feed()
+            if collect is not None and not data and not controller.motion.is_busy:
+                if clock.ticks_diff(clock.ticks_ms(), collected_ms) >= GC_EVERY_MS:
+                    collect()
+                    collected_ms = clock.ticks_ms()
             wait_ms = clock.ticks_diff(next_ms, clock.ticks_ms())
             if wait_ms > 0:
                 port.wait(wait_ms)

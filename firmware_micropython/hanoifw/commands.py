@@ -8,19 +8,25 @@ from hanoifw import protocol as p
 
 
 def parse_config(fields: "list[str]", channels: int, hard_min_us: int, hard_max_us: int) -> tuple:
-    """Parse CONFIG fields ``min_us,max_us,start_us`` per channel (3 x ``channels`` numbers).
+    """Parse CONFIG fields ``min_us,max_us,start_us,max_speed_us_s`` per channel, then ``grip_threshold``.
 
-    Each channel needs ``hard_min_us <= min_us < max_us <= hard_max_us`` and ``min_us <= start_us <= max_us``.
-    The value is ``(mins_us, maxs_us, starts_us)``.
+    Each channel needs ``hard_min_us <= min_us < max_us <= hard_max_us``, ``min_us <= start_us <= max_us`` and
+    a speed of 1..``protocol.HARD_MAX_SPEED_US_S`` us/s; the grip threshold is a ``read_u16`` value (0 = none).
+    The value is ``(mins_us, maxs_us, starts_us, max_speeds_us_s, grip_threshold)``.
     """
-    if len(fields) != 3 * channels:
-        return p.E_BAD_CHANNELS, "CONFIG has %d values: expected 3 x %d channels" % (len(fields), channels), None
+    if len(fields) != 4 * channels + 1:
+        return (
+            p.E_BAD_CHANNELS,
+            "CONFIG has %d values: expected 4 x %d channels + grip threshold" % (len(fields), channels),
+            None,
+        )
     mins = []
     maxs = []
     starts = []
+    speeds = []
     for ch in range(channels):
         values = []
-        for text in fields[3 * ch : 3 * ch + 3]:
+        for text in fields[4 * ch : 4 * ch + 3]:
             value = p.parse_uint(text, hard_max_us)
             if value < hard_min_us:
                 return (
@@ -33,19 +39,21 @@ def parse_config(fields: "list[str]", channels: int, hard_min_us: int, hard_max_
         if low >= high or not low <= start <= high:
             return (
                 p.E_LIMIT,
-                "channel %d min %d max %d start %d: expected min < max, start within"
-                % (
-                    ch,
-                    low,
-                    high,
-                    start,
-                ),
+                "channel %d min %d max %d start %d: expected min < max, start within" % (ch, low, high, start),
                 None,
             )
+        speed = p.parse_uint(fields[4 * ch + 3], p.HARD_MAX_SPEED_US_S)
+        if speed < 1:
+            text = fields[4 * ch + 3][:8]
+            return p.E_LIMIT, "channel %d speed %s: expected 1..%d us/s" % (ch, text, p.HARD_MAX_SPEED_US_S), None
         mins.append(low)
         maxs.append(high)
         starts.append(start)
-    return "", "", (mins, maxs, starts)
+        speeds.append(speed)
+    threshold = p.parse_uint(fields[-1], p.MAX_GRIP_THRESHOLD)
+    if threshold < 0:
+        return p.E_BAD_FRAME, "grip threshold %s: expected 0..%d" % (fields[-1][:8], p.MAX_GRIP_THRESHOLD), None
+    return "", "", (mins, maxs, starts, speeds, threshold)
 
 
 def parse_move(
@@ -68,14 +76,32 @@ def parse_move(
         if pulse_us < mins_us[ch]:
             return (
                 p.E_LIMIT,
-                "channel %d pulse %s us: expected %d..%d"
-                % (
-                    ch,
-                    text[:8],
-                    mins_us[ch],
-                    maxs_us[ch],
-                ),
+                "channel %d pulse %s us: expected %d..%d" % (ch, text[:8], mins_us[ch], maxs_us[ch]),
                 None,
             )
         targets.append(pulse_us)
     return "", "", (duration_ms, targets)
+
+
+def check_speeds(
+    from_us: "list[int]", targets_us: "list[int]", duration_ms: int, max_speeds_us_s: "list[int]"
+) -> tuple:
+    """``("", "")`` if going from ``from_us`` to ``targets_us`` in ``duration_ms`` keeps every channel's average
+    speed within its ``max_speeds_us_s``, else ``(code, text)`` naming the first channel that would be too fast.
+
+    Every intermediate value stays below 2**30 (pulses <= 2500 us, durations <= 60000 ms): no big ints.
+    """
+    for ch in range(len(targets_us)):
+        start = from_us[ch]
+        if not start:
+            continue  # not output yet: the staggered enable brings it to its start pulse first
+        delta_us = targets_us[ch] - start
+        if delta_us < 0:
+            delta_us = -delta_us
+        limit = max_speeds_us_s[ch]
+        if (delta_us * 1000 + duration_ms - 1) // duration_ms > limit:  # ceil(average speed) > limit
+            return (
+                p.E_TOO_FAST,
+                "channel %d: %d us in %d ms is faster than its %d us/s" % (ch, delta_us, duration_ms, limit),
+            )
+    return "", ""

@@ -4,8 +4,13 @@ calls :meth:`Controller.feed` with received bytes and :meth:`Controller.step` wi
 
 Safety rules enforced here (docs/protocol.md has the wire side):
 
-* no PWM output until the first CONFIG gives limits and start pulses (no power-up jump);
-* a MOVE with a pulse outside its channel's limits is refused with ERROR, never clamped;
+* no PWM output until the first CONFIG gives limits and start pulses (no power-up jump); then the outputs are
+  switched on one at a time (:mod:`hanoifw.outputs`), and motion waits until all are on;
+* a MOVE with a pulse outside its channel's limits, or faster than its channel's CONFIG speed, is refused with
+  ERROR, never clamped;
+* servo power lost (the rail sense input reads low: e-stop pressed, supply off) latches POWER_LOST and releases
+  every output, so nothing slams back when power returns; CLEAR and a new CONFIG re-enable them one by one;
+* RELEASE switches every output off on purpose (a new CONFIG switches them on again, staggered);
 * host silence longer than ``watchdog_ms`` while moving holds the pose and latches HOST_LOST;
 * ESTOP holds the pose (the servos stay powered so a raised arm does not fall), discards all queued motion and
   is latched, like every fault, until CLEAR.
@@ -13,17 +18,18 @@ Safety rules enforced here (docs/protocol.md has the wire side):
 
 from hanoifw import FW_VERSION, reports
 from hanoifw import protocol as p
-from hanoifw.commands import parse_config, parse_move
+from hanoifw.commands import check_speeds, parse_config, parse_move
 from hanoifw.motion import MAX_DURATION_MS, Motion
+from hanoifw.outputs import Outputs
 from hanoifw.rxwindow import AHEAD, DUPLICATE, IN_ORDER, RxWindow
+from hanoifw.ticks import TICKS_PERIOD, ticks_diff_ms
 
-HARD_MIN_PULSE_US = 500  # no CONFIG may set a limit outside these
-HARD_MAX_PULSE_US = 2500
+HARD_MIN_PULSE_US = p.HARD_MIN_PULSE_US  # no CONFIG may set a limit outside these
+HARD_MAX_PULSE_US = p.HARD_MAX_PULSE_US
+MAX_CHANNELS = 9  # a CONFIG carries 4 values per channel and one more: at most protocol.MAX_FIELDS
 MAX_STEP_MS = 50  # default cap of one step's time: a stalled loop slows motion down instead of making it jump
 MAX_PENDING_FRAMES = 32  # outgoing frames kept between steps; more are dropped and counted
-TICKS_PERIOD = 1 << 30  # time.ticks_ms() wraps here on MicroPython; only differences are used
-_TICKS_MAX = TICKS_PERIOD - 1  # a small int on MicroPython (TICKS_PERIOD itself is not: no arithmetic with it)
-_TICKS_HALF = TICKS_PERIOD >> 1
+__all__ = ["TICKS_PERIOD", "Controller", "ticks_diff_ms"]
 # Bounds that keep every frame the board sends under protocol.MAX_FRAME_LEN, even with 16 channels
 MAX_NAME_LEN = 12  # boot_id, reset_cause, fw_version
 MAX_FAULTS = 4  # latched fault names kept (ESTOP is always kept on top)
@@ -34,6 +40,7 @@ ESTOP_FAULT = "ESTOP"
 HOST_LOST = "HOST_LOST"
 INTERNAL = "INTERNAL"
 LIMIT_FAULT = "LIMIT"  # a computed pulse left its limits (cannot happen; checked anyway before output)
+POWER_LOST = "POWER_LOST"  # the servo rail went dead (rail sense input low)
 
 MODE_UNCONFIGURED = "UNCONFIGURED"
 MODE_IDLE = "IDLE"
@@ -43,22 +50,17 @@ MODE_ESTOP = "ESTOP"
 MODE_FAULT = "FAULT"
 
 
-def ticks_diff_ms(later: int, earlier: int) -> int:
-    """Return ``later - earlier`` in ms for tick counts that wrap at 2**30 (like ``time.ticks_diff``),
-    in -2**29 .. 2**29 - 1, without leaving MicroPython's small ints."""
-    diff = (later - earlier) & _TICKS_MAX
-    if diff & _TICKS_HALF:
-        diff = diff - _TICKS_MAX - 1
-    return diff
-
-
 class Controller:
     """Command dispatch, motion queue, watchdog and fault latch of one board.
 
     ``servos`` has ``set_pulse_us(channel, pulse_us)`` and ``release(channel)``; ``grip_sensor`` (or None) has
-    ``read() -> int`` (0 = nothing held, else the grip width in mm). ``boot_id`` is random per boot.
-    ``min_pulse_us``/``max_pulse_us`` bound every CONFIG limit; ``max_step_ms`` caps the time one ``step`` may
-    advance motion (a simulator running faster than real time raises it).
+    ``read_u16() -> int`` (the gripper servo's supply current as a 0..65535 ADC reading: a held disk stalls the
+    servo, so the reading is high); ``rail_sense`` (or None) has ``value() -> int`` (1 while the servo rail is
+    powered). ``held_us`` (or None) are pulses the outputs were found giving at boot (a PCA9685 keeps running
+    through an MCU reset): they are reported and kept. ``boot_id`` is random per boot. ``min_pulse_us``/
+    ``max_pulse_us`` bound every CONFIG limit; ``max_step_ms`` caps the time one ``step`` may advance motion (a
+    simulator running faster than real time raises it); ``stagger_ms`` and ``enable_order`` set how outputs are
+    switched on (see :class:`~hanoifw.outputs.Outputs`).
     """
 
     def __init__(
@@ -71,13 +73,17 @@ class Controller:
         queue_depth: int = 8,
         watchdog_ms: int = 300,
         grip_sensor=None,
+        rail_sense=None,
+        held_us=None,
         fw_version: str = FW_VERSION,
         min_pulse_us: int = HARD_MIN_PULSE_US,
         max_pulse_us: int = HARD_MAX_PULSE_US,
         max_step_ms: int = MAX_STEP_MS,
+        stagger_ms: int = 200,
+        enable_order=None,
     ) -> None:
-        if not 1 <= channels <= 16:
-            raise ValueError("channels=%r: expected 1..16" % (channels,))
+        if not 1 <= channels <= MAX_CHANNELS:
+            raise ValueError("channels=%r: expected 1..%d" % (channels, MAX_CHANNELS))
         if queue_depth < 1:
             raise ValueError("queue_depth=%r: expected at least 1" % (queue_depth,))
         for name, text in (("boot_id", boot_id), ("reset_cause", reset_cause), ("fw_version", fw_version)):
@@ -90,6 +96,8 @@ class Controller:
         self.queue_depth = queue_depth
         self.watchdog_ms = watchdog_ms
         self.grip_sensor = grip_sensor
+        self.grip_threshold = 0  # from CONFIG; 0 = not set: STATUS says "unknown"
+        self.rail_sense = rail_sense
         self.fw_version = fw_version
         self.hard_min_us = min_pulse_us
         self.hard_max_us = max_pulse_us
@@ -99,8 +107,9 @@ class Controller:
         self.motion = Motion(channels, queue_depth)
         self.min_us = [min_pulse_us] * channels
         self.max_us = [max_pulse_us] * channels
-        self.pulses_us = [0] * channels  # commanded pose; 0 = never output
-        self._written_us = [0] * channels  # what the servos were last given
+        self.max_speeds_us_s = [p.HARD_MAX_SPEED_US_S] * channels
+        self.outputs = Outputs(servos, channels, stagger_ms=stagger_ms, order=enable_order, held_us=held_us)
+        self.pulses_us = list(self.outputs.written_us)  # commanded pose; 0 = no output
         self._done_ids: list[int] = []
         self.is_configured = False
         self.is_held = False
@@ -118,6 +127,7 @@ class Controller:
         self._rx_seen = False
         self._last_rx_ms = 0
         self._last_step_ms: int | None = None
+        self._now_ms = 0
 
     # ---- public API -----------------------------------------------------------------------------------
     @property
@@ -132,6 +142,16 @@ class Controller:
         if self.is_held:
             return MODE_HELD
         return MODE_MOVING if self.motion.is_busy else MODE_IDLE
+
+    @property
+    def is_driving(self) -> bool:
+        """True while any servo output gives pulses (or is about to, during the staggered enable)."""
+        if self.outputs.is_enabling:
+            return True
+        for pulse_us in self.outputs.written_us:
+            if pulse_us:
+                return True
+        return False
 
     def feed(self, data: bytes) -> None:
         """Take received bytes; act on every complete frame in them. Never raises."""
@@ -167,6 +187,15 @@ class Controller:
         """Latch ESTOP (what the ESTOP frame and a Ctrl-C on the board do)."""
         self.latch_fault(ESTOP_FAULT)
 
+    def release(self) -> None:
+        """Switch every output off (the servos go limp) and forget the CONFIG: a new one re-enables them."""
+        self.outputs.release_all()
+        for ch in range(self.channels):
+            self.pulses_us[ch] = 0
+        self.motion.clear()
+        self.is_configured = False
+        self.is_held = False
+
     def report_status(self) -> None:
         """Queue a STATUS frame for the next ``step`` (unasked, e.g. after a Ctrl-C on the board)."""
         self._send_status()
@@ -176,11 +205,18 @@ class Controller:
         last = self._last_step_ms
         dt_ms = 0 if last is None else min(max(ticks_diff_ms(now_ms, last), 0), self.max_step_ms)
         self._last_step_ms = now_ms
+        self._now_ms = now_ms
         if self._rx_seen:
             self._rx_seen = False
             self._last_rx_ms = now_ms
         if self._hello_due:
             self._send_hello()
+        if self.rail_sense is not None and not self.rail_sense.value():
+            self._power_lost()
+            return
+        if self.outputs.is_enabling:
+            self._write_pulses()
+            return
         if not self.motion.is_busy or self.is_held or self.faults:
             return
         if self.watchdog_ms and ticks_diff_ms(now_ms, self._last_rx_ms) > self.watchdog_ms:
@@ -196,16 +232,18 @@ class Controller:
 
     def _write_pulses(self) -> None:
         """Give every channel whose commanded pulse changed to the servos, after a last limit check."""
-        for ch in range(self.channels):
-            pulse_us = self.pulses_us[ch]
-            if pulse_us == self._written_us[ch]:
-                continue
-            if not self.min_us[ch] <= pulse_us <= self.max_us[ch]:
-                self.latch_fault(LIMIT_FAULT)
-                self.pulses_us[ch] = self._written_us[ch]
-                continue
-            self.servos.set_pulse_us(ch, pulse_us)
-            self._written_us[ch] = pulse_us
+        bad = self.outputs.update(self._now_ms, self.pulses_us, self.min_us, self.max_us)
+        if bad >= 0:
+            self.latch_fault(LIMIT_FAULT)
+            self.pulses_us[bad] = self.outputs.written_us[bad]
+
+    def _power_lost(self) -> None:
+        """The servo rail is dead: latch POWER_LOST once, release every output and tell the host at once."""
+        if POWER_LOST in self.faults:
+            return
+        self.latch_fault(POWER_LOST)
+        self.release()
+        self._send_status()
 
     # ---- frames in ------------------------------------------------------------------------------------
     def _handle(self, frame: "tuple[str, int, int, list[str]]") -> None:
@@ -244,6 +282,11 @@ class Controller:
         elif kind == p.CLEAR:
             self.faults.clear()
             self.refused_cmd = 0
+        elif kind == p.RELEASE:
+            if self.motion.is_busy and not self.is_held and not self.faults:
+                self._error(p.E_BUSY, 0, "RELEASE refused while the arm moves: send HOLD first")
+            else:
+                self.release()
         else:
             self._error(p.E_UNKNOWN_KIND, 0, "unknown frame kind " + kind)
         return True
@@ -259,17 +302,20 @@ class Controller:
         if limits is None:
             self._error(code, 0, text)
             return
-        mins, maxs, starts = limits
-        if self.is_configured:
-            for ch in range(self.channels):  # later CONFIGs change limits only: the arm never jumps
-                if not mins[ch] <= self.pulses_us[ch] <= maxs[ch]:
-                    self._error(p.E_LIMIT, 0, "channel %d is at %d us: outside new limits" % (ch, self.pulses_us[ch]))
-                    return
+        mins, maxs, starts, speeds, threshold = limits
+        for ch in range(self.channels):  # later CONFIGs, and outputs held since boot, keep their pulse: no jump
+            held = self.outputs.written_us[ch]
+            if held and not mins[ch] <= held <= maxs[ch]:
+                self._error(p.E_LIMIT, 0, "channel %d is at %d us: outside new limits" % (ch, held))
+                return
         for ch in range(self.channels):
             self.min_us[ch] = mins[ch]
             self.max_us[ch] = maxs[ch]
-            if not self.is_configured:
-                self.pulses_us[ch] = starts[ch]
+            self.max_speeds_us_s[ch] = speeds[ch]
+            self.pulses_us[ch] = self.outputs.written_us[ch] or starts[ch]
+        self.grip_threshold = threshold
+        if not self.is_configured:
+            self.outputs.start_enable(self._now_ms)
         self.is_configured = True
         self._write_pulses()
 
@@ -299,6 +345,10 @@ class Controller:
             self._reject(code, cmd_id, text)
             return True
         duration_ms, targets_us = move
+        code, text = check_speeds(self.motion.end_pose(self.pulses_us), targets_us, duration_ms, self.max_speeds_us_s)
+        if code:
+            self._reject(code, cmd_id, text)
+            return True
         if not self.motion.push(cmd_id, duration_ms, targets_us):
             self._error(p.E_QUEUE_FULL, cmd_id, "queue full: not acked; resend later")
             return False

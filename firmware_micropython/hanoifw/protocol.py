@@ -20,12 +20,16 @@ if TYPE_CHECKING:
 
     Fields = Sequence[str | int]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 SEQ_MOD = 65536  # sequence numbers and acks count modulo 2**16
 MAX_FRAME_LEN = 256  # bytes per frame including the closing newline
 MAX_FIELDS = 40  # fields after KIND,seq,ack
 MAX_KIND_LEN = 8
 MAX_CMD_ID = (1 << 30) - 1  # command ids stay MicroPython small ints (no heap allocation on the board)
+HARD_MIN_PULSE_US = 500  # the pulse range every limit lies in, on the board and in the host config
+HARD_MAX_PULSE_US = 2500
+HARD_MAX_SPEED_US_S = 60000  # highest per-channel speed a CONFIG may allow (2000 us in 1/30 s)
+MAX_GRIP_THRESHOLD = 65535  # grip threshold: a machine.ADC.read_u16() value
 CRC_DIGITS = 8
 
 # host -> board, acted on at once whatever their seq (idempotent)
@@ -39,6 +43,7 @@ MOVE = "MOVE"
 HOLD = "HOLD"
 RESUME = "RESUME"
 CLEAR = "CLEAR"
+RELEASE = "RELEASE"
 # board -> host
 HELLO = "HELLO"
 ACK = "ACK"
@@ -47,7 +52,7 @@ ERROR = "ERROR"
 PONG = "PONG"
 
 IMMEDIATE_KINDS = (SYNC, ESTOP, STATUS, PING)
-RELIABLE_KINDS = (CONFIG, MOVE, HOLD, RESUME, CLEAR)
+RELIABLE_KINDS = (CONFIG, MOVE, HOLD, RESUME, CLEAR, RELEASE)
 
 # ERROR codes (field "code" of an ERROR frame)
 E_BAD_FRAME = "BAD_FRAME"  # a field is missing or not a number
@@ -57,6 +62,7 @@ E_NOT_CONFIGURED = "NOT_CONFIGURED"
 E_BAD_CHANNELS = "BAD_CHANNELS"  # wrong number of per-channel values
 E_LIMIT = "LIMIT"  # a pulse outside its limits (refused, never clamped)
 E_BAD_DURATION = "BAD_DURATION"
+E_TOO_FAST = "TOO_FAST"  # a MOVE that would drive a channel faster than its CONFIG speed
 E_REJECTED = "REJECTED"  # a MOVE after a refused MOVE, until CLEAR
 E_QUEUE_FULL = "QUEUE_FULL"  # advisory: the MOVE is not acked, the host's retransmission resends it
 E_ESTOPPED = "ESTOPPED"
@@ -81,6 +87,8 @@ FIELD_NAMES = {
         "last_done_cmd",
         "last_queued_cmd",
         "mode",
+        "grip_sensor",
+        "rail_sense",
     ),
     STATUS: (
         "boot_id",
@@ -89,7 +97,9 @@ FIELD_NAMES = {
         "last_queued_cmd",
         "free_slots",
         "faults",
-        "grip_mm",
+        "grip",
+        "grip_raw",
+        "rail",
         "pulses_us*",
     ),
     ACK: ("free_slots", "last_done_cmd"),
@@ -97,7 +107,7 @@ FIELD_NAMES = {
     ERROR: ("code", "cmd_id", "text"),
     PONG: ("token",),
 }
-TEXT_FIELDS = ("fw_version", "boot_id", "reset_cause", "mode", "faults", "code", "text", "token")
+TEXT_FIELDS = ("fw_version", "boot_id", "reset_cause", "mode", "faults", "grip", "rail", "code", "text", "token")
 
 _HEX = b"0123456789abcdef"
 

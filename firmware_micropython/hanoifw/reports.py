@@ -5,7 +5,15 @@ from hanoifw import protocol as p
 from hanoifw.motion import MAX_DURATION_MS
 
 REJECTED = "REJECTED"  # shown in STATUS faults after an invalid MOVE, until CLEAR
-MAX_GRIP_MM = 9999  # keeps STATUS within protocol.MAX_FRAME_LEN whatever the sensor says
+# STATUS ``grip`` words
+GRIP_NONE = "none"  # no grip sensor on this board
+GRIP_UNKNOWN = "unknown"  # no threshold from CONFIG yet, or the sensor read failed
+GRIP_HELD = "held"  # reading at or above the threshold: the closing servo is stalled on a disk
+GRIP_EMPTY = "empty"
+# STATUS ``rail`` words
+RAIL_NONE = "none"  # rail sense not wired
+RAIL_ON = "on"
+RAIL_OFF = "off"
 
 
 def hello_fields(ctl) -> "list[str | int]":
@@ -25,11 +33,14 @@ def hello_fields(ctl) -> "list[str | int]":
         ctl.last_done_cmd,
         ctl.last_queued_cmd,
         ctl.mode,
+        0 if ctl.grip_sensor is None else 1,
+        0 if ctl.rail_sense is None else 1,
     ]
 
 
 def status_fields(ctl) -> "list[str | int]":
-    """STATUS: mode, command ids, free slots, faults, grip in mm, and the pulse of every channel in us."""
+    """STATUS: mode, command ids, free slots, faults, grip word and raw reading, rail, and every channel's pulse."""
+    raw = read_grip_raw(ctl.grip_sensor)
     fields: list[str | int] = [
         ctl.boot_id,
         ctl.mode,
@@ -37,7 +48,9 @@ def status_fields(ctl) -> "list[str | int]":
         ctl.last_queued_cmd,
         ctl.motion.free_slots,
         fault_text(ctl.faults, ctl.refused_cmd),
-        read_grip_mm(ctl.grip_sensor),
+        grip_word(ctl.grip_sensor, raw, ctl.grip_threshold),
+        raw,
+        rail_word(ctl.rail_sense),
     ]
     fields.extend(ctl.pulses_us)
     return fields
@@ -49,12 +62,31 @@ def fault_text(faults: "list[str]", refused_cmd: int) -> str:
     return "|".join(names) if names else "-"
 
 
-def read_grip_mm(sensor) -> int:
-    """The grip sensor reading in mm (0 = nothing held), clipped to -1..9999; -1 without a sensor or when the
-    sensor fails."""
+def read_grip_raw(sensor) -> int:
+    """The grip sensor's ``read_u16()`` (0..65535); -1 without a sensor or when the read fails."""
     if sensor is None:
         return -1
     try:
-        return min(max(int(sensor.read()), -1), MAX_GRIP_MM)
+        return min(max(int(sensor.read_u16()), 0), 65535)
     except Exception:
         return -1
+
+
+def grip_word(sensor, raw: int, threshold: int) -> str:
+    """``held``/``empty`` by comparing ``raw`` with ``threshold``; ``none`` without a sensor; ``unknown`` when
+    there is no threshold (0) or the read failed (-1)."""
+    if sensor is None:
+        return GRIP_NONE
+    if raw < 0 or threshold <= 0:
+        return GRIP_UNKNOWN
+    return GRIP_HELD if raw >= threshold else GRIP_EMPTY
+
+
+def rail_word(rail_sense) -> str:
+    """``on``/``off`` from the rail sense input; ``none`` when it is not wired or cannot be read."""
+    if rail_sense is None:
+        return RAIL_NONE
+    try:
+        return RAIL_ON if rail_sense.value() else RAIL_OFF
+    except Exception:
+        return RAIL_NONE

@@ -3,6 +3,10 @@
 The duty is computed from the pulse width at the servo frame rate (50 Hz: a 20000 us period), with integer
 arithmetic that stays below 2**30. ``release(channel)`` sets duty 0: no pulses, the servo goes limp. Every output
 starts released, so nothing moves before the controller's first CONFIG.
+
+:func:`open_pwm` makes each ``machine.PWM`` so that it never gives a pulse on its own: the esp32 port starts a
+``PWM(pin)`` at 5 kHz and 50 % duty (a servo twitches or slams), so the frame rate and zero duty are given at
+construction; the rp2 port of MicroPython 1.20 takes no keywords there, and its ``PWM(pin)`` starts at duty 0.
 """
 
 DUTY_U16_FULL = 65535  # machine.PWM.duty_u16 at 100 %
@@ -15,6 +19,17 @@ def duty_u16_for(pulse_us: int, period_us: int) -> int:
     if pulse_us >= period_us:
         return DUTY_U16_FULL
     return (pulse_us * DUTY_U16_FULL + (period_us >> 1)) // period_us
+
+
+def open_pwm(pwm_class, pin, freq_hz: int):
+    """A ``pwm_class`` (``machine.PWM``) on ``pin`` at ``freq_hz`` with duty 0 from its first instant."""
+    try:
+        return pwm_class(pin, freq=freq_hz, duty_u16=0)
+    except TypeError:  # rp2 v1.20: PWM(pin) only; it starts with duty 0
+        pwm = pwm_class(pin)
+        pwm.duty_u16(0)
+        pwm.freq(freq_hz)
+        return pwm
 
 
 class PwmServos:

@@ -9,7 +9,9 @@ import types
 from pathlib import Path
 from typing import Any
 
+import fwfakes
 import pytest
+from hanoifw.boardpins import BoardConfigError, check_wdt_ms, chip_name
 from hanoifw.controller import Controller
 from hanoifw.pca9685 import PCA9685
 from hanoifw.servos import PwmServos
@@ -20,29 +22,61 @@ ESP32_STRAPPING_PINS = {0, 2, 5, 12, 15}
 
 
 class FakePin:
-    def __init__(self, number: int) -> None:
+    IN = 0
+    OUT = 1
+
+    def __init__(self, number: int, mode: int | None = None) -> None:
         self.number = number
+        self.mode = mode
+        self.level = 1
+
+    def value(self, level: int | None = None) -> int:
+        if level is not None:
+            self.level = level
+        return self.level
 
 
-class FakePWM:
-    def __init__(self, pin: FakePin) -> None:
+class Esp32PWM:
+    """machine.PWM as the esp32 port has it: without keywords it starts at once at 5 kHz and 50 % duty."""
+
+    def __init__(self, pin: FakePin, *, freq: int = 5000, duty_u16: int = 32768) -> None:
         self.pin = pin
+        self.output: list[tuple[int, int]] = [(freq, duty_u16)]  # (Hz, duty) the pin gave, in order
         self.calls: list[tuple[str, int]] = []
 
     def freq(self, hz: int) -> None:
         self.calls.append(("freq", hz))
+        self.output.append((hz, self.output[-1][1]))
 
     def duty_u16(self, value: int) -> None:
         self.calls.append(("duty_u16", value))
+        self.output.append((self.output[-1][0], value))
 
 
-class FakeI2C:
+class Rp2V120PWM(Esp32PWM):
+    """machine.PWM of the rp2 port in MicroPython 1.20: no keywords; a new PWM(pin) gives duty 0."""
+
+    def __init__(self, pin: FakePin, **kwargs: int) -> None:
+        if kwargs:
+            raise TypeError("function doesn't take keyword arguments")
+        super().__init__(pin, freq=1907, duty_u16=0)
+
+
+class FakeI2C(fwfakes.FakeI2C):
     def __init__(self, bus: int, *, scl: FakePin, sda: FakePin, freq: int) -> None:
+        super().__init__()
         self.bus, self.scl, self.sda, self.freq = bus, scl.number, sda.number, freq
-        self.writes: list[tuple[int, int, bytes]] = []
 
-    def writeto_mem(self, addr: int, reg: int, buf: bytes) -> None:
-        self.writes.append((addr, reg, bytes(buf)))
+
+class FakeADC:
+    ATTN_11DB = 3
+
+    def __init__(self, pin: FakePin, **kwargs: int) -> None:
+        self.pin = pin
+        self.kwargs = kwargs
+
+    def read_u16(self) -> int:
+        return 1234
 
 
 class FakeWDT:
@@ -50,11 +84,12 @@ class FakeWDT:
         self.timeout = timeout
 
 
-def fake_machine() -> types.ModuleType:
+def fake_machine(pwm: type = Esp32PWM) -> types.ModuleType:
     machine = types.ModuleType("machine")
     machine.Pin = FakePin  # type: ignore[attr-defined]
-    machine.PWM = FakePWM  # type: ignore[attr-defined]
+    machine.PWM = pwm  # type: ignore[attr-defined]
     machine.I2C = FakeI2C  # type: ignore[attr-defined]
+    machine.ADC = FakeADC  # type: ignore[attr-defined]
     machine.WDT = FakeWDT  # type: ignore[attr-defined]
     machine.PWRON_RESET = 1  # type: ignore[attr-defined]
     machine.WDT_RESET = 3  # type: ignore[attr-defined]
@@ -75,31 +110,88 @@ def board_main(monkeypatch: pytest.MonkeyPatch) -> Any:
     return module
 
 
-def test_pwm_servos_on_the_configured_pins(board_main: Any) -> None:
-    servos = board_main.make_servos("esp32")
-    assert isinstance(servos, PwmServos)
+UNAMES = {  # os.uname().machine of the stock MicroPython builds
+    "ESP32": "Generic ESP32 module with ESP32",
+    "ESP32S3": "Generic ESP32S3 module with ESP32S3",
+    "ESP32C3": "ESP32C3 module with ESP32C3",
+    "RP2040": "Raspberry Pi Pico with RP2040",
+}
+
+
+def test_the_chip_is_read_from_uname_not_sys_platform() -> None:
+    assert {chip_name(text) for text in UNAMES.values()} == set(UNAMES)
+    assert chip_name("ESP32-S3") == "ESP32S3"
+
+
+@pytest.mark.parametrize("pwm", [Esp32PWM, Rp2V120PWM])
+def test_pwm_pins_never_pulse_before_config_on_either_port(board_main: Any, pwm: type) -> None:
+    """esp32: a bare PWM(pin) gives 5 kHz at 50 % at once; rp2 (v1.20) refuses keywords. No output may show a
+    non-zero duty or another rate than 50 Hz once running."""
+    board_main.machine.PWM = pwm
+    servos, held_us = board_main.make_servos("ESP32")
+    assert isinstance(servos, PwmServos) and held_us is None
     pwms = servos._pwms
-    assert [pwm.pin.number for pwm in pwms] == list(board_main.cfg.PWM_PINS["esp32"])
-    assert all(pwm.calls == [("freq", 50), ("duty_u16", 0)] for pwm in pwms)  # released until CONFIG
+    assert [p.pin.number for p in pwms] == list(board_main.cfg.PWM_PINS["ESP32"])
+    for p in pwms:
+        assert all(duty == 0 for _, duty in p.output), p.output
+        assert p.output[-1] == (50, 0)
+
+
+def test_every_shipped_chip_gets_its_own_pins(board_main: Any) -> None:
+    s3_pins = board_main.cfg.PWM_PINS["ESP32S3"]
+    servos, _ = board_main.make_servos("ESP32S3")
+    assert [p.pin.number for p in servos._pwms] == list(s3_pins)
+    assert not set(s3_pins) & set(range(22, 26))  # the ESP32-S3 has no GPIO 22-25
+    with pytest.raises(BoardConfigError, match="PWM_PINS has no entry for chip ESP32C3"):
+        board_main.make_servos("ESP32C3")
+
+
+def test_a_chip_without_pins_stops_main_with_one_line_before_any_output(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(board_main.os, "uname", lambda: types.SimpleNamespace(machine=UNAMES["ESP32C3"]))
+    made: list[object] = []
+    monkeypatch.setattr(board_main.machine, "PWM", lambda *a, **k: made.append(a))
+    board_main.main()
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and "ESP32C3" in out[0] and "board_config.py" in out[0] and made == []
+
+
+def test_the_hardware_watchdog_timeout_is_checked_against_the_port() -> None:
+    check_wdt_ms("RP2040", 8388)
+    check_wdt_ms("ESP32S3", 2000)
+    check_wdt_ms("ESP32", None)
+    for chip, timeout_ms in (("RP2040", 8389), ("RP2040", 0), ("ESP32", 500), ("ESP32S3", 2500)):
+        with pytest.raises(BoardConfigError, match=f"HARDWARE_WDT_MS = {timeout_ms}: chip {chip}"):
+            check_wdt_ms(chip, timeout_ms)
 
 
 def test_pca9685_servos_map_channels_to_outputs(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(board_main.cfg, "SERVO_DRIVER", "pca9685")
     monkeypatch.setattr(board_main.cfg, "PCA9685_CHANNELS", (8, 9, 10, 11, 12))
-    servos = board_main.make_servos("rp2")
+    servos, held_us = board_main.make_servos("RP2040")
     driver = servos._driver
-    assert isinstance(driver, PCA9685)
+    assert isinstance(driver, PCA9685) and held_us == [0] * 5
     i2c = driver._i2c
-    assert (i2c.bus, i2c.scl, i2c.sda) == board_main.cfg.I2C_BUS["rp2"]
+    assert (i2c.bus, i2c.scl, i2c.sda) == board_main.cfg.I2C_BUS["RP2040"]
     servos.set_pulse_us(2, 1500)
     assert i2c.writes[-1][:2] == (0x40, 0x06 + 4 * 10)  # channel 2 -> output 10 -> LED10_ON_L
 
 
-def test_main_wires_controller_watchdog_and_usb(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sensors_come_from_the_chip_tables(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    grip = board_main.make_grip_sensor("ESP32")
+    assert grip.pin.number == 34 and grip.kwargs == {"atten": FakeADC.ATTN_11DB}  # 0..3.3 V, not 0..1.1 V
+    assert board_main.make_rail_sense("RP2040").number == 22
+    monkeypatch.setattr(board_main.cfg, "GRIP_SENSOR_PIN", None)
+    monkeypatch.setattr(board_main.cfg, "RAIL_SENSE_PIN", {"RP2040": None})
+    assert board_main.make_grip_sensor("RP2040") is None and board_main.make_rail_sense("RP2040") is None
+
+
+def test_main_wires_controller_sensors_watchdog_and_usb(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: dict[str, Any] = {}
 
-    def fake_serve(controller: Controller, port: Any, clock: Any, *, make_wdt: Any, period_ms: int) -> str:
-        seen.update(controller=controller, wdt=make_wdt(), period_ms=period_ms)
+    def fake_serve(controller: Controller, port: Any, clock: Any, *, make_wdt: Any, period_ms: int, **kw: Any) -> str:
+        seen.update(controller=controller, wdt=make_wdt(), period_ms=period_ms, **kw)
         return "interrupted"
 
     class Poll:
@@ -109,16 +201,44 @@ def test_main_wires_controller_watchdog_and_usb(board_main: Any, monkeypatch: py
     stdin = types.SimpleNamespace(buffer=object())
     monkeypatch.setattr(board_main, "serve", fake_serve)
     monkeypatch.setattr(board_main, "select", types.SimpleNamespace(poll=Poll, POLLIN=1))
+    monkeypatch.setattr(board_main.os, "uname", lambda: types.SimpleNamespace(machine=UNAMES["RP2040"]))
     monkeypatch.setattr(
         board_main, "sys", types.SimpleNamespace(platform="rp2", stdin=stdin, stdout=types.SimpleNamespace(buffer=1))
     )
+    monkeypatch.setitem(sys.modules, "micropython", types.SimpleNamespace(kbd_intr=lambda char: None))
     board_main.main()
     controller = seen["controller"]
     assert isinstance(controller, Controller)
     assert len(controller.boot_id) == 8 and int(controller.boot_id, 16) >= 0
     assert controller.reset_cause == "wdt" and controller.watchdog_ms == 300 and controller.channels == 5
+    assert controller.grip_sensor.pin.number == 26 and controller.rail_sense.number == 22
     assert seen["wdt"].timeout == board_main.cfg.HARDWARE_WDT_MS and seen["registered"] is stdin
     assert seen["period_ms"] <= 20  # >= 50 Hz
+    assert seen["kbd_intr"] is not None and seen["collect"] is not None
+
+
+def test_a_failure_after_boot_switches_every_output_off(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a PCA9685 the pulses would outlive main.py: a crash must not leave them without a loop behind them."""
+    monkeypatch.setattr(board_main.cfg, "SERVO_DRIVER", "pca9685")
+    monkeypatch.setattr(board_main.os, "uname", lambda: types.SimpleNamespace(machine=UNAMES["RP2040"]))
+    made: list[Any] = []
+    real = board_main.make_servos
+
+    def make_servos(chip: str) -> Any:
+        servos, held_us = real(chip)
+        servos.set_pulse_us(0, 1500)  # a pulse left over from before the crash
+        made.append(servos)
+        return servos, held_us
+
+    def crash(*args: Any) -> None:
+        raise MemoryError("out of memory")
+
+    monkeypatch.setattr(board_main, "make_servos", make_servos)
+    monkeypatch.setattr(board_main, "serve_host", crash)
+    with pytest.raises(MemoryError):
+        board_main.main()
+    i2c = made[0]._driver._i2c
+    assert all(i2c.pulse_counts(0x40, output) is None for output in range(5))
 
 
 def test_board_config_is_consistent() -> None:
@@ -127,9 +247,16 @@ def test_board_config_is_consistent() -> None:
         import board_config as cfg
     finally:
         sys.path.pop(0)
-    for platform, pins in cfg.PWM_PINS.items():
-        assert len(pins) == cfg.CHANNELS == len(set(pins)), platform
-    assert not set(cfg.PWM_PINS["esp32"]) & ESP32_STRAPPING_PINS
+    for chip, pins in cfg.PWM_PINS.items():
+        assert len(pins) == cfg.CHANNELS == len(set(pins)), chip
+        used = set(pins) | set(cfg.I2C_BUS[chip][1:]) | {cfg.GRIP_SENSOR_PIN[chip], cfg.RAIL_SENSE_PIN[chip]}
+        assert len(used) == cfg.CHANNELS + 4, f"{chip}: two functions on one pin"
+    assert not set(cfg.PWM_PINS["ESP32"]) & ESP32_STRAPPING_PINS
+    assert 32 <= cfg.GRIP_SENSOR_PIN["ESP32"] <= 39  # ADC1
+    assert 26 <= cfg.GRIP_SENSOR_PIN["RP2040"] <= 28 and 1 <= cfg.GRIP_SENSOR_PIN["ESP32S3"] <= 10  # ADC pins
+    assert sorted(cfg.ENABLE_ORDER) == list(range(cfg.CHANNELS))
+    check_wdt_ms("RP2040", cfg.HARDWARE_WDT_MS)
+    check_wdt_ms("ESP32", cfg.HARDWARE_WDT_MS)
     assert len(cfg.PCA9685_CHANNELS) == cfg.CHANNELS and all(0 <= ch <= 15 for ch in cfg.PCA9685_CHANNELS)
     assert cfg.SERVO_DRIVER in ("pwm", "pca9685") and cfg.QUEUE_DEPTH >= 8 and cfg.HOST_WATCHDOG_MS == 300
     assert cfg.CONTROL_PERIOD_MS <= 20 and (cfg.HARDWARE_WDT_MS is None or cfg.HARDWARE_WDT_MS > 10 * 20)

@@ -24,7 +24,7 @@ RUNNER = ROOT / "tests" / "micropython" / "run.mjs"
 FIRMWARE_TESTS = ROOT / "tests" / "firmware"
 NODE_TIMEOUT_S = 180
 PERIOD_MS = 10
-LIMITS = [1000, 2000, 1500] * 5
+LIMITS = [1000, 2000, 1500, 60000] * 5 + [0]  # per channel min, max, start, speed; grip threshold
 
 
 @dataclass

@@ -181,10 +181,20 @@ def test_missing_key_names_key_and_section() -> None:
         ),
         (setter("gripper", "max_speed_deg_s", -5.0), r"\[gripper\] max_speed_deg_s = -5.0"),
         # inverted pulse ranges
-        (setter("servos.base", "min_us", 2600), r"\[servos.base\] max_us = 2500: expected more than min_us = 2600"),
+        (setter("servos.base", "min_us", 2400), r"\[servos.base\] max_us = 2400: expected more than min_us = 2400"),
+        # a pulse range the firmware would refuse (it takes 500-2500 µs)
+        (
+            setter("servos.base", "min_us", 450),
+            r"\[servos.base\] min_us = 450: expected a whole number from 500 to 2500",
+        ),
+        (setter("servos.wrist", "max_us", 2600), r"\[servos.wrist\] max_us = 2600: expected a whole number from 500"),
+        # the grip threshold: needed with a sensor, a read_u16 value
+        (setter("gripper", "grip_threshold_u16", 70000), r"\[gripper\] grip_threshold_u16 = 70000: expected a whole"),
+        # channel may only restate the wire channel: board_config.py maps channels to pins
+        (setter("servos.wrist", "channel", 2), r"^\[servos.wrist\] channel = 2: expected 3, the wire channel"),
         (setter("servos.gripper", "max_us", 800), r"\[servos.gripper\] max_us = 800: .*inverted"),
         # a joint limit the servo's pulse range cannot reach
-        (setter("arm.base", "max_deg", 120.0), r"\[servos.base\] max_us = 2500: .*\[arm.base\] max_deg = 120"),
+        (setter("arm.base", "max_deg", 120.0), r"\[servos.base\] max_us = 2400: .*\[arm.base\] max_deg = 120"),
         # bad values and types
         (setter("board", "disk_thickness_mm", "6"), r"\[board\] disk_thickness_mm = '6': expected a number"),
         (setter("board", "disk_count", 3), r"\[board\] disk_diameters_mm = .*expected a list of 3 numbers"),
@@ -192,8 +202,7 @@ def test_missing_key_names_key_and_section() -> None:
         (setter("servos.elbow", "direction", 0), r"\[servos.elbow\] direction = 0"),
         (setter("servos.shoulder", "points_deg_us", [[10, 620], [90, 1500], [170, 1400]]), r"points_deg_us.*strictly"),
         (setter("servos.shoulder", "points_deg_us", [[10, 620]]), r"points_deg_us.*at least 2"),
-        (setter("servos.wrist", "channel", 2), r"\[servos.wrist\] channel = 2: already used by \[servos.elbow\]"),
-        (setter("servos.base", "start_deg", 95.0), r"\[servos.base\] start_deg = 95.0: expected a number from -90"),
+        (setter("servos.base", "start_deg", 95.0), r"\[servos.base\] start_deg = 95.0: expected a number from -80"),
         (setter("arm.elbow", "max_deg", -160.0), r"\[arm.elbow\] max_deg = -160.0: expected more than min_deg"),
         (setter("gripper", "grip_sensor", "yes"), r"\[gripper\] grip_sensor = 'yes': expected true or false"),
         (setter("gripper", "closed_us", 1000), r"\[gripper\] closed_us = 1000: expected a pulse other than open_us"),
@@ -272,3 +281,8 @@ def test_config_errors_are_hanoi_errors_and_value_errors() -> None:
         parse_config(edited(setter("arm", "forearm_mm", 0.0)))
     assert isinstance(err.value, HanoiError)
     assert isinstance(err.value, ValueError)
+
+
+def test_a_grip_sensor_without_a_threshold_gets_the_documented_default() -> None:
+    config = parse_config(edited(remover("gripper", "grip_threshold_u16")))
+    assert config.gripper.grip_threshold_u16 == round(0.33 * 0.1 * 50 / 3.3 * 65536)  # 1.65 V: half the ADC range

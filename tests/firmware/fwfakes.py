@@ -4,7 +4,7 @@ from hanoifw import protocol as p
 from hanoifw.controller import Controller
 
 CONTROL_PERIOD_MS = 10
-LIMITS = (1000, 2000, 1500)  # min_us, max_us, start_us for every channel in these tests
+LIMITS = (1000, 2000, 1500, 60000)  # min_us, max_us, start_us, max_speed_us_s for every channel in these tests
 
 
 class FakeServos:
@@ -24,13 +24,25 @@ class FakeServos:
 
 
 class FakeGrip:
-    def __init__(self, value_mm):
-        self.value_mm = value_mm
+    """A grip-current ADC (``machine.ADC``): ``read_u16`` gives ``value`` (None: the read fails)."""
 
-    def read(self):
-        if self.value_mm is None:
+    def __init__(self, value):
+        self.value = value
+
+    def read_u16(self):
+        if self.value is None:
             raise OSError("sensor unplugged")
-        return self.value_mm
+        return self.value
+
+
+class FakeRail:
+    """The rail sense input (``machine.Pin``): ``value()`` is 1 while ``powered``."""
+
+    def __init__(self, powered=True):
+        self.powered = powered
+
+    def value(self):
+        return 1 if self.powered else 0
 
 
 class Rng:
@@ -56,6 +68,7 @@ class Host:
 
     def __init__(self, ctl=None, channels=5, **kwargs):
         self.servos = FakeServos()
+        kwargs.setdefault("stagger_ms", 0)  # every output on at CONFIG; the staggered enable has its own tests
         self.ctl = ctl or Controller(self.servos, channels=channels, boot_id="b0071d00", **kwargs)
         self.channels = self.ctl.channels
         self.reader = p.FrameReader()
@@ -88,11 +101,11 @@ class Host:
             got.extend(self.step())
         return got
 
-    def start(self, limits=LIMITS):
+    def start(self, limits=LIMITS, grip_threshold=0):
         """SYNC and CONFIG (every channel with ``limits``); returns the frames of the first steps."""
         self.ctl.feed(p.encode(p.SYNC, self.seq, 0, (f"t{self.seq}",)))
         got = self.step()
-        self.send(p.CONFIG, list(limits) * self.channels)
+        self.send(p.CONFIG, config_fields(self.channels, limits, grip_threshold))
         return got + self.step()
 
     def move(self, cmd_id, duration_ms, pulse_us):
@@ -108,6 +121,16 @@ class Host:
             if frame[0] == p.STATUS:
                 return p.unpack(p.STATUS, frame[3])
         raise AssertionError("no STATUS reply")
+
+
+def config_fields(channels, limits=LIMITS, grip_threshold=0):
+    """CONFIG fields: ``limits`` (min_us, max_us, start_us and, optionally, max_speed_us_s) for every channel,
+    then the grip threshold."""
+    if len(limits) == 3:
+        limits = (limits[0], limits[1], limits[2], 60000)
+    fields = list(limits) * channels
+    fields.append(grip_threshold)
+    return fields
 
 
 def kinds(frames):
@@ -137,17 +160,53 @@ class FakePWM:
 
 
 class FakeI2C:
-    """machine.I2C stand-in: a register file per address; records every writeto_mem as (addr, reg, bytes)."""
+    """machine.I2C stand-in with PCA9685s on it, modelled as the datasheet has them (rev. 4, section 7.3):
+    power-on MODE1 = 0x11 (SLEEP | ALLCALL, auto-increment off), PRE_SCALE = 0x1E, every LEDn_OFF_H = 0x10
+    (full off). Without MODE1.AI a multi-byte write puts every byte into the one addressed register; PRE_SCALE
+    only takes a write while SLEEP is set; ALL_LED_* writes go to every LEDn register. Records every writeto_mem
+    as (addr, reg, bytes)."""
 
     def __init__(self):
         self.writes = []
         self.registers = {}
 
+    def chip(self, addr):
+        """The register file of the chip at ``addr`` (made in its power-on state on first use)."""
+        regs = self.registers.get(addr)
+        if regs is None:
+            regs = bytearray(256)
+            regs[0x00] = 0x11
+            regs[0xFE] = 0x1E
+            for n in range(16):
+                regs[0x06 + 4 * n + 3] = 0x10
+            self.registers[addr] = regs
+        return regs
+
     def writeto_mem(self, addr, reg, buf):
         self.writes.append((addr, reg, bytes(buf)))
-        regs = self.registers.setdefault(addr, bytearray(256))
+        regs = self.chip(addr)
         for i in range(len(buf)):
-            regs[(reg + i) & 0xFF] = buf[i]
+            target = (reg + i) & 0xFF if regs[0x00] & 0x20 else reg
+            if target == 0xFE and not regs[0x00] & 0x10:
+                continue  # PRE_SCALE is write-protected while the oscillator runs
+            if 0xFA <= target <= 0xFD:
+                for n in range(16):
+                    regs[0x06 + 4 * n + target - 0xFA] = buf[i]
+                continue
+            regs[target] = buf[i]
+
+    def readfrom_mem_into(self, addr, reg, buf):
+        regs = self.chip(addr)
+        for i in range(len(buf)):
+            buf[i] = regs[(reg + i) & 0xFF if regs[0x00] & 0x20 else reg]
+
+    def pulse_counts(self, addr, output):
+        """(ON, OFF) counts of ``output``, or None while it is fully off."""
+        regs = self.chip(addr)
+        base = 0x06 + 4 * output
+        if regs[base + 3] & 0x10:
+            return None
+        return (regs[base] | (regs[base + 1] & 0x0F) << 8, regs[base + 2] | (regs[base + 3] & 0x0F) << 8)
 
 
 class FakeClock:

@@ -1,6 +1,14 @@
 """Main-loop helper tests with fake ports, clocks and watchdogs (also run under MicroPython)."""
 
-from fwfakes import CONTROL_PERIOD_MS, FakeClock, FakeSerialIn, FakeSerialPoller, FakeServos, heap_bytes_during
+from fwfakes import (
+    CONTROL_PERIOD_MS,
+    FakeClock,
+    FakeSerialIn,
+    FakeSerialPoller,
+    FakeServos,
+    config_fields,
+    heap_bytes_during,
+)
 from hanoifw import protocol as p
 from hanoifw.board import StreamPort, make_boot_id, reset_cause_name, serve
 from hanoifw.controller import Controller
@@ -116,7 +124,7 @@ def test_serve_runs_the_controller_every_period_and_feeds_the_watchdog_once_conf
     clock = FakeClock(start_ms=(1 << 30) - 35)  # crosses the tick wrap
     script = {
         2: p.encode(p.SYNC, 0, 0, ("t",)),
-        3: p.encode(p.CONFIG, 1, 0, [1000, 2000, 1500] * 5),
+        3: p.encode(p.CONFIG, 1, 0, config_fields(5)),
         4: p.encode(p.MOVE, 2, 0, [1, 100] + [1600] * 5),
     }
     for loop in range(5, 30):
@@ -129,7 +137,7 @@ def test_serve_runs_the_controller_every_period_and_feeds_the_watchdog_once_conf
         wdts.append(FakeWdt())
         return wdts[-1]
 
-    ctl = Controller(servos, boot_id="feedf00d")
+    ctl = Controller(servos, boot_id="feedf00d", stagger_ms=0)
     assert serve(ctl, port, clock, make_wdt=make_wdt, period_ms=CONTROL_PERIOD_MS, max_loops=30) == "stopped"
     assert len(wdts) == 1 and wdts[0].fed == 28  # started by the CONFIG of loop 3, fed every loop from then on
     assert clock.ticks_diff(clock.now_ms, (1 << 30) - 35) == 30 * CONTROL_PERIOD_MS
@@ -142,12 +150,12 @@ def test_ctrl_c_latches_estop_holds_the_pose_and_returns():
     clock = FakeClock()
     script = {
         1: p.encode(p.SYNC, 0, 0, ("t",)),
-        2: p.encode(p.CONFIG, 1, 0, [1000, 2000, 1500] * 5),
+        2: p.encode(p.CONFIG, 1, 0, config_fields(5)),
         3: p.encode(p.MOVE, 2, 0, [1, 1000] + [1900] * 5),
     }
     port = ScriptedPort(clock, script, interrupt_at=20)
     servos = FakeServos()
-    ctl = Controller(servos, boot_id="feedf00d")
+    ctl = Controller(servos, boot_id="feedf00d", stagger_ms=0)
     assert serve(ctl, port, clock, make_wdt=FakeWdt, period_ms=CONTROL_PERIOD_MS) == "interrupted"
     assert ctl.mode == "ESTOP"
     assert 1500 < servos.current[0] < 1900 and None not in servos.current.values()  # holding, not released
@@ -156,3 +164,33 @@ def test_ctrl_c_latches_estop_holds_the_pose_and_returns():
     writes = len(servos.history)
     ctl.step(clock.ticks_ms() + 500)
     assert len(servos.history) == writes
+
+
+def test_ctrl_c_is_off_while_an_output_is_on_and_garbage_is_collected_only_when_idle():
+    clock = FakeClock()
+    script = {
+        1: p.encode(p.SYNC, 0, 0, ("t",)),
+        150: p.encode(p.CONFIG, 1, 0, config_fields(5)),
+        151: p.encode(p.MOVE, 2, 0, [1, 2000] + [1900] * 5),
+        400: p.encode(p.RELEASE, 3, 0),
+    }
+    for loop in range(152, 400):
+        script[loop] = p.encode(p.PING, 0, 0)
+    port = ScriptedPort(clock, script)
+    settings = []
+    collections = []
+    ctl = Controller(FakeServos(), boot_id="feedf00d", stagger_ms=0)
+
+    def kbd_intr(char):
+        settings.append((port.loop, char))
+
+    def collect():
+        collections.append(port.loop)
+        assert not ctl.motion.is_busy
+
+    serve(ctl, port, clock, period_ms=CONTROL_PERIOD_MS, max_loops=420, kbd_intr=kbd_intr, collect=collect)
+    assert settings == [(1, 3), (150, -1), (400, 3)]  # off from the CONFIG until the RELEASE
+    assert collections and all(
+        collections[i + 1] - collections[i] >= 100 for i in range(len(collections) - 1)
+    )  # at most once a second
+    assert not [loop for loop in collections if 151 <= loop < 351]  # never during the 2 s move

@@ -1,21 +1,25 @@
 """CONFIG/MOVE field validation tests (also run under MicroPython)."""
 
 from hanoifw import protocol as p
-from hanoifw.commands import parse_config, parse_move
+from hanoifw.commands import check_speeds, parse_config, parse_move
 
 
-def test_config_parses_per_channel_triples():
-    code, text, value = parse_config(["1000", "2000", "1500", "600", "2400", "600"], 2, 500, 2500)
-    assert (code, text) == ("", "") and value == ([1000, 600], [2000, 2400], [1500, 600])
+def test_config_parses_per_channel_limits_speeds_and_the_grip_threshold():
+    fields = ["1000", "2000", "1500", "3000", "600", "2400", "600", "6660", "31000"]
+    code, text, value = parse_config(fields, 2, 500, 2500)
+    assert (code, text) == ("", "") and value == ([1000, 600], [2000, 2400], [1500, 600], [3000, 6660], 31000)
 
 
 def test_config_names_the_bad_channel():
     cases = (
         (["1000", "2000"], p.E_BAD_CHANNELS, "2 values"),
-        (["1000", "2000", "1500", "499", "2000", "1500"], p.E_LIMIT, "channel 1 value 499"),
-        (["1000", "2000", "1500", "1000", "2000", "abc"], p.E_LIMIT, "channel 1 value abc"),
-        (["2000", "1000", "1500", "1000", "2000", "1500"], p.E_LIMIT, "channel 0 min 2000 max 1000"),
-        (["1000", "2000", "999", "1000", "2000", "1500"], p.E_LIMIT, "start 999"),
+        (["1000", "2000", "1500", "9", "499", "2000", "1500", "9", "0"], p.E_LIMIT, "channel 1 value 499"),
+        (["1000", "2000", "1500", "9", "1000", "2000", "abc", "9", "0"], p.E_LIMIT, "channel 1 value abc"),
+        (["2000", "1000", "1500", "9", "1000", "2000", "1500", "9", "0"], p.E_LIMIT, "channel 0 min 2000 max 1000"),
+        (["1000", "2000", "999", "9", "1000", "2000", "1500", "9", "0"], p.E_LIMIT, "start 999"),
+        (["1000", "2000", "1500", "0", "1000", "2000", "1500", "9", "0"], p.E_LIMIT, "channel 0 speed 0"),
+        (["1000", "2000", "1500", "9", "1000", "2000", "1500", "60001", "0"], p.E_LIMIT, "channel 1 speed 60001"),
+        (["1000", "2000", "1500", "9", "1000", "2000", "1500", "9", "65536"], p.E_BAD_FRAME, "grip threshold 65536"),
     )
     for fields, code, needle in cases:
         got_code, text, value = parse_config(fields, 2, 500, 2500)
@@ -37,3 +41,14 @@ def test_move_checks_duration_and_every_pulse_against_its_channel():
     for fields, code, needle in cases:
         got_code, text, value = parse_move(fields, 2, mins, maxs, 60000)
         assert value is None and got_code == code and needle in text, (fields, text)
+
+
+def test_speed_check_uses_the_average_speed_of_each_channel():
+    speeds = [1000, 2000]  # us/s
+    assert check_speeds([1500, 1500], [2000, 1500], 500, speeds) == ("", "")  # 500 us in 0.5 s: 1000 us/s
+    code, text = check_speeds([1500, 1500], [2000, 1500], 499, speeds)
+    assert code == p.E_TOO_FAST and "channel 0" in text and "1000 us/s" in text
+    code, text = check_speeds([1500, 1500], [1500, 900], 299, speeds)  # 600 us down in 0.299 s: 2007 us/s
+    assert code == p.E_TOO_FAST and "channel 1" in text
+    assert check_speeds([0, 1500], [2500, 1500], 1, speeds) == ("", "")  # not output yet: enabled first
+    assert check_speeds([500, 500], [2500, 2500], 60000, [34, 34]) == ("", "")  # 2000 us in 60 s, no overflow

@@ -1,6 +1,16 @@
 """Controller tests in virtual time. Plain asserts only: these bodies also run under MicroPython (run.mjs)."""
 
-from fwfakes import CONTROL_PERIOD_MS, FakeGrip, FakeServos, Host, Rng, done_ids, errors, kinds
+from fwfakes import (
+    CONTROL_PERIOD_MS,
+    FakeGrip,
+    FakeServos,
+    Host,
+    Rng,
+    config_fields,
+    done_ids,
+    errors,
+    kinds,
+)
 from hanoifw import protocol as p
 from hanoifw.controller import HOST_LOST, MAX_PENDING_FRAMES, MAX_STEP_MS, TICKS_PERIOD, Controller, ticks_diff_ms
 
@@ -24,14 +34,18 @@ def test_boot_announces_hello_and_outputs_no_pwm_before_config():
     host.move(1, 100, 1600)  # refused: no CONFIG yet
     assert errors(host.run(200)) == [p.E_NOT_CONFIGURED]
     assert host.servos.history == []
-    host.send(p.CONFIG, [1000, 2000, 1200, 1000, 2000, 1300, 1000, 2000, 1400, 1000, 2000, 1500, 1000, 2000, 1600])
+    fields = []
+    for start_us in (1200, 1300, 1400, 1500, 1600):
+        fields.extend([1000, 2000, start_us, 9000])
+    fields.append(0)
+    host.send(p.CONFIG, fields)
     host.run(100)
-    assert host.servos.history == [(0, 1200), (1, 1300), (2, 1400), (3, 1500), (4, 1600)]
+    assert sorted(host.servos.history) == [(0, 1200), (1, 1300), (2, 1400), (3, 1500), (4, 1600)]
 
 
 def test_reliable_frame_before_sync_is_refused_and_not_acked():
     host = Host()
-    host.send(p.CONFIG, [1000, 2000, 1500] * 5)
+    host.send(p.CONFIG, config_fields(5, (1000, 2000, 1500)))
     got = host.step()
     assert errors(got) == [p.E_NO_SESSION]
     assert p.ACK not in kinds(got)
@@ -167,7 +181,7 @@ def test_bad_move_fields_are_answered_with_errors():
         host.send(p.MOVE, fields)
         assert errors(host.step()) == [code], fields
         host.send(p.CLEAR)
-    assert host.servos.history == [(ch, 1500) for ch in range(5)]
+    assert sorted(host.servos.history) == [(ch, 1500) for ch in range(5)]
 
 
 def test_full_queue_refuses_without_ack_and_takes_the_resend():
@@ -265,23 +279,25 @@ def test_config_is_validated_and_never_moves_a_configured_arm():
     host = Host()
     host.ctl.feed(p.encode(p.SYNC, 0, 0, ("t",)))
     host.step()
+    good = [1000, 2000, 1500, 9000] * 4 + [0]
     bad = (
-        [1000, 2000, 1500] * 4,
-        [1000, 1000, 1000] + [1000, 2000, 1500] * 4,
-        [1000, 2000, 2100] + [1000, 2000, 1500] * 4,
-        [400, 2000, 1500] + [1000, 2000, 1500] * 4,
-        [1000, 2600, 1500] + [1000, 2000, 1500] * 4,
+        good[:12] + [0],  # noqa: RUF005 (MicroPython has no * in list displays)
+        [1000, 1000, 1000, 9000] + good,  # noqa: RUF005
+        [1000, 2000, 2100, 9000] + good,  # noqa: RUF005
+        [400, 2000, 1500, 9000] + good,  # noqa: RUF005
+        [1000, 2600, 1500, 9000] + good,  # noqa: RUF005
+        [1000, 2000, 1500, 0] + good,  # noqa: RUF005
     )
     for fields in bad:
         host.send(p.CONFIG, fields)
         assert len(errors(host.step())) == 1, fields
     assert host.servos.history == [] and host.ctl.mode == "UNCONFIGURED"
-    host.send(p.CONFIG, [1000, 2000, 1500] * 5)
+    host.send(p.CONFIG, config_fields(5, (1000, 2000, 1500)))
     host.step()
-    host.send(p.CONFIG, [900, 2100, 1000] * 5)  # new limits, new start: the arm stays put
+    host.send(p.CONFIG, config_fields(5, (900, 2100, 1000)))  # new limits, new start: the arm stays put
     host.step()
     assert host.ctl.min_us == [900] * 5 and list(host.ctl.pulses_us) == [1500] * 5
-    host.send(p.CONFIG, [1600, 2100, 1700] * 5)  # the current pose would be out of limits
+    host.send(p.CONFIG, config_fields(5, (1600, 2100, 1700)))  # the current pose would be out of limits
     assert errors(host.step()) == [p.E_LIMIT]
     assert len(host.servos.history) == 5
 
@@ -302,10 +318,17 @@ def test_latched_fault_from_the_simulator_holds_until_clear():
     assert host.ctl.mode == "IDLE"
 
 
-def test_status_reports_the_grip_sensor():
-    assert Host(grip_sensor=FakeGrip(23)).status()["grip_mm"] == 23
-    assert Host(grip_sensor=FakeGrip(None)).status()["grip_mm"] == -1
-    assert Host().status()["grip_mm"] == -1
+def test_status_reports_the_grip_current_and_the_configured_verdict():
+    host = Host(grip_sensor=FakeGrip(41000))
+    status = host.status()
+    assert (status["grip"], status["grip_raw"]) == ("unknown", 41000)  # no threshold before CONFIG
+    host.start(grip_threshold=30000)
+    assert (host.status()["grip"], host.status()["grip_raw"]) == ("held", 41000)
+    host.ctl.grip_sensor.value = 12000
+    assert host.status()["grip"] == "empty"
+    host.ctl.grip_sensor.value = None
+    assert (host.status()["grip"], host.status()["grip_raw"]) == ("unknown", -1)
+    assert (Host().status()["grip"], Host().status()["grip_raw"]) == ("none", -1)
 
 
 def test_ping_is_answered_at_any_seq_and_unknown_kinds_are_refused():
@@ -324,7 +347,7 @@ def test_duplicate_sync_keeps_the_window_and_a_new_token_resets_it():
     host.ctl.feed(p.encode(p.SYNC, 10, 0, ("tok",)))
     host.seq = 10
     host.step()
-    host.send(p.CONFIG, [1000, 2000, 1500] * 5)  # seq 11
+    host.send(p.CONFIG, config_fields(5, (1000, 2000, 1500)))  # seq 11
     host.ctl.feed(p.encode(p.SYNC, 10, 0, ("tok",)))  # a late duplicate
     assert host.step()[0][2] == 11
     host.ctl.feed(p.encode(p.SYNC, 500, 0, ("new",)))
@@ -373,7 +396,7 @@ def test_a_stalled_loop_slows_motion_instead_of_jumping():
     host.step(2000)  # two seconds without a step
     s_max = min_jerk((CONTROL_PERIOD_MS + MAX_STEP_MS) / 1000)
     assert host.ctl.pulses_us[0] <= 1500 + 400 * s_max + 1
-    fast = Host(ctl=Controller(FakeServos(), boot_id="b0071d00", max_step_ms=5000))  # a sped-up simulator
+    fast = Host(ctl=Controller(FakeServos(), boot_id="b0071d00", max_step_ms=5000, stagger_ms=0))  # a sped-up simulator
     fast.start()
     fast.move(1, 1000, 1900)
     fast.step()
@@ -399,7 +422,7 @@ def test_the_longest_frames_the_board_can_send_still_fit():
     host = Host(
         ctl=Controller(
             FakeServos(),
-            channels=16,
+            channels=9,
             boot_id="b" * 12,
             reset_cause="r" * 12,
             fw_version="9" * 12,
@@ -415,7 +438,7 @@ def test_the_longest_frames_the_board_can_send_still_fit():
     status = host.status()
     assert kinds(got) == [p.PONG, p.HELLO]  # the SYNC reply stands in for the boot HELLO
     assert got[0][3] == ["t" * 32]
-    assert status["mode"] == "ESTOP" and status["grip_mm"] == 9999 and len(status["pulses_us"]) == 16
+    assert status["mode"] == "ESTOP" and status["grip_raw"] == 65535 and len(status["pulses_us"]) == 9
     assert status["faults"] == "COLLISION_OF_T|DROP|MISSED_PICK|HOST_LOST|ESTOP"
     assert host.ctl.internal_errors == 0 and host.reader.oversized == 0
 
@@ -430,7 +453,7 @@ def test_construction_refuses_names_that_would_not_fit_a_frame():
             assert "expected" in str(err)
         else:
             raise AssertionError(f"accepted {kwargs}")
-    for kwargs in ({"channels": 0}, {"channels": 17}, {"queue_depth": 0}):
+    for kwargs in ({"channels": 0}, {"channels": 10}, {"queue_depth": 0}):
         try:
             Controller(FakeServos(), boot_id="b0071d00", **kwargs)
         except ValueError as err:

@@ -34,17 +34,72 @@ def test_prescale_matches_the_datasheet_examples():
             raise AssertionError(f"accepted {freq_hz} Hz")
 
 
-def test_start_up_turns_all_off_then_sets_the_rate_while_asleep():
+def test_start_up_sets_auto_increment_first_then_the_rate_while_asleep_then_all_off():
     i2c, driver, slept = make(address=0x41)
     assert i2c.writes == [
-        (0x41, ALL_LED_ON_L, bytes([0, 0, 0, 0x10])),  # ALL_LED_OFF_H bit 4: full off
+        (0x41, MODE1, bytes([0x30])),  # SLEEP | AI, ALLCALL cleared: before any multi-byte write
         (0x41, MODE2, bytes([0x04])),  # OUTDRV: totem pole
-        (0x41, MODE1, bytes([0x31])),  # SLEEP | AI | ALLCALL
         (0x41, PRE_SCALE, bytes([121])),
-        (0x41, MODE1, bytes([0x21])),  # awake, AI | ALLCALL
+        (0x41, ALL_LED_ON_L, bytes([0, 0, 0, 0x10])),  # ALL_LED_OFF_H bit 4: full off
+        (0x41, MODE1, bytes([0x20])),  # awake, AI only
     ]
     assert slept == [500]  # oscillator start-up time
-    assert driver.channels == 16
+    assert driver.channels == 16 and driver.held_us == [0] * 16
+    regs = i2c.registers[0x41]
+    assert regs[MODE1] == 0x20 and regs[PRE_SCALE] == 121
+
+
+def test_a_chip_at_its_power_on_state_ends_up_at_50_hz_with_every_output_off():
+    """The modelled chip ignores PRE_SCALE while awake and, without AI, puts a 4-byte write into one register:
+    an init that writes LED registers or PRE_SCALE in the wrong state leaves the chip at 200 Hz or an output on."""
+    i2c, driver, _ = make()
+    assert i2c.registers[0x40][PRE_SCALE] == 121
+    assert all(i2c.pulse_counts(0x40, n) is None for n in range(16))
+    driver.set_pulse_us(4, 1500)
+    assert i2c.pulse_counts(0x40, 4) == (0, 307)
+
+
+def test_a_running_chip_keeps_its_pulses_and_reports_them():
+    """After an MCU reset the PCA9685 still drives the servos: start-up reads the pulses back, blanks nothing."""
+    i2c, first, _ = make()
+    first.set_pulse_us(0, 1500)
+    first.set_pulse_us(2, 2100)
+    i2c.writes.clear()
+    second = PCA9685(i2c, sleep_us=lambda us: None)
+    assert [reg for _, reg, _ in i2c.writes] == [MODE1, MODE2]  # no LED register written
+    assert i2c.pulse_counts(0x40, 0) == (0, 307) and i2c.pulse_counts(0x40, 2) == (0, 430)
+    assert abs(second.held_us[0] - 1500) <= 3 and abs(second.held_us[2] - 2100) <= 3
+    assert second.held_us[1] == 0 and second.held_us[15] == 0
+
+
+def test_a_chip_at_another_rate_is_blanked_not_read():
+    i2c, first, _ = make(freq_hz=200)
+    first.set_pulse_us(0, 1500)
+    second = PCA9685(i2c, sleep_us=lambda us: None)
+    assert second.held_us == [0] * 16 and i2c.pulse_counts(0x40, 0) is None
+    assert i2c.registers[0x40][PRE_SCALE] == 121
+
+
+def test_a_measured_oscillator_changes_the_counts():
+    """Datasheet eq. 1 with the chip's real clock: 27 MHz instead of 25 MHz needs PRE_SCALE 131 for 50 Hz."""
+    i2c = FakeI2C()
+    driver = PCA9685(i2c, osc_hz=27000000, sleep_us=lambda us: None)
+    assert driver.prescale == 131 == round(27e6 / (4096 * 50)) - 1
+    assert driver.counts_for(1500) == round(1500e-6 * 27e6 / 132)
+
+
+def test_output_enable_is_driven_low_after_start_up():
+    class Pin:
+        def __init__(self):
+            self.values = []
+
+        def value(self, level):
+            self.values.append(level)
+
+    oe = Pin()
+    i2c = FakeI2C()
+    PCA9685(i2c, oe=oe, sleep_us=lambda us: None)
+    assert oe.values == [0] and i2c.pulse_counts(0x40, 0) is None
 
 
 def test_pulse_width_becomes_the_off_count():

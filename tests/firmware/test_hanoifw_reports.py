@@ -1,9 +1,9 @@
 """HELLO/STATUS field tests (also run under MicroPython): every field lands where protocol.FIELD_NAMES says."""
 
-from fwfakes import FakeGrip, FakeServos
+from fwfakes import FakeGrip, FakeRail, FakeServos
 from hanoifw import protocol as p
 from hanoifw.controller import Controller
-from hanoifw.reports import fault_text, hello_fields, read_grip_mm, status_fields
+from hanoifw.reports import fault_text, grip_word, hello_fields, rail_word, read_grip_raw, status_fields
 
 
 def test_hello_fields_follow_the_layout():
@@ -26,11 +26,17 @@ def test_hello_fields_follow_the_layout():
         "last_done_cmd": 4,
         "last_queued_cmd": 6,
         "mode": "UNCONFIGURED",
+        "grip_sensor": 0,
+        "rail_sense": 0,
     }
+    with_sensors = Controller(FakeServos(), boot_id="0badcafe", grip_sensor=FakeGrip(5), rail_sense=FakeRail())
+    hello = p.unpack(p.HELLO, [str(f) for f in hello_fields(with_sensors)])
+    assert hello["grip_sensor"] == 1 and hello["rail_sense"] == 1
 
 
 def test_status_fields_follow_the_layout():
-    ctl = Controller(FakeServos(), channels=2, boot_id="0badcafe", grip_sensor=FakeGrip(31))
+    ctl = Controller(FakeServos(), channels=2, boot_id="0badcafe", grip_sensor=FakeGrip(31000), rail_sense=FakeRail())
+    ctl.grip_threshold = 30000
     ctl.pulses_us[1] = 1234
     ctl.latch_fault("DROP")
     status = p.unpack(p.STATUS, [str(f) for f in status_fields(ctl)])
@@ -41,7 +47,9 @@ def test_status_fields_follow_the_layout():
         "last_queued_cmd": 0,
         "free_slots": 8,
         "faults": "DROP",
-        "grip_mm": 31,
+        "grip": "held",
+        "grip_raw": 31000,
+        "rail": "on",
         "pulses_us": [0, 1234],
     }
 
@@ -53,6 +61,19 @@ def test_fault_text_lists_faults_and_the_rejected_state():
 
 
 def test_grip_reading_is_clipped_and_a_failing_sensor_reads_minus_one():
-    assert read_grip_mm(None) == -1 and read_grip_mm(FakeGrip(None)) == -1
-    assert read_grip_mm(FakeGrip(0)) == 0 and read_grip_mm(FakeGrip(12)) == 12
-    assert read_grip_mm(FakeGrip(10**12)) == 9999 and read_grip_mm(FakeGrip(-40)) == -1
+    assert read_grip_raw(None) == -1 and read_grip_raw(FakeGrip(None)) == -1
+    assert read_grip_raw(FakeGrip(0)) == 0 and read_grip_raw(FakeGrip(40000)) == 40000
+    assert read_grip_raw(FakeGrip(10**12)) == 65535 and read_grip_raw(FakeGrip(-40)) == 0
+
+
+def test_grip_word_compares_the_current_with_the_threshold():
+    sensor = FakeGrip(0)
+    assert grip_word(None, -1, 30000) == "none"
+    assert grip_word(sensor, 29999, 30000) == "empty" and grip_word(sensor, 30000, 30000) == "held"
+    assert grip_word(sensor, 50000, 0) == "unknown"  # no threshold calibrated yet
+    assert grip_word(sensor, -1, 30000) == "unknown"  # the read failed
+
+
+def test_rail_word_follows_the_sense_input():
+    assert rail_word(None) == "none"
+    assert rail_word(FakeRail(True)) == "on" and rail_word(FakeRail(False)) == "off"

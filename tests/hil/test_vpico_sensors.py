@@ -2,7 +2,7 @@
 slice registers, the grip sensor's ADC input (GP26) and the rail-sense GPIO (GP22), and USB back-pressure.
 
 The board runs a small main.py of its own (the real-boards firmware reads these pins in its own way); it answers
-each line it gets with ``<ADC0 read_u16> <GP22 level>``.
+each line it gets with ``READ <line> <ADC0 read_u16> <GP22 level>``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ pwm = machine.PWM(machine.Pin(6), freq=50, duty_u16=4915)
 adc = machine.ADC(26)
 rail = machine.Pin(22, machine.Pin.IN)
 while True:
-    line = sys.stdin.readline()
-    print("READ", adc.read_u16(), rail.value())
+    line = sys.stdin.readline().strip()
+    if line:
+        print("READ", line, adc.read_u16(), rail.value())
 """
 
 SLEEPER = b"""import time
@@ -40,17 +41,21 @@ class HeldDiskWorld:
         self.last_pulses_us = pulses_us
 
 
+ASKED = [0]
+
+
 def ask(pico: VirtualPico) -> tuple[int, int]:
-    """Send a line, return the probe's (ADC read_u16, GP22 level)."""
-    pico.read_available()
-    pico.write(b"?\r\n")
+    """Send a numbered question, return the probe's answer to it: (ADC read_u16, GP22 level)."""
+    ASKED[0] += 1
+    marker = b"READ q%d " % ASKED[0]
+    pico.write(b"q%d\n" % ASKED[0])
     deadline_s = time.monotonic() + 120
     text = b""
-    while b"\n" not in text.partition(b"READ")[2]:
+    while b"\n" not in text.partition(marker)[2]:
         assert time.monotonic() < deadline_s, f"no answer from the probe: {text!r}"
         pico.wait_readable(1.0)
         text += pico.read_available()
-    fields = text.partition(b"READ")[2].split()
+    fields = text.partition(marker)[2].split()
     return int(fields[0]), int(fields[1])
 
 

@@ -16,9 +16,13 @@ def fields_of(kind: str, fields: list[str | int]) -> list[str]:
 
 def test_status_fields_become_typed_values() -> None:
     status = parse_status(
-        fields_of("STATUS", ["ab12", "MOVING", 7, 9, 6, "ESTOP|HOST_LOST", 31, 1500, 1400, 1300, 1200, 1100])
+        fields_of(
+            "STATUS", ["ab12", "MOVING", 7, 9, 6, "ESTOP|HOST_LOST", "held", 41000, "on", 1500, 1400, 1300, 1200, 1100]
+        )
     )
-    assert status == Status("ab12", "MOVING", 7, 9, 6, ("ESTOP", "HOST_LOST"), 31, (1500, 1400, 1300, 1200, 1100))
+    assert status == Status(
+        "ab12", "MOVING", 7, 9, 6, ("ESTOP", "HOST_LOST"), "held", 41000, "on", (1500, 1400, 1300, 1200, 1100)
+    )
     assert status.is_stopped
 
 
@@ -26,16 +30,16 @@ def test_status_fields_become_typed_values() -> None:
     ("mode", "faults", "stopped"), [("IDLE", "-", False), ("FAULT", "-", True), ("IDLE", "X", True)]
 )
 def test_is_stopped_follows_mode_and_faults(mode: str, faults: str, stopped: bool) -> None:
-    status = parse_status(fields_of("STATUS", ["b", mode, 0, 0, 8, faults, -1, 1500]))
+    status = parse_status(fields_of("STATUS", ["b", mode, 0, 0, 8, faults, "none", -1, "none", 1500]))
     assert status.is_stopped is stopped
     assert status.faults == (() if faults == "-" else (faults,))
 
 
 def test_hello_by_name() -> None:
-    values = [protocol.PROTOCOL_VERSION, "0.1.0", "cafe", "power", 8, 5, 500, 2500, 60000, 300, 256, 0, 0, "IDLE"]
+    values = [protocol.PROTOCOL_VERSION, "0.1.0", "cafe", "power", 8, 5, 500, 2500, 60000, 300, 256, 0, 0, "IDLE", 1, 0]
     hello = parse_hello(fields_of("HELLO", values))
     assert hello == Hello(
-        protocol.PROTOCOL_VERSION, "0.1.0", "cafe", "power", 8, 5, 500, 2500, 60000, 300, 256, 0, 0, "IDLE"
+        protocol.PROTOCOL_VERSION, "0.1.0", "cafe", "power", 8, 5, 500, 2500, 60000, 300, 256, 0, 0, "IDLE", 1, 0
     )
 
 

@@ -87,10 +87,10 @@ def step_allocation_bytes(steps=20):
 
     from hanoifw import protocol as p
 
-    ctl = Controller(RecordingServos(5), boot_id="a110c8ed")
+    ctl = Controller(RecordingServos(5), boot_id="a110c8ed", stagger_ms=0)
     ctl.feed(p.encode(p.SYNC, 0, 0, ("t",)))
     ctl.step(0)
-    ctl.feed(p.encode(p.CONFIG, 1, 0, [1000, 2000, 1500] * 5))
+    ctl.feed(p.encode(p.CONFIG, 1, 0, [1000, 2000, 1500, 60000] * 5 + [0]))
     ctl.step(10)
     ctl.feed(p.encode(p.MOVE, 2, 0, [1, 5000, 1900, 1100, 1700, 1300, 1999]))
     ctl.step(20)
@@ -109,7 +109,7 @@ def step_allocation_bytes(steps=20):
 def exchange(in_path, out_path, channels=5):
     """Feed each line ``t_ms hexbytes`` of ``in_path`` to a fresh Controller, step it at ``t_ms`` and write
     ``t_ms hexreply`` to ``out_path`` per line."""
-    ctl = Controller(RecordingServos(channels), channels=channels, boot_id="e0e0e0e0", reset_cause="soft")
+    ctl = Controller(RecordingServos(channels), channels=channels, boot_id="e0e0e0e0", reset_cause="soft", stagger_ms=0)
     with open(in_path) as src:
         lines = src.read().split("\n")
     out = []

@@ -110,7 +110,7 @@ def test_every_peg_and_level_of_the_default_board_is_reachable() -> None:
     [
         (Point(400.0, 0.0, 10.0), r"puts the wrist .* mm from the shoulder: expected 0.0 to 260.0 mm"),
         (Point(0.0, 0.0, 10.0), r"lies on the base axis"),
-        (Point(-150.0, 10.0, 10.0), r"needs base at 176.2 deg: expected -90 to 90 deg"),
+        (Point(-150.0, 10.0, 10.0), r"needs base at 176.2 deg: expected -80 to 80 deg"),
         (Point(5.0, 0.0, 200.0), r"needs (shoulder|elbow|wrist) at"),
     ],
 )

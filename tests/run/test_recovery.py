@@ -43,8 +43,8 @@ class FakeBoard:
     def status(self) -> Status:
         self.asked += 1
         values = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
-        base = {"boot_id": "b", "mode": "FAULT", "free_slots": 8, "faults": ("HOST_LOST",), "grip_mm": 12}
-        return Status(**(base | values), pulses_us=(1500,) * 5)
+        base = {"boot_id": "b", "mode": "FAULT", "free_slots": 8, "faults": ("HOST_LOST",), "grip": "held"}
+        return Status(**(base | values), grip_raw=40000, rail="on", pulses_us=(1500,) * 5)
 
     def estop(self) -> None:
         self.calls.append("estop")
@@ -143,7 +143,7 @@ def test_a_dropped_disk_is_never_resumed_blindly(tmp_path: Path) -> None:
 def test_an_empty_gripper_while_carrying(tmp_path: Path, last_done: int, phase: str | None) -> None:
     # 5 and 7: stopped in the lift or the travel (the disk is still on its peg); 9 and 10: in the lower.
     path, plan = journal_with(tmp_path, 0, 1)
-    session = FakeBoard([{"last_done_cmd": last_done, "last_queued_cmd": 15, "grip_mm": 0}])
+    session = FakeBoard([{"last_done_cmd": last_done, "last_queued_cmd": 15, "grip": "empty"}])
     with Journal.open_append(path) as journal:
         if phase is None:
             with pytest.raises(RunFault, match="disk 1 is no longer in the gripper"):
@@ -157,8 +157,8 @@ def test_the_grip_is_read_once_from_the_status_after_the_settle_hold(tmp_path: P
     # Id 5 is the grip's settle hold: once it is DONE the gripper has settled, so an empty reading is final (as
     # in the sequencer), not asked again a settle time later.
     path, plan = journal_with(tmp_path, 0, 1)
-    held_late = {"last_done_cmd": 5, "last_queued_cmd": 15, "grip_mm": 12}
-    session = FakeBoard([{**held_late, "grip_mm": 0}, held_late])
+    held_late = {"last_done_cmd": 5, "last_queued_cmd": 15, "grip": "held"}
+    session = FakeBoard([{**held_late, "grip": "empty"}, held_late])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
     assert point.first_phase == "approach", "the pick missed: it is made again"
@@ -170,17 +170,17 @@ def test_a_run_stopped_during_the_settle_hold_resumes_at_the_grip(tmp_path: Path
     # Id 4 closed the fingers, the hold (5) did not finish: the servo may still be closing, so no verdict is drawn
     # from the sensor; the grip is sent again and the sequencer reads the sensor after its hold.
     path, plan = journal_with(tmp_path, 0, 1)
-    session = FakeBoard([{"last_done_cmd": 4, "last_queued_cmd": 15, "grip_mm": 0}])
+    session = FakeBoard([{"last_done_cmd": 4, "last_queued_cmd": 15, "grip": "empty"}])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
     assert (point.first_k, point.first_phase) == (0, "grip")
 
 
-@pytest.mark.parametrize(("grip_mm", "grip_sensor"), [(-1, True), (0, False)])
-def test_no_sensor_reading_means_no_verdict(tmp_path: Path, grip_mm: int, grip_sensor: bool) -> None:
-    # -1: the config says a sensor is fitted but the board has none (or it failed); or the config has none.
+@pytest.mark.parametrize(("grip", "grip_sensor"), [("unknown", True), ("none", True), ("empty", False)])
+def test_no_sensor_reading_means_no_verdict(tmp_path: Path, grip: str, grip_sensor: bool) -> None:
+    # unknown: the sensor read failed or has no threshold; none: the board has no sensor; or the config has none.
     path, plan = journal_with(tmp_path, 0, 1)
-    session = FakeBoard([{"last_done_cmd": 9, "last_queued_cmd": 15, "grip_mm": grip_mm}])
+    session = FakeBoard([{"last_done_cmd": 9, "last_queued_cmd": 15, "grip": grip}])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session, grip_sensor), journal)
     assert point.first_phase == "lower"

@@ -14,11 +14,14 @@ def test_a_simulated_robot_exposes_its_board_and_clock() -> None:
         robot.open()
         assert robot.is_simulated and robot.sim_board is not None
         assert robot.board_clock is not None and robot.boot_id == robot.sim_board.boot_id
-        assert robot.limits() == (
+        min_us, max_us, start_us, speeds_us_s, threshold = robot.limits()
+        assert (min_us, max_us, start_us) == (
             robot.config.min_pulses_us(),
             robot.config.max_pulses_us(),
             robot.config.start_pulses_us(),
         )
+        assert all(speed >= rate for speed, rate in zip(speeds_us_s, robot.config.max_speeds_us_s(), strict=True))
+        assert threshold == robot.config.gripper.grip_threshold_u16 > 0
 
 
 def test_home_segment_is_timed_from_where_the_arm_is() -> None:

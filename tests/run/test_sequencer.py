@@ -48,7 +48,7 @@ def classic_moves(n: int, src: int = 0, dst: int = 2, via: int = 1) -> list[Move
 class FakeBoard:
     """Side effects for the mocked link: records what the board was asked and answers like a board would."""
 
-    def __init__(self, grips: list[int] | None = None, faults: tuple[str, ...] = ()) -> None:
+    def __init__(self, grips: list[str] | None = None, faults: tuple[str, ...] = ()) -> None:
         self.sent: list[tuple[int, tuple[int, ...], int]] = []
         self.done: list[int] = []
         self.grips = list(grips or [])
@@ -64,11 +64,11 @@ class FakeBoard:
         self.done.append(cmd_id)
 
     def status(self) -> Status:
-        grip = self.grips.pop(0) if self.grips else 12
+        grip = self.grips.pop(0) if self.grips else "held"
         mode = "FAULT" if self.faults else "MOVING"
         last_done = self.done[-1] if self.done else 0
         last_queued = self.sent[-1][0] if self.sent else 0
-        return Status("b00t", mode, last_done, last_queued, 8, self.faults, grip, (1500, 1500, 1500))
+        return Status("b00t", mode, last_done, last_queued, 8, self.faults, grip, 40000, "on", (1500, 1500, 1500))
 
 
 def fake_link() -> Any:
@@ -193,7 +193,7 @@ def test_with_a_grip_sensor_nothing_past_lift_is_sent_before_the_grip_is_confirm
 
 
 def test_a_missed_pick_is_retried_with_fresh_ids_and_then_succeeds(mocker: Any, tmp_path: Path) -> None:
-    board = FakeBoard(grips=[0, 0, 9])
+    board = FakeBoard(grips=["empty", "empty", "held"])
     journal = Journal.create(tmp_path / "j")
     journal.record_plan({"n_disks": 1}, config_hash="h", boot_id="b00t")
     seq, _ = make(mocker, board, [Move(1, 0, 2)], n=1, journal=journal, grip_retries=2)
@@ -233,7 +233,7 @@ def held_segments(state: State, move: Move, from_pulses_us: tuple[int, ...] | No
 def test_the_grip_sensor_is_read_once_per_pick_after_the_settle_hold_is_done(mocker: Any, queue_ahead: int) -> None:
     # DONE of the closing move means its command arrived; the servo trails it, so only after the hold is the
     # sensor's verdict final. The first pick misses, the retry holds the disk.
-    board = FakeBoard(grips=[0, 12])
+    board = FakeBoard(grips=["empty", "held"])
     seq, link = make(mocker, board, [Move(1, 0, 2)], n=1, queue_ahead=queue_ahead, segments_for=held_segments)
     read_after: list[str] = []
 
@@ -249,7 +249,7 @@ def test_the_grip_sensor_is_read_once_per_pick_after_the_settle_hold_is_done(moc
 
 
 def test_a_pick_missed_too_often_is_a_fault_naming_disk_and_peg(mocker: Any) -> None:
-    board = FakeBoard(grips=[0, 0, 0])
+    board = FakeBoard(grips=["empty", "empty", "empty"])
     seq, link = make(mocker, board, [Move(1, 1, 2)], n=1, grip_retries=2)
     seq.load(State([(), (1,), ()]), iter([Move(1, 1, 2)]), 1)
     seq.connect()
@@ -267,6 +267,15 @@ def test_a_fault_latched_by_the_board_stops_the_run(mocker: Any) -> None:
     assert "DROP" in seq.reason
     assert seq.moves_done == 0
     link.hold.assert_called()
+
+
+def test_servo_power_lost_stops_the_run_saying_what_happened_and_what_to_do(mocker: Any) -> None:
+    board = FakeBoard(faults=("POWER_LOST",))
+    seq, _link = make(mocker, board, classic_moves(2), n=2)
+    seq.connect()
+    assert seq.run() is Phase.FAULT
+    assert "servo power was lost" in seq.reason and "hanoibot home --clear" in seq.reason
+    assert "\n" not in seq.reason
 
 
 @pytest.mark.parametrize("error", [LinkLost("board silent for 1.0 s"), BoardError("COLLISION", code="FAULT")])

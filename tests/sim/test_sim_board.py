@@ -10,7 +10,7 @@ from hanoibot.clock import VirtualClock
 from hanoibot.sim.board import SimBoard
 from hanoifw import protocol
 
-CONFIG = [v for _ in range(5) for v in (900, 2100, 1500)]
+CONFIG = [*(v for _ in range(5) for v in (900, 2100, 1500, 60000)), 0]  # limits, speed; grip threshold
 
 
 def frames(board: SimBoard) -> list[tuple[str, int, int, list[str]]]:
@@ -18,17 +18,21 @@ def frames(board: SimBoard) -> list[tuple[str, int, int, list[str]]]:
 
 
 class CountingWorld:
-    """A stand-in world: records ticks and attachments, and a grip sensor reading 37 mm."""
+    """A stand-in world: records ticks and attachments, a grip sensor reading 37 and a powered servo rail."""
 
     def __init__(self) -> None:
         self.ticks: list[tuple[float, list[int | None]]] = []
         self.attached: list[object] = []
         self.grip_sensor = self
+        self.rail = self
         self.on_event: object = None
         self.max_speed_us_per_s = [100.0, None, None, None, None]
 
-    def read(self) -> int:
+    def read_u16(self) -> int:
         return 37
+
+    def value(self) -> int:
+        return 1
 
     def attach(self, controller: object) -> None:
         self.attached.append(controller)
@@ -56,7 +60,7 @@ def test_boot_announces_hello_and_ticks_are_every_10_ms() -> None:
 
 
 def test_executed_moves_are_logged_with_their_time_and_the_pose_is_output() -> None:
-    board = SimBoard()
+    board = SimBoard(stagger_ms=0)
     board.feed(session_frames((1, 50, 1000), (2, 50, 2000)))
     board.run_until(0.2)
     assert board.executed_cmd_ids() == [1, 2]
@@ -89,7 +93,7 @@ def test_step_answers_input_without_advancing_time() -> None:
 
 def test_reset_reboots_with_a_new_boot_id_and_limp_servos() -> None:
     world = CountingWorld()
-    board = SimBoard(world=world)  # type: ignore[arg-type]
+    board = SimBoard(world=world, stagger_ms=0)  # type: ignore[arg-type]
     board.feed(session_frames())
     board.run_until(0.02)
     old_boot_id = board.boot_id
@@ -106,7 +110,7 @@ def test_reset_reboots_with_a_new_boot_id_and_limp_servos() -> None:
     board.step()
     status = [fields for kind, _s, _a, fields in frames(board) if kind == "STATUS"][-1]
     assert status[1] == "UNCONFIGURED"
-    assert status[6] == "37"  # the world's grip sensor reaches the new controller too
+    assert status[7:9] == ["37", "on"]  # the world's grip sensor and rail sense reach the new controller too
 
 
 def test_boot_ids_repeat_for_a_seed_order_but_differ_between_boards() -> None:
@@ -143,7 +147,7 @@ def test_a_seed_repeats_the_ids_across_processes_and_a_reset_still_changes_it() 
 
 def test_world_events_join_the_board_log_and_servo_speeds_are_limited() -> None:
     world = CountingWorld()
-    board = SimBoard(world=world, max_speed_us_per_s=world.max_speed_us_per_s)  # type: ignore[arg-type]
+    board = SimBoard(world=world, max_speed_us_per_s=world.max_speed_us_per_s, stagger_ms=0)  # type: ignore[arg-type]
     assert callable(world.on_event)
     world.on_event({"t_s": 1.25, "event": "pick", "disk": 1, "peg": "A"})  # type: ignore[operator]
     assert board.events[-1] == {"t_s": 1.25, "source": "world", "event": "pick", "disk": 1, "peg": "A"}

@@ -9,6 +9,7 @@ says) and the simulator must catch it as a failed pick or a COLLISION/DROP fault
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -37,8 +38,9 @@ class MiniHost:
         self.cmd_id = 0
         self.reader = p.FrameReader()
         self._send("SYNC", ["e2-test"])
-        limits = zip(config.min_pulses_us(), config.max_pulses_us(), config.start_pulses_us(), strict=True)
-        self._send("CONFIG", [value for channel in limits for value in channel])
+        speeds_us_s = [math.ceil(rate) + 1 for rate in config.max_speeds_us_s()]
+        limits = zip(config.min_pulses_us(), config.max_pulses_us(), config.start_pulses_us(), speeds_us_s, strict=True)
+        self._send("CONFIG", [*(value for channel in limits for value in channel), config.gripper.grip_threshold_u16])
         self.pose_us: tuple[int, ...] = config.start_pulses_us()
 
     def _send(self, kind: str, fields: list[Any]) -> None:
@@ -82,7 +84,7 @@ class MiniHost:
             segments = segments_for_move(self.config, state, move, from_pulses_us=self.pose_us)
             grip_end = [s.phase for s in segments].index("grip") + 1
             ok = self.run(segments[:grip_end])
-            if ok and self.status()["grip_mm"] == 0:
+            if ok and self.status()["grip"] == "empty":
                 return f"failed pick at move {k}"
             ok = ok and self.run(segments[grip_end:])
             if not ok:
@@ -117,9 +119,12 @@ def test_the_grip_sensor_reports_the_held_disk_through_the_firmware_status() -> 
     host = MiniHost(board, CONFIG)
     segments = segments_for_move(CONFIG, State.tower(3), Move(1, 0, 2))
     assert host.run(segments[: [s.phase for s in segments].index("grip") + 1])
-    assert host.status()["grip_mm"] == round(CONFIG.board.disk_diameter_mm(1))
+    held = host.status()
+    # 0.55 A stall current x 0.1 ohm x gain 50 = 2.75 V of the ADC's 3.3 V
+    assert held["grip"] == "held" and abs(held["grip_raw"] - 2.75 / 3.3 * 65535) <= 1
     assert host.run(segments[[s.phase for s in segments].index("grip") + 1 :])
-    assert host.status()["grip_mm"] == 0
+    empty = host.status()
+    assert empty["grip"] == "empty" and abs(empty["grip_raw"] - 0.12 * 0.1 * 50 / 3.3 * 65535) <= 1
     assert world.state == State.parse("CAA")
 
 

@@ -142,8 +142,10 @@ def worst_distance_from_peg_axis_mm(ping_seed: int) -> tuple[float, float]:
     """
     rng = random.Random(ping_seed)
     board = SimBoard(max_speed_us_per_s=list(CONFIG.max_speeds_us_s()))
-    limits = zip(CONFIG.min_pulses_us(), CONFIG.max_pulses_us(), CONFIG.start_pulses_us(), strict=True)
-    board.feed(protocol.encode("SYNC", 0, 0, ["t"]) + protocol.encode("CONFIG", 1, 0, [v for t in limits for v in t]))
+    speeds = [math.ceil(rate) + 1 for rate in CONFIG.max_speeds_us_s()]
+    limits = zip(CONFIG.min_pulses_us(), CONFIG.max_pulses_us(), CONFIG.start_pulses_us(), speeds, strict=True)
+    config_fields = [*(v for t in limits for v in t), 0]
+    board.feed(protocol.encode("SYNC", 0, 0, ["t"]) + protocol.encode("CONFIG", 1, 0, config_fields))
     plan = make_plan(3)
     items = [(move, segment) for move, segments in segments_for_moves(CONFIG, plan.start, plan) for segment in segments]
     sent, t_s, next_ping_s = 0, 0.0, 0.0

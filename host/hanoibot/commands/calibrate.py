@@ -28,7 +28,10 @@ def register(subparsers: Any) -> None:
         "calibrate",
         help="jog to each peg and save the peg positions into the robot config",
         description=(__doc__ or "").split("\n\n")[1],
-        epilog="examples:\n  hanoibot calibrate --port /dev/ttyACM0 --config my_robot.toml\n",
+        epilog=(
+            "examples:\n  hanoibot calibrate --port /dev/ttyACM0 --config my_robot.toml\n"
+            "  hanoibot calibrate --grip --port /dev/ttyACM0 --config my_robot.toml   # the grip sensor threshold\n"
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_port_arguments(parser)
@@ -38,6 +41,11 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="write the calibrated config here (default: the --config file; required with the packaged config)",
     )
+    parser.add_argument(
+        "--grip",
+        action="store_true",
+        help="measure the grip sensor (gripper closed empty, then on a disk) and save grip_threshold_u16 instead",
+    )
     parser.set_defaults(run=run)
 
 
@@ -45,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
     """Jog to every peg, then save; returns 0 when every peg was saved, 1 if input ended early."""
     step_deg = step_from(args.step_deg)
     target = output_path(args.output, args.config)
+    if args.grip:
+        return run_grip(args, target)
     with open_robot(args) as robot:
         prepare_for_jogging(robot)
         jogger = Jogger(robot, step_deg=step_deg)
@@ -63,6 +73,21 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("the robot config was not read from a file: pass --config FILE and --output FILE")
     save_peg_positions(source, target, points_mm)
     print(f"saved {len(points_mm)} peg positions to {target}")
+    return 0
+
+
+def run_grip(args: argparse.Namespace, target: Path) -> int:
+    """Measure the grip sensor empty and on a disk, save the midpoint as ``grip_threshold_u16``; returns 0."""
+    from .grip_calibration import measure_grip_threshold, save_grip_threshold
+
+    with open_robot(args) as robot:
+        prepare_for_jogging(robot)
+        empty, held, threshold = measure_grip_threshold(robot, lambda prompt: input(prompt + " "))
+        source = robot.config.source_path
+    if source is None:
+        raise ConfigError("the robot config was not read from a file: pass --config FILE and --output FILE")
+    save_grip_threshold(source, target, threshold)
+    print(f"grip current: empty {empty}, on a disk {held}; saved grip_threshold_u16 = {threshold} to {target}")
     return 0
 
 

@@ -19,11 +19,17 @@ def register(subparsers: Any) -> None:
         "home",
         help="bring the arm to its start pose",
         description="Configure the board's pulse limits and move the arm to its start pose.",
-        epilog="examples:\n  hanoibot home --port /dev/ttyACM0\n  hanoibot home --port /dev/ttyACM0 --clear\n",
+        epilog=(
+            "examples:\n  hanoibot home --port /dev/ttyACM0\n  hanoibot home --port /dev/ttyACM0 --clear\n"
+            "  hanoibot home --port /dev/ttyACM0 --release   # outputs off, e.g. before unplugging\n"
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_port_arguments(parser)
     parser.add_argument("--clear", action="store_true", help="release a latched fault or e-stop first")
+    parser.add_argument(
+        "--release", action="store_true", help="switch every servo output off instead (the arm goes limp: support it)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -33,6 +39,10 @@ def run(args: argparse.Namespace) -> int:
     from ..run.sequencer import Phase
 
     with open_robot(args) as robot:
+        if args.release:
+            robot.session.release()
+            print(f"home: every servo output is off on {robot.port_url} (the arm is limp)")
+            return 0
         release_board(robot.session, clear=args.clear)
         lift_clear(robot)
         status = robot.session.status()

@@ -55,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
 
             print(json.dumps(fields, sort_keys=True))
             return 0
-        grip = "no sensor" if status.grip_mm < 0 else ("empty" if status.grip_mm == 0 else f"{status.grip_mm} mm")
+        grip = "no sensor" if status.grip == "none" else f"{status.grip} (current reading {status.grip_raw} of 65535)"
+        rail = {"on": "powered", "off": "OFF (e-stop pressed or supply off)"}.get(status.rail, "not sensed")
         print(f"port        {robot.port_url}")
         print(f"boot id     {status.boot_id}")
         print(f"mode        {status.mode}")
@@ -63,5 +64,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"commands    last done {status.last_done_cmd}, last queued {status.last_queued_cmd}")
         print(f"queue       {status.free_slots} free slots")
         print(f"grip        {grip}")
+        print(f"servo power {rail}")
         print(f"pulses_us   {' '.join(str(p) for p in status.pulses_us)}")
     return 0

@@ -16,6 +16,8 @@ import itertools
 import tomllib
 from pathlib import Path
 
+from hanoifw.protocol import HARD_MAX_PULSE_US, HARD_MIN_PULSE_US, MAX_GRIP_THRESHOLD
+
 from ..errors import ConfigError
 from ..motion.calibration import Calibration, LinearCalibration, PointsCalibration
 from ..motion.geometry import JOINT_NAMES, Arm, Board, Joint, Peg
@@ -24,6 +26,10 @@ from ..motion.robot import RobotConfig
 from ..motion.workspace import check_board, check_reachable
 from ..puzzle import MAX_PEGS, MIN_PEGS, peg_letter
 from .reader import Section
+
+#: Grip threshold without ``grip_threshold_u16``: 1.65 V, i.e. 0.33 A through the sensor of hardware/README.md
+#: (0.1 ohm, gain 50), between an MG90S at rest and stalled on a disk. ``hanoibot calibrate --grip`` measures it.
+DEFAULT_GRIP_THRESHOLD_U16 = 32768
 
 #: Largest disk count a board may declare (the simulated runs use up to 8).
 MAX_DISKS = 16
@@ -85,11 +91,10 @@ def parse_config(data: bytes, *, source_path: Path | None = None) -> RobotConfig
     arm = _read_arm(root.table("arm"))
     motion = _read_motion(root.table("motion"))
     servos_section = root.table("servos")
-    servos = tuple(_read_servo(servos_section.table(joint), arm.joints[i]) for i, joint in enumerate(JOINT_NAMES))
+    servos = tuple(_read_servo(servos_section.table(joint), arm.joints[i], i) for i, joint in enumerate(JOINT_NAMES))
     gripper = _read_gripper(servos_section.table("gripper"), root.table("gripper"))
     servos_section.finish()
     root.finish()
-    _check_channels(servos, gripper)
     check_board(
         board,
         open_width_mm=gripper.open_width_mm,
@@ -143,18 +148,32 @@ def _read_arm(section: Section) -> Arm:
     )
 
 
-def _read_pulse_range(section: Section) -> tuple[int, int, int]:
-    """``channel``, ``min_us`` and ``max_us`` of a servo table."""
-    channel = section.integer("channel", 0, 31)
-    min_us = section.integer("min_us", 300, 3000)
-    max_us = section.integer("max_us", 300, 3000)
+def _check_wire_channel(section: Section, wire_channel: int) -> None:
+    """An optional ``channel`` key must name the servo's wire channel (its place in joint order, gripper last):
+    which pin or PCA9685 output drives a channel is set in the firmware's board_config.py, not here."""
+    if section.has("channel"):
+        try:
+            section.integer("channel", wire_channel, wire_channel)
+        except ConfigError as err:
+            value = str(err).split(" = ", 1)[1].split(": expected", 1)[0]
+            raise ConfigError(
+                f"{section.where('channel')} = {value}: expected {wire_channel}, the wire channel of this servo "
+                "(pins and PCA9685 outputs are set in board_config.py); or leave channel out"
+            ) from None
+
+
+def _read_pulse_range(section: Section) -> tuple[int, int]:
+    """``min_us`` and ``max_us`` of a servo table, within the firmware's own range (the one the board accepts)."""
+    min_us = section.integer("min_us", HARD_MIN_PULSE_US, HARD_MAX_PULSE_US)
+    max_us = section.integer("max_us", HARD_MIN_PULSE_US, HARD_MAX_PULSE_US)
     if max_us <= min_us:
         raise section.error("max_us", max_us, f"more than min_us = {min_us} (the pulse range is inverted)")
-    return channel, min_us, max_us
+    return min_us, max_us
 
 
-def _read_servo(section: Section, joint: Joint) -> Servo:
-    channel, min_us, max_us = _read_pulse_range(section)
+def _read_servo(section: Section, joint: Joint, wire_channel: int) -> Servo:
+    _check_wire_channel(section, wire_channel)
+    min_us, max_us = _read_pulse_range(section)
     calibration = _read_calibration(section)
     for key, angle_deg in (("min_deg", joint.min_deg), ("max_deg", joint.max_deg)):
         pulse_us = calibration.pulse_us(angle_deg)
@@ -166,18 +185,18 @@ def _read_servo(section: Section, joint: Joint) -> Servo:
             )
     start_deg = section.number("start_deg", joint.min_deg, joint.max_deg)
     section.finish()
-    return Servo(joint.name, channel, min_us, max_us, calibration, start_deg)
+    return Servo(joint.name, min_us, max_us, calibration, start_deg)
 
 
 def _read_calibration(section: Section) -> Calibration:
     """Either ``points_deg_us`` or ``center_us`` + ``offset_deg`` + ``direction`` + ``us_per_deg``."""
     if section.has("points_deg_us"):
-        points = section.pairs("points_deg_us", (-360.0, 360.0), (300.0, 3000.0))
+        points = section.pairs("points_deg_us", (-360.0, 360.0), (HARD_MIN_PULSE_US, HARD_MAX_PULSE_US))
         try:
             return PointsCalibration(points)
         except ConfigError as err:
             raise section.error("points_deg_us", [list(p) for p in points], str(err).split(": ", 1)[-1]) from None
-    center_us = section.number("center_us", 300.0, 3000.0)
+    center_us = section.number("center_us", HARD_MIN_PULSE_US, HARD_MAX_PULSE_US)
     offset_deg = section.number("offset_deg", -360.0, 360.0)
     direction = section.integer("direction", -1, 1)
     if direction == 0:
@@ -187,7 +206,8 @@ def _read_calibration(section: Section) -> Calibration:
 
 
 def _read_gripper(servo: Section, section: Section) -> Gripper:
-    channel, min_us, max_us = _read_pulse_range(servo)
+    _check_wire_channel(servo, len(JOINT_NAMES))
+    min_us, max_us = _read_pulse_range(servo)
     us_per_deg = servo.number("us_per_deg", 1.0, 50.0)
     servo.finish()
     open_us = section.integer("open_us", min_us, max_us)
@@ -200,10 +220,15 @@ def _read_gripper(servo: Section, section: Section) -> Gripper:
     speed_deg_s = section.number("max_speed_deg_s", 0.0, 3000.0, low_open=True)
     squeeze_mm = section.number("squeeze_mm", 0.0, 20.0)
     grip_sensor = section.boolean("grip_sensor")
+    threshold = 0
+    if section.has("grip_threshold_u16"):
+        threshold = section.integer("grip_threshold_u16", 1, MAX_GRIP_THRESHOLD)
+    elif grip_sensor:
+        threshold = DEFAULT_GRIP_THRESHOLD_U16
     section.finish()
     return Gripper(
-        channel, min_us, max_us, us_per_deg, open_us, closed_us, open_width_mm, closed_width_mm,
-        finger_length_mm, speed_deg_s, squeeze_mm, grip_sensor,
+        min_us, max_us, us_per_deg, open_us, closed_us, open_width_mm, closed_width_mm,
+        finger_length_mm, speed_deg_s, squeeze_mm, grip_sensor, threshold,
     )  # fmt: skip
 
 
@@ -214,15 +239,3 @@ def _read_motion(section: Section) -> MotionSettings:
     peak_ratio = section.number("profile_peak_ratio", 1.0, 3.0)
     section.finish()
     return MotionSettings(clearance_mm, tolerance_mm, settle_ms, peak_ratio)
-
-
-def _check_channels(servos: tuple[Servo, ...], gripper: Gripper) -> None:
-    """Two servos on one output would fight each other."""
-    seen: dict[int, str] = {}
-    for name, channel in [*((s.joint, s.channel) for s in servos), ("gripper", gripper.channel)]:
-        if channel in seen:
-            raise ConfigError(
-                f"[servos.{name}] channel = {channel}: already used by [servos.{seen[channel]}]; "
-                "expected one output per servo"
-            )
-        seen[channel] = name

@@ -123,17 +123,32 @@ class Session:
         """After :class:`BoardReset`: start a fresh session with the rebooted board (nothing is replayed)."""
         self.core.restart()
 
-    def configure(self, min_us: Sequence[int], max_us: Sequence[int], start_us: Sequence[int]) -> None:
-        """Send per-channel pulse limits and start pulses in µs; returns once the board has taken them."""
-        for name, values in (("min_us", min_us), ("max_us", max_us), ("start_us", start_us)):
+    def configure(
+        self,
+        min_us: Sequence[int],
+        max_us: Sequence[int],
+        start_us: Sequence[int],
+        max_speeds_us_s: Sequence[int] | None = None,
+        grip_threshold: int = 0,
+    ) -> None:
+        """Send per-channel pulse limits, start pulses (µs), top speeds (µs/s; None = the firmware's maximum) and
+        the grip-current threshold (a 0..65535 ADC reading; 0 = none); returns once the board has taken them."""
+        speeds = [protocol.HARD_MAX_SPEED_US_S] * len(min_us) if max_speeds_us_s is None else max_speeds_us_s
+        for name, values in (("min_us", min_us), ("max_us", max_us), ("start_us", start_us), ("speeds", speeds)):
             self._check_channels(name, values)
         fields: list[str | int] = []
-        for low, high, start in zip(min_us, max_us, start_us, strict=True):
-            fields += [int(low), int(high), int(start)]
+        for low, high, start, speed in zip(min_us, max_us, start_us, speeds, strict=True):
+            fields += [int(low), int(high), int(start), int(speed)]
+        fields.append(int(grip_threshold))
         self.core.wait_acked(self.core.send_reliable(protocol.CONFIG, fields))
         status = self.status()
         if status.mode == "UNCONFIGURED" or status.is_stopped:
             raise BoardError(f"board did not take CONFIG: mode {status.mode}, faults {status.faults or 'none'}")
+
+    def release(self) -> None:
+        """Switch every servo output off on purpose (the arm goes limp); a new :meth:`configure` switches them on."""
+        self.core.wait_acked(self.core.send_reliable(protocol.RELEASE, []))
+        self.core.last_status = None
 
     def send_move(self, cmd_id: int, pulses_us: Sequence[int], duration_ms: int) -> None:
         """Queue MOVE ``cmd_id`` (targets in µs per channel, over ``duration_ms`` ms); blocks only while the

@@ -27,7 +27,12 @@ def for_people(text: str) -> str:
 
 
 class Status(NamedTuple):
-    """One STATUS report. Pulses in µs per channel (0 = never output); ``grip_mm`` is -1 without a sensor."""
+    """One STATUS report. Pulses in µs per channel (0 = output off).
+
+    ``grip`` is the board's verdict: ``held``, ``empty``, ``unknown`` (no threshold yet, or the read failed) or
+    ``none`` (no sensor); ``grip_raw`` the grip-current ADC reading (0..65535, -1 without one); ``rail`` the servo
+    power as the rail sense input sees it: ``on``, ``off`` or ``none`` (not wired).
+    """
 
     boot_id: str
     mode: str
@@ -35,7 +40,9 @@ class Status(NamedTuple):
     last_queued_cmd: int
     free_slots: int
     faults: tuple[str, ...]
-    grip_mm: int
+    grip: str
+    grip_raw: int
+    rail: str
     pulses_us: tuple[int, ...]
 
     @property
@@ -48,7 +55,8 @@ class Hello(NamedTuple):
     """The board's HELLO, sent at boot and in answer to SYNC: who it is and what it can take.
 
     ``queue_depth`` MOVEs may wait on the board; pulses in µs; ``max_duration_ms`` bounds one MOVE;
-    ``watchdog_ms`` is how long host silence it tolerates before it freezes the arm; ``max_frame_len`` in bytes.
+    ``watchdog_ms`` is how long host silence it tolerates before it freezes the arm; ``max_frame_len`` in bytes;
+    ``grip_sensor`` and ``rail_sense`` are 1 when the board has that input wired (board_config.py), else 0.
     """
 
     proto: int
@@ -65,6 +73,8 @@ class Hello(NamedTuple):
     last_done_cmd: int
     last_queued_cmd: int
     mode: str
+    grip_sensor: int
+    rail_sense: int
 
 
 def parse_status(fields: list[str]) -> Status:
@@ -78,7 +88,9 @@ def parse_status(fields: list[str]) -> Status:
         last_queued_cmd=int(values["last_queued_cmd"]),
         free_slots=int(values["free_slots"]),
         faults=() if faults in ("", "-") else tuple(faults.split("|")),
-        grip_mm=int(values["grip_mm"]),
+        grip=str(values["grip"]),
+        grip_raw=int(values["grip_raw"]),
+        rail=str(values["rail"]),
         pulses_us=tuple(values["pulses_us"]),
     )
 
@@ -108,6 +120,8 @@ def parse_hello(fields: list[str]) -> Hello:
         last_done_cmd=int(values["last_done_cmd"]),
         last_queued_cmd=int(values["last_queued_cmd"]),
         mode=str(values["mode"]),
+        grip_sensor=int(values["grip_sensor"]),
+        rail_sense=int(values["rail_sense"]),
     )
 
 

@@ -12,10 +12,13 @@ from .calibration import Calibration
 
 @dataclass(frozen=True)
 class Servo:
-    """One joint servo: output ``channel``, the pulse range the firmware never leaves, calibration, start angle."""
+    """One joint servo: the pulse range the firmware never leaves, calibration, start angle.
+
+    Its wire channel is its place in joint order (base, shoulder, elbow, wrist); the firmware's board_config.py
+    maps wire channels to pins or PCA9685 outputs.
+    """
 
     joint: str
-    channel: int
     min_us: int
     max_us: int
     calibration: Calibration
@@ -32,9 +35,9 @@ class Servo:
 
 @dataclass(frozen=True)
 class Gripper:
-    """The parallel gripper: its servo output, pulse range, open/closed pulses and finger gaps, speed, sensor."""
+    """The parallel gripper (wire channel 4): pulse range, open/closed pulses and finger gaps, speed, and the grip
+    sensor: ``grip_threshold_u16`` is the grip-current ADC reading at and above which the board says ``held``."""
 
-    channel: int
     min_us: int
     max_us: int
     us_per_deg: float
@@ -46,6 +49,7 @@ class Gripper:
     max_speed_deg_s: float
     squeeze_mm: float
     grip_sensor: bool
+    grip_threshold_u16: int
 
     def width_mm(self, pulse_us: float) -> float:
         """Finger gap in mm at pulse width ``pulse_us`` (linear between the open and closed pulses)."""

@@ -73,7 +73,3 @@ class RobotConfig:
             span_us = abs(servo.pulse_us(joint.max_deg) - servo.pulse_us(joint.min_deg))
             rates.append(joint.max_speed_deg_s * span_us / (joint.max_deg - joint.min_deg))
         return (*rates, self.gripper.max_speed_deg_s * self.gripper.us_per_deg)
-
-    def output_channels(self) -> tuple[int, ...]:
-        """Hardware outputs (PCA9685 channel or pin index) of the wire channels, in wire order."""
-        return (*(s.channel for s in self.servos), self.gripper.channel)

@@ -83,7 +83,7 @@ def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal
             journal.record_done(k)
         state = state.apply(entry.move)
         k += 1
-    if phase.carries_disk and robot.config.gripper.grip_sensor and _grip_after_hold_mm(status) == 0:
+    if phase.carries_disk and robot.config.gripper.grip_sensor and _grip_after_hold(status) == "empty":
         if phase in (MotionPhase.LIFT, MotionPhase.TRAVEL):
             phase = MotionPhase.APPROACH  # the pick missed and the disk is still on its peg: pick it again
         else:
@@ -94,15 +94,15 @@ def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal
     return ResumePoint(plan, k, phase, state, first_cmd_id, same_boot=True, pose_us=pose_us)
 
 
-def _grip_after_hold_mm(status: Status) -> int:
-    """The grip sensor's reading in mm (0 = empty, -1 = no sensor) from ``status``, read once, as the sequencer does.
+def _grip_after_hold(status: Status) -> str:
+    """The board's grip verdict (held, empty, unknown, none) in ``status``, read once, as the sequencer does.
 
     Only called when the journal puts the run past its grip phase, and that phase ends with a settle hold (see
     :mod:`hanoibot.motion.timing`), so ``status`` reports that hold DONE: the gripper servo, which trails its
     command, has had the settle time to close. A run stopped before the hold's DONE resumes at ``grip`` instead,
     which closes and holds again and is checked by the sequencer.
     """
-    return int(status.grip_mm)
+    return str(status.grip)
 
 
 def resume_after_reset(log: JournalLog, plan: Plan, robot: Robot, board: State) -> ResumePoint:

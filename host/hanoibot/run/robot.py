@@ -7,6 +7,7 @@ config's segments, home pose, pulse limits and grip sensor.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Self
 
 from ..clock import Clock
@@ -14,6 +15,7 @@ from ..config import RobotConfig, load_config
 from ..errors import ConfigError
 from ..link.session import Session
 from ..puzzle import Move, State
+from .board_check import check_board_fits
 from .journal import Journal
 from .sequencer import Sequencer
 
@@ -47,6 +49,13 @@ class Robot:
                 f"the board on {self.port_url} drives {channels} servo channels but the robot config "
                 f"needs {self.config.channels}: check the firmware build and the [servos] section"
             )
+        hello = self.session.hello
+        if hello is not None:
+            try:
+                check_board_fits(self.config, hello, self.port_url)
+            except ConfigError:
+                self.close()
+                raise
 
     @property
     def boot_id(self) -> str:
@@ -85,9 +94,12 @@ class Robot:
 
         return duration_ms(self.config, from_pulses_us, to_pulses_us)
 
-    def limits(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-        """Per-channel pulse limits and the start pose in µs, for the board's CONFIG."""
-        return self.config.min_pulses_us(), self.config.max_pulses_us(), self.config.start_pulses_us()
+    def limits(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]:
+        """The board's CONFIG: per-channel pulse limits and start pose (µs), top speeds (µs/s), grip threshold."""
+        config = self.config
+        speeds_us_s = tuple(math.ceil(rate) + 1 for rate in config.max_speeds_us_s())
+        threshold = config.gripper.grip_threshold_u16 if config.gripper.grip_sensor else 0
+        return config.min_pulses_us(), config.max_pulses_us(), config.start_pulses_us(), speeds_us_s, threshold
 
     def home_segment(self) -> Any:
         """The segment to the start pose from where the arm is now (timed by the servo speeds); a gripper that the
@@ -98,7 +110,7 @@ class Robot:
         pulses_us = tuple(int(p) for p in status.pulses_us)
         lowest_us = min(self.config.min_pulses_us())
         segment = home_segment(self.config, pulses_us if min(pulses_us) >= lowest_us else None)
-        if int(status.grip_mm) > 0 and min(pulses_us) >= lowest_us:
+        if status.grip == "held" and min(pulses_us) >= lowest_us:
             # The grip sensor says a disk is held: keep the fingers shut on it instead of dropping it at home.
             held = (*segment.pulses_us[:-1], pulses_us[-1])
             return segment._replace(pulses_us=held)

@@ -144,7 +144,14 @@ class Link(Protocol):
 
     def open(self) -> None: ...
 
-    def configure(self, min_us: Sequence[int], max_us: Sequence[int], start_us: Sequence[int]) -> None: ...
+    def configure(
+        self,
+        min_us: Sequence[int],
+        max_us: Sequence[int],
+        start_us: Sequence[int],
+        max_speeds_us_s: Sequence[int] | None = None,
+        grip_threshold: int = 0,
+    ) -> None: ...
 
     def send_move(self, cmd_id: int, pulses_us: Sequence[int], duration_ms: int) -> None: ...
 
@@ -192,7 +199,7 @@ class Sequencer:
         *,
         segments_for: SegmentsFor,
         home: Callable[[], Segment] | None = None,
-        limits: tuple[Sequence[int], Sequence[int], Sequence[int]] | None = None,
+        limits: tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[int], int] | None = None,
         journal: Journal | None = None,
         queue_ahead: int = 3,
         grip_retries: int = 2,
@@ -378,6 +385,11 @@ class Sequencer:
         """Go to ESTOPPED if the board latched an e-stop (a button, `hanoibot estop`), else to FAULT."""
         faults = self._board_faults()
         reason = f"{err} (board faults: {', '.join(faults)})" if faults else str(err)
+        if "POWER_LOST" in faults:
+            reason = (
+                "servo power was lost (e-stop pressed or supply off): the board switched every servo output off. "
+                "Look at the arm, release the e-stop, then run `hanoibot home --clear` and `hanoibot resume`"
+            )
         if "ESTOP" in faults:
             self.estop(reason=f"e-stop latched on the board: {reason}")
         else:
@@ -472,19 +484,18 @@ class Sequencer:
 
     def _is_holding(self) -> bool:
         """Ask the grip sensor, once the grip phase (closing and settle hold) is DONE, whether a disk is held."""
-        grip_mm = self._grip_mm()
-        if grip_mm != 0:  # -1: no sensor fitted or it failed, so no verdict
+        if self._grip_word() != "empty":  # held; or unknown/none: no sensor verdict, so the run goes on
             self.in_flight.grip_held()
             return True
         return False
 
-    def _grip_mm(self) -> int:
-        """The grip sensor's reading in mm (0 = empty; RunFault if the board latched a fault meanwhile)."""
+    def _grip_word(self) -> str:
+        """The board's grip verdict: held, empty, unknown or none (RunFault if the board latched a fault meanwhile)."""
         status = self.link.status()
         faults = [f for f in status.faults if f != "HOST_LOST"]  # a frozen arm still holds: grip is valid
         if faults:
             raise RunFault(f"board latched fault {', '.join(faults)} while gripping")
-        return status.grip_mm
+        return status.grip
 
     def _finish_move(self, item: Item) -> None:
         assert self.board_state is not None

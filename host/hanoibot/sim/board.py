@@ -53,11 +53,13 @@ class SimBoard:
         max_speed_us_per_s: list[float | None] | None = None,
         tick_s: float = TICK_S,
         on_event: EventListener | None = None,
+        stagger_ms: int = 200,
     ) -> None:
         self.clock = clock if clock is not None else VirtualClock()
         self.channels = channels
         self.world = world
         self.tick_s = tick_s
+        self.stagger_ms = stagger_ms  # the firmware switches outputs on this far apart after CONFIG
         self.events: list[Event] = []
         self.on_event = on_event
         self.servos = VirtualServos(channels, now_s=self.clock.now_s, max_speed_us_per_s=max_speed_us_per_s)
@@ -156,8 +158,15 @@ class SimBoard:
         self._reader = FrameReader()
         self._faults: set[str] = set()
         grip_sensor = self.world.grip_sensor if self.world is not None else None
+        rail_sense = getattr(self.world, "rail", None)
         controller = Controller(
-            self.servos, channels=self.channels, boot_id=self._boot_id, reset_cause=cause, grip_sensor=grip_sensor
+            self.servos,
+            channels=self.channels,
+            boot_id=self._boot_id,
+            reset_cause=cause,
+            grip_sensor=grip_sensor,
+            rail_sense=rail_sense,
+            stagger_ms=self.stagger_ms,
         )
         attach = getattr(self.world, "attach", None)
         if attach is not None:

@@ -3,8 +3,10 @@
 :class:`SimBoard <hanoibot.sim.board.SimBoard>` calls :meth:`SimWorld.on_tick` after every control tick with the
 servo horns' pulses; the world moves the arm (:class:`~hanoibot.sim.arm.SimArm`), lets the disks react
 (:class:`~hanoibot.sim.disks.DiskBoard`) and latches ``COLLISION``, ``DROP`` or ``BAD_STACK`` in the firmware
-controller it was attached to. A missed pick is not a fault: :attr:`SimWorld.grip_sensor` reads 0 and the host
-decides. :attr:`SimWorld.events` logs picks, places, drops and faults with their time in seconds.
+controller it was attached to. A missed pick is not a fault: :attr:`SimWorld.grip_sensor` reads the low current
+of an empty close and the host decides. :attr:`SimWorld.rail` is the servo supply after the e-stop switch, as the
+firmware's rail sense input sees it; :meth:`SimWorld.cut_servo_power` presses the e-stop.
+:attr:`SimWorld.events` logs picks, places, drops and faults with their time in seconds.
 """
 
 from __future__ import annotations
@@ -36,15 +38,46 @@ class FaultLatch(Protocol):
     def latch_fault(self, name: str) -> None: ...
 
 
+#: The grip sensor of hardware/README.md: shunt (ohm), current-sense amplifier gain, ADC full scale (V).
+SHUNT_OHM = 0.1
+AMPLIFIER_GAIN = 50
+ADC_FULL_SCALE_V = 3.3
+#: Gripper servo (MG90S) supply current in A: stalled on a disk between the fingers, and at rest otherwise
+#: (open, or closed on nothing at its end stop).
+STALL_CURRENT_A = 0.55
+REST_CURRENT_A = 0.12
+
+
+def adc_u16(current_a: float) -> int:
+    """The ``read_u16`` value (0..65535) of the grip sensor's ADC for a servo current of ``current_a`` A."""
+    volts = current_a * SHUNT_OHM * AMPLIFIER_GAIN
+    return max(0, min(65535, round(volts / ADC_FULL_SCALE_V * 65535)))
+
+
 class GripSensor:
-    """The finger-gap sensor: reads the held disk's diameter in whole mm, 0 when the fingers hold nothing."""
+    """The grip-current sensor (a ``machine.ADC``): a disk between the closed fingers stalls the servo."""
 
     def __init__(self, disks: DiskBoard) -> None:
         self._disks = disks
 
-    def read(self) -> int:
-        """Measured grip width in mm (0 = nothing held)."""
-        return round(self._disks.grip_width_mm())
+    def current_a(self) -> float:
+        """The gripper servo's supply current in A."""
+        return STALL_CURRENT_A if self._disks.grip_width_mm() > 0 else REST_CURRENT_A
+
+    def read_u16(self) -> int:
+        """The ADC reading of the amplified shunt voltage (0..65535)."""
+        return adc_u16(self.current_a())
+
+
+class RailSense:
+    """The rail sense input (a ``machine.Pin``): 1 while the servo supply after the e-stop switch is on."""
+
+    def __init__(self) -> None:
+        self.is_powered = True
+
+    def value(self) -> int:
+        """1 while the servo rail is powered, else 0."""
+        return 1 if self.is_powered else 0
 
 
 def board_geometry(config: RobotConfig) -> BoardGeometry:
@@ -87,6 +120,7 @@ class SimWorld:
         self.events: list[Event] = []
         self.disks = DiskBoard(board_geometry(config), start.stacks, events=self.events)
         self.grip_sensor: GripSensor | None = GripSensor(self.disks) if config.gripper.grip_sensor else None
+        self.rail = RailSense()
         self.max_speed_us_per_s: list[float | None] = [rate * speed for rate in config.max_speeds_us_s()]
         self.frames: list[Frame] = []
         self._frame_every_s = frame_every_s
@@ -94,6 +128,10 @@ class SimWorld:
         self._controller: FaultLatch | None = None
         #: Called with each new event (pick, missed_pick, place, drop, fault) when set; SimBoard forwards them.
         self.on_event: Callable[[Event], None] | None = None
+
+    def cut_servo_power(self, is_cut: bool = True) -> None:
+        """Press (``is_cut``) or release the e-stop switch: the servo rail goes dead or comes back."""
+        self.rail.is_powered = not is_cut
 
     # --- the SimBoard hook ---------------------------------------------------------------------------------
     def attach(self, controller: FaultLatch) -> None:

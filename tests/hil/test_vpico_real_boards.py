@@ -1,0 +1,49 @@
+"""The shipped firmware and board_config.py on the virtual Pico (stock MicroPython rp2 image): it boots with no
+exception, gives no pulse before CONFIG, switches the outputs on one at a time, and releases them all when the
+servo rail dies (rail sense GP22 low: POWER_LOST)."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+from hanoibot.config import load_config
+from hanoibot.link.core import LinkCore
+from hanoibot.link.session import Session
+from hanoibot.run.robot import Robot
+
+pytestmark = pytest.mark.slow
+
+STAGGER_S = 0.2  # board_config.ENABLE_STAGGER_MS
+
+
+def wait_until(condition: object, session: Session, timeout_s: float = 120.0) -> None:
+    deadline_s = time.monotonic() + timeout_s
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline_s, "timed out"
+        session.poll()
+        time.sleep(0.02)
+
+
+def test_shipped_firmware_staggers_the_enable_and_releases_every_output_on_a_dead_rail() -> None:
+    config = load_config()
+    with Session(LinkCore("vpico://?world=0", silence_s=20.0, handshake_s=60.0)) as session:
+        pico = session.port.pico  # type: ignore[union-attr]
+        assert session.hello is not None and session.hello.grip_sensor == 1 and session.hello.rail_sense == 1
+        assert pico.pulses_us == [None] * 5 and pico.tracebacks == []  # no pulse before CONFIG, no exception
+        limits = Robot("sim://", config).limits()
+        session.configure(*limits)
+        wait_until(lambda: None not in pico.pulses_us, session)
+        firsts: dict[int, float] = {}
+        for t_s, channel, pulse_us in pico.servos.history:
+            if pulse_us is not None and channel not in firsts:
+                firsts[channel] = t_s
+        assert sorted(firsts, key=firsts.__getitem__) == [4, 3, 2, 1, 0]  # gripper first, base last
+        times_s = sorted(firsts.values())
+        assert min(b - a for a, b in itertools.pairwise(times_s)) >= STAGGER_S - 0.02
+        pico.set_rail_powered(False)
+        wait_until(lambda: pico.pulses_us == [None] * 5, session)
+        status = session.status()
+        assert "POWER_LOST" in status.faults and status.rail == "off" and status.pulses_us == (0,) * 5
+        assert pico.tracebacks == []
