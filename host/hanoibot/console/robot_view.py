@@ -17,7 +17,7 @@ FAULT_WORDS = {
     "ESTOP": "E-stop latched: the arm holds its pose. Press Clear, then Home.",
     "HOST_LOST": "the board stopped hearing the host and froze the arm. Press Clear, then Home.",
     "LIMIT": "a servo pulse left its limits; the board stopped. Check the config, then Clear and Home.",
-    "POWER_LOST": "the servo power rail dropped and the board let go of the servos. Restore power, then Clear and Home.",
+    "POWER_LOST": "the servo power rail dropped and the board let go of the servos: restore power, Clear, Home.",
 }
 
 
