@@ -31,6 +31,7 @@ COMMANDS = (
     "status",
     "estop",
     "emulate",
+    "lock",
     "serve",
 )
 

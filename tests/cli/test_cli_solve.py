@@ -122,14 +122,28 @@ def test_json_header_and_moves() -> None:
 def test_turing_reports_machine_steps_without_soiling_stdout() -> None:
     code, out, err = run_cli("solve", "-n", "2", "--method", "turing", "--format", "plain")
     assert code == 0 and out.splitlines() == list(textbook(2))
-    assert err == "hanoibot: Turing machine: 7 steps\n"  # hand-traced in test_planner_turing
+    assert err == "hanoibot: Turing machine: 6 steps\n"  # hand-traced in test_planner_turing
     code, out, err = run_cli("solve", "-n", "2", "--method", "turing")
-    assert out.splitlines()[-1] == "Turing machine: 7 steps" and err == ""
+    assert out.splitlines()[-1] == "Turing machine: 6 steps" and err == ""
     code, out, err = run_cli(
         "solve", "-n", "2", "--method", "turing", "--format", "json", "--start", "2", "--limit", "1"
     )
     assert code == 0 and len(out.splitlines()) == 2
     assert re.fullmatch(r"hanoibot: Turing machine: \d+ steps for moves 2 to 2\n", err)
+
+
+def test_turing_from_the_seeds_shuffled_tape_says_it_never_halts() -> None:
+    code, out, err = run_cli("solve", "--method", "turing", "--from", "ACABC")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "does not halt from ACABC: after 6 moves (12 steps) the tape reads ACABC again" in err
+    _, nearest, _ = run_cli("count", "--from", "ACABC", "--to", "any")
+    assert f"is {nearest.strip()} moves away" in err
+
+
+def test_turing_from_a_shuffled_tape_that_halts_prints_its_moves() -> None:
+    # BCA is the tower run A -> B after two moves: the table finishes that run
+    code, out, _ = run_cli("solve", "--method", "turing", "--from", "BCA", "--format", "plain")
+    assert code == 0 and out.splitlines() == list(textbook(3, "A", "B"))[2:]
 
 
 def test_all_optimal_prints_the_unique_classic_plan_once() -> None:

@@ -18,8 +18,10 @@ EPILOG = """output formats:
           ("optimal": true = proven, null = conjectured (Frame-Stewart, 5+ pegs), false = not proven optimal)
 
 methods (classic 3-peg tower transfer only; all give the identical optimal sequence):
-  recursive (default), iterative, gray (Gray-code counter), bits (closed bit formula), turing (a 16-row Turing
-  machine run literally; its step count is printed as a footer in text, on stderr for plain and json)
+  recursive (default), iterative, gray (Gray-code counter), bits (closed bit formula), turing (Basov's 16-row
+  Turing machine run literally; its step count is printed as a footer in text, on stderr for plain and json).
+  turing also runs from a shuffled --from tape (up to 20 disks): it halts only on its own run from a tower,
+  elsewhere it loops forever, and solve says so
 
 examples:
   hanoibot solve -n 3                                   the 7 moves of a 3-disk tower from A to C
@@ -27,6 +29,9 @@ examples:
   hanoibot solve -n 64 --start 10000000000000000000 --limit 3 --format plain
   hanoibot solve --from ACAB --to C --format json       from a given state to the tower on C
   hanoibot solve -n 5 --to B --method turing            A to B, run on the Turing machine
+  hanoibot solve --from ACABC --method turing           the seed's shuffled tape: the machine never halts
+  hanoibot solve --puzzle bicolor -n 3                  two alternating towers made monochrome
+  hanoibot solve --puzzle tricolor -n 2 --format plain  three colour towers, each to another peg: '1r A B'
 """
 
 
@@ -49,6 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="print every optimal plan (exact sweep within --max-states; refused beyond it or past 1000 plans)",
     )
+    parser.add_argument("--puzzle", metavar="NAME", help="bicolor or tricolor: the coloured towers, -n sizes")
     parser.set_defaults(run=run)
 
 
@@ -61,6 +67,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.format not in FORMATS:
         raise PlanError(f"unknown format {args.format!r}: expected one of {', '.join(FORMATS)}")
+    if args.puzzle is not None:
+        from .colour_solve import solve_puzzle
+
+        return solve_puzzle(args)
     if args.method is not None and args.method not in METHOD_NAMES:
         raise PlanError(f"unknown method {args.method!r}: expected one of {', '.join(METHOD_NAMES)}")
     first = whole_number(args.start, "--start", minimum=1) or 1

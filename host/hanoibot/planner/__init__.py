@@ -55,10 +55,15 @@ def _general() -> ModuleType:
 
 
 def plan_for(request: PlanRequest) -> Plan:
-    """The plan for ``request``; ``request.method`` applies to the classic transfer only."""
+    """The plan for ``request``; ``request.method`` applies to the classic transfer only, except ``turing``, which
+    also runs Basov's table from a shuffled start (:mod:`.general.turing_tape`)."""
     classic = _classic_pegs(request)
     if classic is not None:
         return ClassicPlan(request.n_disks, *classic, method=request.method or DEFAULT_METHOD)
+    if request.method == "turing" and request.start is not None and request.pegs == 3 and request.classic_rules:
+        from .general.turing_tape import tape_plan
+
+        return tape_plan(request.start, request.goal)
     if request.method is not None:
         raise PlanError(
             f"method {request.method!r} applies only to the classic transfer (3 pegs, classic rules, tower to tower)"

@@ -1,0 +1,65 @@
+"""``hanoibot lock``: a game played from stdin, --solve, and bad input (exit 2, one line)."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+from hanoibot.cli import main
+from hanoibot.planner.lock import fewest_presses
+from hanoibot.puzzle.lock import Lock
+
+
+def run_cli(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin), out, err
+    try:
+        code = main(list(argv))
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_playing_the_fewest_presses_opens_the_lock() -> None:
+    best = fewest_presses(Lock.parse("RYGGR"))
+    code, out, _ = run_cli("lock", "--lock", "RYGGR", stdin="".join(f"{b}\n" for b in best))
+    assert code == 0
+    assert f"open after {len(best)} presses (fewest possible: {len(best)})" in out
+
+
+def test_giving_up_exits_1_and_bad_buttons_are_asked_again() -> None:
+    code, out, _ = run_cli("lock", "--lock", "RYG", stdin="7\nseven\n2\nq\n")
+    assert code == 1
+    assert "no button '7'" in out and "no button 'seven'" in out
+    assert "still locked after 1 presses" in out
+
+
+def test_random_lock_from_a_seed_is_the_same_each_time() -> None:
+    first = run_cli("lock", "--length", "6", "--seed", "11", stdin="q\n")[1]
+    assert first == run_cli("lock", "--length", "6", "--seed", "11", stdin="q\n")[1]
+    assert "lock seed 11" in first
+
+
+def test_solve_prints_exact_and_strategy_counts() -> None:
+    code, out, _ = run_cli("lock", "--lock", "RYGGR", "--solve")
+    assert code == 0
+    best = fewest_presses(Lock.parse("RYGGR"))
+    assert f"fewest presses: {len(best)} (exact search), first press {best[0]}" in out
+    assert "strategy: " in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--lock", "RYXG"], "colour 'X'"),
+        (["--lock", "R"], "lock 'R' has 1 elements"),
+        (["--length", "1"], "--length 1"),
+        (["--length", "99"], "--length 99"),
+        (["--lock", "RYG", "--seed", "3"], "--lock RYG"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(argv: list[str], named: str) -> None:
+    code, out, err = run_cli("lock", *argv)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and named in err

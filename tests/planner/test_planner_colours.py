@@ -1,0 +1,111 @@
+"""Coloured towers: the exact search against an independent search written here, and the level-by-level
+construction legal move by move, reaching its goal, counted exactly, never shorter than the optimum."""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+
+import pytest
+from hanoibot.planner.colours import level_length, level_moves, shortest_moves
+from hanoibot.puzzle import Move
+from hanoibot.puzzle.colours import ColourState, start_and_goal
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+Stacks = tuple[tuple[tuple[int, int], ...], ...]
+
+
+def as_stacks(state: ColourState) -> Stacks:
+    return tuple(tuple(state.stack(p)) for p in range(3))
+
+
+def independent_distance(start: Stacks, goal: Stacks) -> int:
+    """BFS over plain stacks of (size, colour), bottom first: an equal or larger disk below every disk."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        if here == goal:
+            return dist[here]
+        for src, dst in itertools.permutations(range(3), 2):
+            if here[src] and (not here[dst] or here[dst][-1][0] >= here[src][-1][0]):
+                pegs = list(here)
+                pegs[dst] = (*pegs[dst], pegs[src][-1])
+                pegs[src] = pegs[src][:-1]
+                there = tuple(pegs)
+                if there not in dist:
+                    dist[there] = dist[here] + 1
+                    queue.append(there)
+    raise AssertionError("goal not reached")
+
+
+def replay(start: ColourState, moves: list[Move]) -> ColourState:
+    state = start
+    for move in moves:
+        state = state.apply(move)  # raises on an illegal move
+    return state
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "sizes"), [("bicolor", 2), ("bicolor", 3), ("bicolor", 4), ("tricolor", 1), ("tricolor", 2)]
+)
+def test_exact_search_is_optimal_and_the_construction_is_legal_and_no_shorter(puzzle: str, sizes: int) -> None:
+    start, goal = start_and_goal(puzzle, sizes)
+    best = shortest_moves(start, goal)
+    assert replay(start, best) == goal
+    assert len(best) == independent_distance(as_stacks(start), as_stacks(goal))
+    built = list(level_moves(start, goal))
+    assert replay(start, built) == goal
+    assert level_length(start, goal) == len(built) >= len(best)
+
+
+@pytest.mark.parametrize("puzzle", ["bicolor", "tricolor"])
+def test_construction_for_larger_n_reaches_the_goal_as_counted(puzzle: str) -> None:
+    for sizes in range(1, 9):
+        start, goal = start_and_goal(puzzle, sizes)
+        built = list(level_moves(start, goal))
+        assert replay(start, built) == goal and level_length(start, goal) == len(built)
+
+
+@st.composite
+def boards(draw: st.DrawFn, sizes: int, colours: int) -> ColourState:
+    """Any board of ``sizes`` sizes with ``colours`` disks per size: each size's disks in any order on any pegs."""
+    levels = []
+    for _ in range(sizes):
+        order = draw(st.permutations(range(colours)))
+        cuts = sorted(draw(st.lists(st.integers(0, colours), min_size=2, max_size=2)))
+        levels.append([tuple(order[: cuts[0]]), tuple(order[cuts[0] : cuts[1]]), tuple(order[cuts[1] :])])
+    return ColourState(levels)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_construction_between_any_two_boards_is_legal_and_counted(data: st.DataObject) -> None:
+    colours = data.draw(st.sampled_from([2, 3]))
+    sizes = data.draw(st.integers(1, 4))
+    start = data.draw(boards(sizes, colours))
+    goal = data.draw(boards(sizes, colours))
+    built = list(level_moves(start, goal))
+    assert replay(start, built) == goal
+    assert level_length(start, goal) == len(built)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_construction_is_never_shorter_than_the_exact_search_on_small_boards(data: st.DataObject) -> None:
+    start = data.draw(boards(2, 2))
+    goal = data.draw(boards(2, 2))
+    assert (
+        level_length(start, goal)
+        >= len(shortest_moves(start, goal))
+        == independent_distance(as_stacks(start), as_stacks(goal))
+    )
+
+
+@pytest.mark.parametrize("sizes", [1, 2])
+def test_both_tricolor_derangements_need_as_many_moves(sizes: int) -> None:
+    start, goal = start_and_goal("tricolor", sizes)
+    other = ColourState([(level[2], level[0], level[1]) for level in goal.levels])  # red -> C, green -> A, blue -> B
+    assert other != goal
+    assert len(shortest_moves(start, other)) == len(shortest_moves(start, goal))

@@ -1,0 +1,72 @@
+"""Lock solvers: the exact search is minimal (checked by trying every shorter press sequence), the strategy opens
+every lock in the number of presses it announces, never fewer than the exact minimum."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hanoibot.errors import PlanError
+from hanoibot.planner.lock import fewest_presses, gather_presses, strategy, tower_presses
+from hanoibot.puzzle.lock import Lock
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+def opens(lock: Lock, buttons: list[int] | tuple[int, ...]) -> bool:
+    for button in buttons:
+        lock = lock.press(button)
+    return lock.is_open
+
+
+def test_exact_search_is_minimal_by_trying_every_shorter_sequence() -> None:
+    for pegs in itertools.product(range(3), repeat=3):
+        lock = Lock(pegs)
+        best = fewest_presses(lock)
+        assert opens(lock, best)
+        for length in range(len(best)):
+            assert not any(opens(lock, seq) for seq in itertools.product(range(1, 4), repeat=length))
+
+
+@pytest.mark.parametrize("n", range(2, 6))
+def test_strategy_opens_every_lock_in_its_announced_presses(n: int) -> None:
+    for pegs in itertools.product(range(3), repeat=n):
+        lock = Lock(pegs)
+        if lock.is_open:
+            assert fewest_presses(lock) == []
+            continue
+        plan = strategy(lock)
+        buttons = list(plan.buttons())
+        assert len(buttons) == plan.presses and buttons[0] == plan.first_button
+        assert opens(lock, buttons)
+        assert plan.presses >= len(fewest_presses(lock))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=6, max_size=11).filter(lambda p: len(set(p)) > 1))
+def test_strategy_on_longer_locks_opens_them_as_counted(pegs: list[int]) -> None:
+    lock = Lock(tuple(pegs))
+    plan = strategy(lock)
+    buttons = list(plan.buttons())
+    assert len(buttons) == plan.presses and opens(lock, buttons)
+
+
+@pytest.mark.parametrize("k", range(1, 7))
+def test_tower_presses_count_the_literal_presses(k: int) -> None:
+    # a tower of k disks on one colour, first button pressed at its small end: move it by pressing
+    for src, dst in itertools.permutations(range(3), 2):
+        pegs = [src] * k
+        presses = gather_presses(pegs, dst, 1)
+        assert presses == tower_presses(k, src, dst, 1)
+        moves = 2**k - 1
+        assert presses in (moves, moves + 2 ** (k - 1))
+
+
+def test_exact_search_refuses_long_locks() -> None:
+    with pytest.raises(PlanError, match="lock of 9 elements is too long"):
+        fewest_presses(Lock((0,) * 8 + (1,)))
+
+
+def test_open_lock_has_no_strategy() -> None:
+    with pytest.raises(PlanError, match="already open"):
+        strategy(Lock.parse("RRR"))
