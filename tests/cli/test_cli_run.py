@@ -439,3 +439,14 @@ def test_ctrl_c_at_the_pause_prompt_stops_instead_of_queueing_another_pause(
     code, _, err = run_cli(capsys, "run", "--plain", "-n", "3")
     assert code == 130 and "stopped by the operator" in err
     assert asked == ["paused: the arm is held. [c]ontinue or [s]top? "]
+
+
+@pytest.mark.parametrize("rules", ["big-on-top", "linear", "cyclic"])
+def test_every_rule_set_the_planner_offers_runs_on_the_simulated_arm(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, rules: str
+) -> None:
+    report_path = tmp_path / "r.json"
+    code, out, err = run_cli(capsys, "run", "--plain", "--rules", rules, "-n", "3", "--report", str(report_path))
+    assert code == 0, out + err
+    report = json.loads(report_path.read_text())
+    assert (report["status"], report["final"], report["faults"]) == ("done", "CCC", [])

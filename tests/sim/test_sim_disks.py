@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hanoibot.errors import StateError
-from hanoibot.puzzle import Move, State
+from hanoibot.puzzle import Move, Rules, State
 from hanoibot.sim.disks import (
     GRIP_CENTRE_TOLERANCE_MM,
     GRIP_HEIGHT_TOLERANCE_MM,
@@ -197,3 +197,16 @@ def test_a_state_that_does_not_fit_the_geometry_is_refused() -> None:
         DiskBoard(GEOMETRY, State.tower(6).stacks)
     with pytest.raises(StateError, match="4 pegs"):
         DiskBoard(GEOMETRY, State.tower(2, pegs=4).stacks)
+
+
+def test_under_big_on_top_only_the_largest_disk_may_land_on_a_smaller_one() -> None:
+    start = State.parse("AAB")  # disks 2 and 1 on A, disk 3 on B
+    rules = Rules.named("big-on-top")
+    largest = DiskBoard(GEOMETRY, start.stacks, rules=rules)
+    assert drive(largest, waypoints_for(start, Move(3, 1, 0))) == []
+    assert largest.stacks == ((2, 1, 3), (), ())
+    classic = DiskBoard(GEOMETRY, start.stacks)
+    assert drive(classic, waypoints_for(start, Move(3, 1, 0))) == ["BAD_STACK"]
+    middle_start = State.parse("ABB")  # disk 2 on top of B may still not land on disk 1
+    middle = DiskBoard(GEOMETRY, middle_start.stacks, rules=rules)
+    assert drive(middle, waypoints_for(middle_start, Move(2, 1, 0))) == ["BAD_STACK"]

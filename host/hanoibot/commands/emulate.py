@@ -35,6 +35,7 @@ SIMULATOR_OPTIONS = (
     ("--speed", "X", "servo speed factor for the simulated world (default 1)"),
     ("--board", "STATE", "start state of the disks (default AAA); must match `run -n/--from`"),
     ("--config", "FILE", "robot TOML (default hardware/robot.toml)"),
+    ("--rules", "R", "what may land on what: classic (default) or big-on-top; must match `run --rules`"),
 )
 #: (flag, metavar, help) of the wire faults, named as in a sim:// URL.
 FAULT_OPTIONS = (
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     from ..sim.emulator import PtyEmulator
     from ..sim.factory import make_wire
 
-    names = ("flip", "drop", "insert", "dup", "seed", "reset_after", "speed", "board", "config")
+    names = ("flip", "drop", "insert", "dup", "seed", "reset_after", "speed", "board", "config", "rules")
     options = {name: str(getattr(args, name)) for name in names if getattr(args, name) is not None}
     if args.no_world:
         options["world"] = "0"

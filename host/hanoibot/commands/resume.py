@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if port.lower().startswith("sim:"):
         # an in-process simulated board never outlives the host: it is always a new boot
         board = board or _ask_board(log, "the simulated board starts afresh")
-        port = sim_port_url(_without_board(port), board, args.config or log.config_path or None)
+        port = sim_port_url(_without_board(port), board, args.config or log.config_path or None, plan.rules)
     robot = Robot(port, config)
     robot.open()
     with robot, Journal.open_append(args.journal) as journal:

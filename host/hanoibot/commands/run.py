@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     check_board_fits(config, request.n_disks, request.pegs)
     plan = plan_for(request)
     check_output_paths({"--report": args.report, "--journal": args.journal}, {"--config": args.config})
-    port_url = sim_port_url(args.port or "sim://", plan.start, args.config)
+    port_url = sim_port_url(args.port or "sim://", plan.start, args.config, plan.rules)
     robot = Robot(port_url, config)
     robot.open()
     try:

@@ -9,7 +9,7 @@ from urllib.parse import parse_qsl, quote, urlsplit
 
 from ..errors import ConfigError
 from ..motion.robot import RobotConfig
-from ..puzzle import State
+from ..puzzle import Rules, State
 
 
 def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
@@ -23,8 +23,8 @@ def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
         raise ConfigError(f"{n_disks} disks asked but {source} declares {config.board.disk_count} in [board]")
 
 
-def sim_port_url(url: str, start: State, config_path: str | None) -> str:
-    """``url``, and for ``sim://`` with the simulated disks placed as ``start`` and the same robot config."""
+def sim_port_url(url: str, start: State, config_path: str | None, rules: Rules | None = None) -> str:
+    """``url``, and for ``sim://`` with the simulated disks placed as ``start``, the same robot config and rules."""
     parts = urlsplit(url)
     if parts.scheme.lower() != "sim":
         return url
@@ -32,6 +32,8 @@ def sim_port_url(url: str, start: State, config_path: str | None) -> str:
     extra = []
     if "board" not in options:
         extra.append(f"board={quote(start.to_string(), safe='')}")
+    if rules is not None and "rules" not in options:
+        extra.append(f"rules={quote(rules.name, safe='')}")
     if config_path is not None and "config" not in options:
         extra.append(f"config={quote(str(config_path), safe='')}")
     query = "&".join(q for q in (parts.query, *extra) if q)

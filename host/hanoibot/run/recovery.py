@@ -81,7 +81,7 @@ def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal
             break
         if not entry.done:
             journal.record_done(k)
-        state = state.apply(entry.move)
+        state = state.apply(entry.move, plan.rules)
         k += 1
     if phase.carries_disk and robot.config.gripper.grip_sensor and _grip_after_hold(status) == "empty":
         if phase in (MotionPhase.LIFT, MotionPhase.TRAVEL):

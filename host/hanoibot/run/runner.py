@@ -163,6 +163,7 @@ class Run:
             first_k=self.first_k,
             first_phase=self.first_phase,
             pose_us=self.pose_us,
+            rules=self.plan.rules,
         )
         if seq.connect(open_link=False, configure=configure, home=home) is not Phase.READY:
             return self._stopped_before_moving()

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ..errors import RunFault
 from ..motion.phases import MotionPhase
 from ..motion.segments import Segment
-from ..puzzle import Move, State
+from ..puzzle import Move, Rules, State
 from .journal import Journal
 
 Pulses = tuple[int, ...]
@@ -59,14 +59,23 @@ class SegmentSource:
         self._pending: deque[Item] = deque()
         self._moves: Iterator[Move] = iter(())
         self._state: State | None = None
+        self._rules: Rules | None = None
         self._next_k = 0
         self._first_phase = MotionPhase.APPROACH
 
     def load(
-        self, state: State, moves: Iterator[Move], *, first_k: int = 0, first_phase: MotionPhase = MotionPhase.APPROACH
+        self,
+        state: State,
+        moves: Iterator[Move],
+        *,
+        first_k: int = 0,
+        first_phase: MotionPhase = MotionPhase.APPROACH,
+        rules: Rules | None = None,
     ) -> None:
-        """Moves ``first_k``, ``first_k + 1``, … from ``state``; the first one from ``first_phase`` on."""
+        """Moves ``first_k``, ``first_k + 1``, … from ``state``, checked against ``rules`` (default classic);
+        the first one from ``first_phase`` on."""
         self._state = state
+        self._rules = rules
         self._moves = moves
         self._next_k = first_k
         self._first_phase = first_phase
@@ -114,7 +123,7 @@ class SegmentSource:
         if move is None or self._state is None:
             return False
         before, k = self._state, self._next_k
-        self._state = before.apply(move)
+        self._state = before.apply(move, self._rules)
         self.pick = (k, move, before)
         segments = list(self.segments_for(before, move, self.pose_us))
         if self._first_phase is not MotionPhase.APPROACH:

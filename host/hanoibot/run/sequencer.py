@@ -34,7 +34,7 @@ from ..errors import BoardError, HanoiError, RunFault
 from ..link.status import Status
 from ..motion.phases import MotionPhase
 from ..motion.segments import Segment
-from ..puzzle import Move, State, peg_letter
+from ..puzzle import Move, Rules, State, peg_letter
 from .in_flight import InFlight
 from .journal import Journal
 from .segment_queue import DurationBetween, Item, SegmentsFor, SegmentSource
@@ -223,6 +223,7 @@ class Sequencer:
         self.reason = ""
         self.error: BaseException | None = None
         self.board_state: State | None = None
+        self.rules: Rules | None = None
         self.moves_done = 0
         self.moves_total = 0
         self.on_move_done: Callable[[int, Move, State], None] | None = None
@@ -322,8 +323,10 @@ class Sequencer:
         first_k: int = 0,
         first_phase: MotionPhase = MotionPhase.APPROACH,
         pose_us: tuple[int, ...] | None = None,
+        rules: Rules | None = None,
     ) -> None:
-        """Set the work: the board is in ``start``; ``moves`` are moves ``first_k`` .. ``total - 1`` of the plan.
+        """Set the work: the board is in ``start``; ``moves`` are moves ``first_k`` .. ``total - 1`` of the plan,
+        checked against the plan's ``rules`` (default classic).
 
         ``first_phase`` resumes move ``first_k`` half done: its segments before that phase are not sent again.
         ``pose_us`` is where the arm is (default: the home pose once homed).
@@ -332,7 +335,8 @@ class Sequencer:
         self.board_state = start
         self.moves_done = first_k
         self.moves_total = total
-        self.source.load(start, moves, first_k=first_k, first_phase=first_phase)
+        self.rules = rules
+        self.source.load(start, moves, first_k=first_k, first_phase=first_phase, rules=rules)
         self.source.pose_us = pose_us
 
     def request_pause(self) -> None:
@@ -499,7 +503,7 @@ class Sequencer:
 
     def _finish_move(self, item: Item) -> None:
         assert self.board_state is not None
-        self.board_state = self.board_state.apply(item.move)
+        self.board_state = self.board_state.apply(item.move, self.rules)
         self.moves_done = item.k + 1
         self.in_flight.move_done()
         if self.journal is not None:

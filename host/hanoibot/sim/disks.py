@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import StateError
-from ..puzzle import State, peg_letter
+from ..puzzle import Rules, State, peg_letter
 from .shapes import distance_xy_mm, height_overlap_mm, ring_meets_disc
 
 #: The gripper's axis must be this close (mm) to a disk's centre for the closing fingers to take it.
@@ -87,11 +87,17 @@ class DiskBoard:
 
     ``stacks`` lists each peg's disks bottom first (disk 1 = smallest; irregular stacks are allowed).
     ``events`` is appended to (pass a shared list to merge logs); every event is a dict with ``t_s`` and
-    ``event`` (``pick``, ``missed_pick``, ``place``, ``drop``, ``fault``).
+    ``event`` (``pick``, ``missed_pick``, ``place``, ``drop``, ``fault``). ``rules`` say what may land on what
+    (default classic: only on a larger disk; ``big-on-top`` also lets the largest disk land on a smaller one).
     """
 
     def __init__(
-        self, geometry: BoardGeometry, stacks: Sequence[Sequence[int]], *, events: list[Event] | None = None
+        self,
+        geometry: BoardGeometry,
+        stacks: Sequence[Sequence[int]],
+        *,
+        events: list[Event] | None = None,
+        rules: Rules | None = None,
     ) -> None:
         if not len(stacks) == len(geometry.pegs_xy_mm) == len(geometry.peg_heights_mm):
             raise StateError(
@@ -104,6 +110,8 @@ class DiskBoard:
                 "the disks the robot config describes"
             )
         self.geometry = geometry
+        self.rules = rules or Rules(len(stacks))
+        self._n_disks = state.n_disks
         self.events: list[Event] = events if events is not None else []
         self._stacks = [list(stack) for stack in state.stacks]
         self.held_disk: int | None = None
@@ -234,7 +242,7 @@ class DiskBoard:
                 stack.append(disk)
                 self._bodies = self._make_bodies()
                 self._log(t_s, "place", disk=disk, peg=peg_letter(peg))
-                if onto is not None and onto < disk:
+                if not self.rules.may_land(disk, onto, self._n_disks):
                     return [self._fault(t_s, FAULT_BAD_STACK, f"disk {disk} landed on smaller disk {onto}")]
                 return []
         self.loose_disks.append(disk)

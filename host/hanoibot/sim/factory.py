@@ -2,9 +2,10 @@
 
 Options are strings, as they come from a URL query: the fault options of :class:`~hanoibot.sim.faults.FaultSpec`
 (flip, drop, insert, dup, seed, reset_after) and the world options ``board`` (start state, e.g. ``ACAB``),
-``config`` (robot TOML path) and ``speed`` (servo speed factor), which are handed to
-``hanoibot.sim.world.make_world`` when that module exists; without it, or with ``world=0`` (a bare board whose
-servos move nothing, for link tests that send arbitrary poses), the board runs with no world.
+``rules`` (rule-set name, so ``BAD_STACK`` follows the plan's rules), ``config`` (robot TOML path) and ``speed``
+(servo speed factor), which are handed to ``hanoibot.sim.world.make_world`` when that module exists; without it,
+or with ``world=0`` (a bare board whose servos move nothing, for link tests that send arbitrary poses), the board
+runs with no world.
 With a world the virtual servos turn no faster than its joint speeds (:attr:`SimWorld.max_speed_us_per_s`: the
 robot config's speeds times ``speed``, the one place that factor is applied); a bare board has ideal servos.
 """
@@ -23,7 +24,7 @@ from .faults import FaultSpec
 from .wire import FaultyWire
 
 #: Options the simulator understands (``realtime`` is read by the sim:// port itself).
-WORLD_OPTIONS = ("board", "config", "speed", "world")
+WORLD_OPTIONS = ("board", "config", "speed", "world", "rules")
 FAULT_OPTIONS = ("flip", "drop", "insert", "dup", "seed", "reset_after")
 
 
@@ -47,7 +48,9 @@ def make_world(options: Mapping[str, str]) -> World | None:
         return None
     module = importlib.import_module("hanoibot.sim.world")
     speed = speed_factor(options["speed"]) if "speed" in options else 1.0
-    world: World = module.make_world(options.get("config"), options.get("board"), speed=speed)
+    world: World = module.make_world(
+        options.get("config"), options.get("board"), speed=speed, rules=options.get("rules")
+    )
     return world
 
 

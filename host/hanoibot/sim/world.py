@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Protocol
 
 from ..config import RobotConfig, load_config
-from ..errors import ConfigError
-from ..puzzle import State
+from ..errors import ConfigError, PlanError
+from ..puzzle import Rules, State
+from ..puzzle.rules import RULE_NAMES
 from ..render.svg import Frame
 from .arm import SimArm
 from .disks import BoardGeometry, DiskBoard, Event
@@ -112,13 +113,14 @@ class SimWorld:
         arm: SimArm | None = None,
         speed: float = 1.0,
         frame_every_s: float | None = None,
+        rules: Rules | None = None,
     ) -> None:
         if not (speed > 0 and math.isfinite(speed)):
             raise ConfigError(f"simulated servo speed factor {speed!r} is invalid: expected a positive number")
         self.config = config
         self.arm = arm if arm is not None else SimArm(config)
         self.events: list[Event] = []
-        self.disks = DiskBoard(board_geometry(config), start.stacks, events=self.events)
+        self.disks = DiskBoard(board_geometry(config), start.stacks, events=self.events, rules=rules)
         self.grip_sensor: GripSensor | None = GripSensor(self.disks) if config.gripper.grip_sensor else None
         self.rail = RailSense()
         self.max_speed_us_per_s: list[float | None] = [rate * speed for rate in config.max_speeds_us_s()]
@@ -199,12 +201,14 @@ def make_world(
     joint_offsets_deg: Sequence[float] = (0.0, 0.0, 0.0, 0.0),
     peg_offsets_mm: Mapping[int, tuple[float, float]] | None = None,
     frame_every_s: float | None = None,
+    rules: str | None = None,
 ) -> SimWorld:
     """The simulated world for a robot config (path, config, or None for hardware/robot.toml) and start board.
 
     ``board`` is a State or a state string (``ACAB`` or ``A:3,1,2/B:4/C:``); None puts :data:`DEFAULT_DISKS`
     disks on peg A. ``joint_offsets_deg`` (base, shoulder, elbow, wrist) and ``peg_offsets_mm`` (peg index ->
-    (dx, dy) in mm) make the simulated robot differ from its config, to model mis-calibration.
+    (dx, dy) in mm) make the simulated robot differ from its config, to model mis-calibration. ``rules`` is a
+    rule-set name (``classic``, ``linear``, ``cyclic``, ``big-on-top``; default classic): what may land on what.
     """
     if isinstance(config_path_or_config, RobotConfig):
         config = config_path_or_config
@@ -220,7 +224,18 @@ def make_world(
     else:
         start = State.parse(board, pegs=pegs)
     arm = SimArm(config, joint_offsets_deg=joint_offsets_deg)
-    return SimWorld(config, start, arm=arm, speed=speed, frame_every_s=frame_every_s)
+    stacking = _rules(rules, start.pegs)
+    return SimWorld(config, start, arm=arm, speed=speed, frame_every_s=frame_every_s, rules=stacking)
+
+
+def _rules(name: str | None, pegs: int) -> Rules | None:
+    """The rules named by the ``rules`` sim option (None = classic); ConfigError naming the option if unknown."""
+    if name is None:
+        return None
+    try:
+        return Rules.named(name, pegs)
+    except PlanError:
+        raise ConfigError(f"sim option rules={name!r} is invalid: expected one of {', '.join(RULE_NAMES)}") from None
 
 
 def _with_pegs_moved(config: RobotConfig, offsets_mm: Mapping[int, tuple[float, float]]) -> RobotConfig:
