@@ -30,6 +30,7 @@ COMMANDS = (
     "calibrate",
     "status",
     "estop",
+    "deploy",
     "emulate",
     "lock",
 )

@@ -67,3 +67,49 @@ def test_readme_mpremote_steps_deploy_the_firmware(tmp_path: Path) -> None:
     finally:
         emulator.terminate()
         emulator.wait(timeout=30)
+
+
+def test_hanoibot_deploy_compiles_copies_verifies_and_boots(tmp_path: Path) -> None:
+    """``hanoibot deploy`` on a blank virtual Pico holding one stale source file: the board gets .mpy files for its
+    own bytecode version (read from it), the stale .py is removed, and the firmware answers HELLO and status."""
+    require_machine_near_real_time()
+    link = tmp_path / "pico"
+    emulator = subprocess.Popen(
+        [sys.executable, "-m", "hanoibot", "emulate", "--pico", "--blank", "--link", str(link)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert emulator.stdout is not None
+        assert emulator.stdout.readline().strip() == str(link)
+        stale = firmware_dir() / "hanoifw" / "motion.py"
+        seeded = mpremote(str(link), "mkdir", ":hanoifw", "+", "cp", str(stale), ":hanoifw/")
+        assert seeded.returncode == 0, seeded.stderr
+        deploy = subprocess.run(
+            [sys.executable, "-m", "hanoibot", "deploy", "--port", str(link), "--hello-timeout-s", "120"],
+            capture_output=True,
+            text=True,
+            timeout=STEP_TIMEOUT_S,
+        )
+        assert deploy.returncode == 0, deploy.stderr
+        assert "MicroPython 1.27.0" in deploy.stdout and ".mpy version 6.3" in deploy.stdout  # the vendored UF2
+        assert "removed the old source hanoifw/motion.py" in deploy.stdout
+        assert "done: the firmware is running" in deploy.stdout
+        status = subprocess.run(
+            [sys.executable, "-m", "hanoibot", "status", "--port", str(link)],
+            capture_output=True,
+            text=True,
+            timeout=STEP_TIMEOUT_S,
+        )
+        assert status.returncode == 0, status.stderr
+        assert re.search(r"mode\s+UNCONFIGURED", status.stdout)
+        # mpremote stops main.py (it takes the REPL): list the files after the firmware has answered
+        listing = mpremote(str(link), "ls", ":hanoifw")
+        assert listing.returncode == 0, listing.stderr
+        names = set(re.findall(r"(\S+\.(?:py|mpy))\s*$", listing.stdout, flags=re.MULTILINE))
+        package = {f"{path.stem}.mpy" for path in (firmware_dir() / "hanoifw").glob("*.py")}
+        assert names == package
+    finally:
+        emulator.terminate()
+        emulator.wait(timeout=30)

@@ -1,0 +1,84 @@
+"""``hanoibot deploy --port PORT``: put the firmware on a MicroPython board, compiled to .mpy for its bytecode
+version, checked by hash, then reset and wait for HELLO (see :mod:`hanoibot.deploy`)."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+from typing import Any
+
+EPILOG = """examples:
+  hanoibot deploy --port /dev/ttyACM0              compile, copy, check, reset, wait for HELLO
+  hanoibot deploy --port /dev/ttyACM0 --dry-run    say what the board runs and what would be copied
+  hanoibot deploy --port /dev/ttyUSB0 --firmware my_firmware/
+
+Supported boards: MicroPython 1.20 or newer (.mpy 6.1, 6.2, 6.3). main.py and board_config.py are copied as
+source; hanoifw/*.py become hanoifw/*.mpy (an old hanoifw/*.py on the board is removed: it would shadow them).
+If the arm is powered and holding, run `hanoibot home --release --port PORT` first.
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``deploy`` sub-command."""
+    parser = subparsers.add_parser(
+        "deploy",
+        help="compile and copy the firmware to a MicroPython board, verify it, reset it",
+        description="Read the board's MicroPython and .mpy version, compile the firmware with the matching "
+        "mpy-cross, copy it, check every file by its SHA-256 on the board, reset the board and wait for HELLO.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--port", metavar="PORT", required=True, help="the board's serial port or pyserial URL")
+    parser.add_argument("--dry-run", action="store_true", help="read the board and compile, but copy nothing")
+    parser.add_argument("--firmware", metavar="DIR", type=Path, help="firmware folder (default: the shipped one)")
+    parser.add_argument(
+        "--hello-timeout-s", metavar="S", type=float, default=30.0, help="wait this long for HELLO after the reset"
+    )
+    parser.set_defaults(run=run)
+
+
+def _open_session(port: str) -> str:
+    """Shake hands with the board on ``port``; its boot id."""
+    from ..link.session import Session
+
+    with Session(port) as session:
+        return session.boot_id
+
+
+def say(line: str) -> None:
+    """Print one progress line now."""
+    print(line, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Deploy; returns 0 once the board has answered HELLO (or, with --dry-run, once the plan is printed)."""
+    from ..deploy.board import BoardFiles
+    from ..deploy.compiler import DeployError, compiler_for
+    from ..deploy.steps import build, check_supported, copy_and_verify, firmware_files, wait_for_hello
+    from ..sim.vpico.flash import firmware_dir
+
+    if args.hello_timeout_s <= 0:
+        raise DeployError(f"--hello-timeout-s must be above 0, got {args.hello_timeout_s:g}")
+    files = firmware_files(args.firmware or firmware_dir())
+    say(f"connecting to {args.port}")
+    with BoardFiles(args.port) as board:
+        info = board.identify()
+        mpy = check_supported(info, args.port)
+        say(f"board: MicroPython {info.micropython} on {info.machine}, .mpy version {mpy}")
+        compiler = compiler_for(mpy)
+        with tempfile.TemporaryDirectory(prefix="hanoibot-deploy-") as out:
+            say(f"compiling {sum(item.compile for item in files)} firmware files for .mpy {mpy}")
+            blobs = build(files, compiler, Path(out))
+        if args.dry_run:
+            for item, data in zip(files, blobs, strict=True):
+                say(f"would copy {item.board_path} ({len(data)} bytes)")
+            say("dry run: nothing was copied")
+            return 0
+        copy_and_verify(board, files, blobs, say)
+        say("all files check out; resetting the board")
+        board.reset()
+    say(f"waiting for the firmware to say HELLO (up to {args.hello_timeout_s:g} s)")
+    boot_id = wait_for_hello(args.port, args.hello_timeout_s, _open_session)
+    say(f"done: the firmware is running (boot id {boot_id}); next: hanoibot status --port {args.port}")
+    return 0

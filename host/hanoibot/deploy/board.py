@@ -1,0 +1,151 @@
+"""The board's side of a deployment, through mpremote's Python API (``SerialTransport``): who it is, writing,
+hashing and resetting. Every failure becomes one :class:`DeployError` line in the user's words."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+
+from ..errors import PortError
+from .compiler import DeployError, MpyVersion
+
+#: Bound on entering the raw REPL (s): a board that has not stopped its program by then is not answering.
+RAW_REPL_TIMEOUT_S = 10
+
+#: One expression that names the board: (version string, .mpy version or None, chip).
+IDENTIFY = (
+    "(sys.implementation.name, '.'.join(str(v) for v in sys.implementation.version[:3]), "
+    "getattr(sys.implementation, '_mpy', None), os.uname().machine)"
+)
+
+
+class BoardInfo(NamedTuple):
+    """What the board says about itself: ``micropython`` ("1.27.0"), ``mpy`` (None on builds without
+    ``sys.implementation._mpy``) and ``machine`` (``os.uname().machine``)."""
+
+    micropython: str
+    mpy: MpyVersion | None
+    machine: str
+
+
+def parse_identity(raw: Any, port: str) -> BoardInfo:
+    """Decode the answer to :data:`IDENTIFY`; DeployError when the board is not MicroPython."""
+    if not (isinstance(raw, tuple) and len(raw) == 4) or raw[0] != "micropython":
+        raise DeployError(f"the board on {port} is not running MicroPython (it says {raw!r})")
+    mpy = None if raw[2] is None else MpyVersion.from_sys_mpy(int(raw[2]))
+    return BoardInfo(str(raw[1]), mpy, str(raw[3]))
+
+
+def sha256_of(data: bytes) -> bytes:
+    """The SHA-256 digest the board must report for a file holding ``data``."""
+    return hashlib.sha256(data).digest()
+
+
+class BoardFiles:
+    """An mpremote raw-REPL session on ``port`` (a device path or pyserial URL). Use as a context manager."""
+
+    def __init__(self, port: str, transport_factory: Callable[[str], Any] | None = None) -> None:
+        self.port = port
+        self._factory = transport_factory
+        self._transport: Any = None
+
+    def __enter__(self) -> BoardFiles:
+        from mpremote.transport import TransportError
+
+        from .. import link  # noqa: F401  (registers sim:// and vpico:// with pyserial)
+
+        factory = self._factory
+        if factory is None:
+            from mpremote.transport_serial import SerialTransport
+
+            factory = SerialTransport
+        try:
+            self._transport = factory(self.port)
+        except (TransportError, OSError, ValueError) as err:
+            raise PortError(f"cannot open port {self.port!r}: no such port, or it is busy") from err
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it read when it gives up
+                self._transport.enter_raw_repl(soft_reset=False, timeout_overall=RAW_REPL_TIMEOUT_S)
+        except (TransportError, OSError) as err:
+            self.close()
+            raise DeployError(
+                f"the board on {self.port} does not answer as MicroPython: if the arm is powered, run "
+                f"`hanoibot home --release --port {self.port}` first"
+                " (the firmware ignores Ctrl-C while it drives servos)"
+            ) from err
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Leave the raw REPL and close the port (the board stays at its prompt)."""
+        if self._transport is None:
+            return
+        try:
+            if self._transport.in_raw_repl:
+                self._transport.exit_raw_repl()
+        except OSError:
+            pass
+        self._transport.close()
+        self._transport = None
+
+    @contextlib.contextmanager
+    def answering(self) -> Iterator[None]:
+        """Turn the board going silent or away mid-transfer into one DeployError line (what to do next)."""
+        from mpremote.transport import TransportError
+
+        try:
+            yield
+        except (TransportError, OSError) as err:
+            raise DeployError(
+                f"the board on {self.port} stopped answering during the copy ({err}); a board that has been driving "
+                "the arm resets about 2 s after its REPL comes up (hardware watchdog): run hanoibot deploy again"
+            ) from err
+
+    def identify(self) -> BoardInfo:
+        """The board's MicroPython version, .mpy version and chip."""
+        from mpremote.transport import TransportError
+
+        try:
+            self._transport.exec("import sys, os")
+            raw = self._transport.eval(IDENTIFY)
+        except (TransportError, SyntaxError, ValueError) as err:
+            raise DeployError(f"the board on {self.port} is not running MicroPython ({err})") from err
+        return parse_identity(raw, self.port)
+
+    def make_dir(self, path: str) -> None:
+        """Create folder ``path`` on the board unless it exists."""
+        if not self._transport.fs_exists(path):
+            self._transport.fs_mkdir(path)
+
+    def write(self, path: str, data: bytes, progress: Callable[[int, int], None] | None = None) -> None:
+        """Write ``data`` to ``path`` on the board (replacing it)."""
+        self._transport.fs_writefile(path, data, progress_callback=progress)
+
+    def remove_if_present(self, path: str) -> bool:
+        """Delete ``path`` on the board if it exists; True if it did."""
+        if self._transport.fs_exists(path):
+            self._transport.fs_rmfile(path)
+            return True
+        return False
+
+    def sha256(self, path: str) -> bytes:
+        """The SHA-256 of ``path`` as the board computes it (mpremote reads it back where hashlib is missing)."""
+        return bytes(self._transport.fs_hashfile(path, "sha256"))
+
+    def verify(self, path: str, data: bytes) -> None:
+        """DeployError unless the board's copy of ``path`` hashes like ``data``."""
+        if self.sha256(path) != sha256_of(data):
+            raise DeployError(
+                f"{path} on the board differs from what was sent (hash mismatch): run hanoibot deploy again"
+            )
+
+    def reset(self) -> None:
+        """Hard-reset the board (``machine.reset()``, as ``mpremote reset`` does) and close the port."""
+        self._transport.exec_raw_no_follow("import time, machine; time.sleep_ms(100); machine.reset()")
+        self._transport.in_raw_repl = False
+        self.close()

@@ -1,0 +1,140 @@
+"""The board side without a board: an autospec of mpremote's SerialTransport whose filesystem is a dict; the hash
+check refuses a corrupted copy, stale sources are removed, identity and HELLO waits are bounded and one-line."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hanoibot.deploy.board import BoardFiles, BoardInfo, parse_identity
+from hanoibot.deploy.compiler import DeployError, MpyVersion
+from hanoibot.deploy.steps import FirmwareFile, check_supported, copy_and_verify, firmware_files, wait_for_hello
+from hanoibot.errors import PortError
+from hanoibot.sim.vpico.flash import firmware_dir
+from mpremote.transport import TransportError
+from mpremote.transport_serial import SerialTransport
+
+
+def fake_transport(files: dict[str, bytes], corrupt: str | None = None) -> mock.NonCallableMagicMock:
+    """A SerialTransport double keeping ``files`` by board path; writes to ``corrupt`` land with one byte flipped."""
+    transport = mock.create_autospec(SerialTransport, instance=True)
+    transport.in_raw_repl = True
+
+    def write(path: str, data: bytes, chunk_size: int = 256, progress_callback: object = None) -> None:
+        stored = bytearray(data)
+        if path == corrupt:
+            stored[len(stored) // 2] ^= 0x01
+        files[path] = bytes(stored)
+
+    transport.fs_writefile.side_effect = write
+    transport.fs_exists.side_effect = lambda path: path in files
+    transport.fs_rmfile.side_effect = files.pop
+    transport.fs_hashfile.side_effect = lambda path, algo, chunk_size=256: hashlib.new(algo, files[path]).digest()
+    return transport
+
+
+def open_board(transport: mock.NonCallableMagicMock) -> BoardFiles:
+    return BoardFiles("/dev/fake", transport_factory=lambda _port: transport).__enter__()
+
+
+def two_files(tmp_path: Path) -> tuple[list[FirmwareFile], list[bytes]]:
+    files = [
+        FirmwareFile(tmp_path / "motion.py", "hanoifw/motion.mpy", True),
+        FirmwareFile(tmp_path / "main.py", "main.py", False),
+    ]
+    return files, [b"M\x06\x00\x1f" + bytes(range(64)), b"print('hello')\n"]
+
+
+def test_a_faithful_copy_passes_and_a_stale_source_is_removed(tmp_path: Path) -> None:
+    board_fs = {"hanoifw/motion.py": b"old source"}
+    board = open_board(fake_transport(board_fs))
+    files, blobs = two_files(tmp_path)
+    said: list[str] = []
+    copy_and_verify(board, files, blobs, said.append)
+    assert board_fs == {"hanoifw/motion.mpy": blobs[0], "main.py": blobs[1]}
+    assert any("removed the old source hanoifw/motion.py" in line for line in said)
+
+
+def test_a_corrupted_copy_is_refused_naming_the_file(tmp_path: Path) -> None:
+    board = open_board(fake_transport({}, corrupt="hanoifw/motion.mpy"))
+    files, blobs = two_files(tmp_path)
+    with pytest.raises(DeployError, match=r"hanoifw/motion\.mpy on the board differs") as caught:
+        copy_and_verify(board, files, blobs, lambda _line: None)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_port_that_cannot_be_opened_is_a_port_error() -> None:
+    def no_port(port: str) -> SerialTransport:
+        raise TransportError(f"failed to access {port}")
+
+    with pytest.raises(PortError, match=r"cannot open port '/dev/none'"):
+        BoardFiles("/dev/none", transport_factory=no_port).__enter__()
+
+
+def test_a_board_without_a_raw_repl_is_named_and_the_port_closed() -> None:
+    transport = fake_transport({})
+    transport.in_raw_repl = False
+    transport.enter_raw_repl.side_effect = TransportError("could not enter raw repl")
+    with pytest.raises(DeployError, match=r"does not answer as MicroPython: .*hanoibot home --release"):
+        BoardFiles("/dev/fake", transport_factory=lambda _port: transport).__enter__()
+    transport.close.assert_called_once_with()
+
+
+@pytest.mark.parametrize("raw", [("cpython", "3.11.4", None, "x86_64"), b"", None, ("micropython", "1.27.0")])
+def test_an_answer_that_is_not_micropython_is_refused(raw: object) -> None:
+    with pytest.raises(DeployError, match="not running MicroPython"):
+        parse_identity(raw, "/dev/fake")
+
+
+def test_identity_of_a_micropython_board() -> None:
+    info = parse_identity(("micropython", "1.27.0", 6 | 3 << 8 | 4 << 10, "Raspberry Pi Pico with RP2040"), "p")
+    assert info == BoardInfo("1.27.0", MpyVersion(6, 3), "Raspberry Pi Pico with RP2040")
+    assert check_supported(info, "p") == MpyVersion(6, 3)
+
+
+def test_a_board_without_mpy_support_is_refused() -> None:
+    with pytest.raises(DeployError, match=r"MicroPython 1\.19\.1 without \.mpy support"):
+        check_supported(BoardInfo("1.19.1", None, "ESP32"), "/dev/ttyUSB0")
+
+
+def test_firmware_files_compile_the_package_and_copy_main_last() -> None:
+    files = firmware_files(firmware_dir())
+    package = sorted(p.stem for p in (firmware_dir() / "hanoifw").glob("*.py"))
+    assert [f.board_path for f in files if f.compile] == [f"hanoifw/{name}.mpy" for name in package]
+    assert [(f.board_path, f.compile) for f in files[-2:]] == [("board_config.py", False), ("main.py", False)]
+
+
+def test_a_folder_that_is_not_the_firmware_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(DeployError, match="is not the firmware folder"):
+        firmware_files(tmp_path)
+
+
+def test_hello_wait_retries_while_the_board_reboots() -> None:
+    answers = iter([PortError("gone"), PortError("still gone"), "b00710d"])
+
+    def open_session(_port: str) -> str:
+        answer = next(answers)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    assert wait_for_hello("/dev/fake", 10.0, open_session) == "b00710d"
+
+
+def test_hello_wait_is_bounded() -> None:
+    def never(_port: str) -> str:
+        raise PortError("no such port")
+
+    with pytest.raises(DeployError, match=r"did not answer HELLO within 0\.2 s"):
+        wait_for_hello("/dev/fake", 0.2, never)
+
+
+def test_a_board_that_goes_away_mid_copy_is_one_line_saying_what_to_do(tmp_path: Path) -> None:
+    transport = fake_transport({})
+    transport.fs_writefile.side_effect = TransportError("could not read from the port")  # e.g. a watchdog reset
+    files, blobs = two_files(tmp_path)
+    with pytest.raises(DeployError, match=r"stopped answering during the copy .*run hanoibot deploy again") as caught:
+        copy_and_verify(open_board(transport), files, blobs, lambda _line: None)
+    assert "\n" not in str(caught.value)
