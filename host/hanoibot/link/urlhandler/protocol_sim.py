@@ -1,7 +1,8 @@
 """``sim://`` for pyserial: a port whose far end is the simulated board, in-process, on a virtual clock.
 
 URL: ``sim://[?option=value&...]`` with the fault options ``flip``, ``drop``, ``insert``, ``dup`` (probabilities),
-``seed``, ``reset_after`` (frames), the world options ``board``, ``config``, ``speed``, and ``realtime=1`` to pace
+``seed``, ``reset_after`` (frames), the world options ``board``, ``config``, ``speed``, ``slow`` (the board's chip
+runs that many times slower than a real Pico: each frame and control step costs chip time), and ``realtime=1`` to pace
 virtual time with the wall clock. A read that would block advances virtual time in control ticks until data
 arrives or the (virtual) timeout expires, so a long run costs only CPU time. The port offers ``.board`` (the
 :class:`~hanoibot.sim.board.SimBoard`), ``.wire`` and ``.clock`` (the :class:`~hanoibot.clock.VirtualClock` a
@@ -19,10 +20,10 @@ from serial.serialutil import PortNotOpenError, SerialBase, SerialException
 from ...clock import VirtualClock
 from ...errors import ConfigError
 from ...sim.board import SimBoard
-from ...sim.factory import FAULT_OPTIONS, WORLD_OPTIONS, make_wire
+from ...sim.factory import BOARD_OPTIONS, FAULT_OPTIONS, WORLD_OPTIONS, make_wire
 from ...sim.wire import FaultyWire
 
-KNOWN_OPTIONS = (*FAULT_OPTIONS, *WORLD_OPTIONS, "realtime")
+KNOWN_OPTIONS = (*FAULT_OPTIONS, *WORLD_OPTIONS, *BOARD_OPTIONS, "realtime")
 
 
 def parse_sim_url(url: str) -> dict[str, str]:
@@ -114,7 +115,7 @@ class Serial(SerialBase):
         board = self.board
         self._pump()
         while len(self._rx) < size and (deadline_s is None or self.clock.now_s() < deadline_s):
-            next_s = self.clock.now_s() + board.tick_s
+            next_s = min(self.clock.now_s() + board.tick_s, board.next_frame_done_s)
             board.run_until(next_s if deadline_s is None else min(next_s, deadline_s))
             self._pace()
             self._pump()
