@@ -6,6 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
+CHROMIUM_STAMP := $(VENV)/.chromium
 PYTEST_ARGS ?=
 
 .PHONY: demo test check lint typecheck pytest setup clean
@@ -13,10 +14,10 @@ PYTEST_ARGS ?=
 demo: $(PY_STAMP)
 	$(BIN)/hanoibot run -n 4
 
-test: $(PY_STAMP) $(NODE_STAMP) lint typecheck pytest
+test: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP) lint typecheck pytest
 
 # The fast loop while working: lint, types and every test not marked slow.
-check: $(PY_STAMP) $(NODE_STAMP) lint typecheck
+check: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP) lint typecheck
 	$(BIN)/pytest -n 2 -m "not slow" $(PYTEST_ARGS)
 
 lint: $(PY_STAMP)
@@ -26,15 +27,20 @@ lint: $(PY_STAMP)
 typecheck: $(PY_STAMP)
 	$(BIN)/mypy
 
-pytest: $(PY_STAMP) $(NODE_STAMP)
+pytest: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
 
-setup: $(PY_STAMP) $(NODE_STAMP)
+setup: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 
 $(PY_STAMP): pyproject.toml
 	$(PYTHON) tools/check_python.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,deploy]'
+	touch $@
+
+# The browser tests (tests/console) drive the system Chromium through Playwright.
+$(CHROMIUM_STAMP): $(PY_STAMP)
+	sh tools/ensure_chromium.sh
 	touch $@
 
 $(NODE_STAMP): package.json

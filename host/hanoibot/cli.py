@@ -33,6 +33,7 @@ COMMANDS = (
     "deploy",
     "emulate",
     "lock",
+    "serve",
 )
 
 EPILOG = """examples:

@@ -44,12 +44,13 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the journal against the robot, rejoin the board and finish the run."""
     from ..config import load_config
+    from ..run.board_setup import sim_port_url
     from ..run.journal import Journal, load_journal
     from ..run.recovery import check_journal, resume_after_reset, resume_same_boot
     from ..run.robot import Robot
     from ..run.runner import Run
     from .output_files import check_output_paths
-    from .run import check_not_empty, drive, make_view, sim_port_url
+    from .run import check_not_empty, drive, make_view
     from .words import count_of
 
     check_not_empty(args)

@@ -20,8 +20,7 @@ from .output_files import check_output_paths, write_report
 from .plan_options import add_plan_arguments, plan_request
 
 if TYPE_CHECKING:
-    from ..config import RobotConfig
-    from ..puzzle import Rules, State
+    from ..puzzle import State
     from ..run.runner import Run
 
 EPILOG = """examples:
@@ -61,6 +60,7 @@ def add_robot_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check everything, open the board, then play the plan; see the module doc for exit codes."""
     from ..config import load_config
+    from ..run.board_setup import check_board_fits, sim_port_url
     from ..run.journal import Journal
     from ..run.robot import Robot
     from ..run.runner import Run
@@ -95,38 +95,6 @@ def check_not_empty(args: argparse.Namespace) -> None:
         value = getattr(args, name, None)
         if value is not None and not value.strip():
             raise OutputFileError(f"--{name} {value!r} is empty: expected a value (or leave the option out)")
-
-
-def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
-    """ConfigError unless the robot's board has at least ``pegs`` pegs and ``n_disks`` disks."""
-    from ..errors import ConfigError
-
-    source = str(config.source_path or "the robot config")
-    if pegs > len(config.board.pegs):
-        raise ConfigError(
-            f"{pegs} pegs asked but {source} has {len(config.board.pegs)} [[board.pegs]]: add pegs or use --pegs"
-        )
-    if n_disks > config.board.disk_count:
-        raise ConfigError(f"{n_disks} disks asked but {source} declares {config.board.disk_count} in [board]")
-
-
-def sim_port_url(url: str, start: State, config_path: str | None, rules: Rules | None = None) -> str:
-    """``url``, and for ``sim://`` with the simulated disks placed as ``start``, the same robot config and rules."""
-    from urllib.parse import parse_qsl, quote, urlsplit
-
-    parts = urlsplit(url)
-    if parts.scheme.lower() != "sim":
-        return url
-    options = dict(parse_qsl(parts.query, keep_blank_values=True))
-    extra = []
-    if "board" not in options:
-        extra.append(f"board={quote(start.to_string(), safe='')}")
-    if rules is not None and "rules" not in options:
-        extra.append(f"rules={quote(rules.name, safe='')}")
-    if config_path is not None and "config" not in options:
-        extra.append(f"config={quote(str(config_path), safe='')}")
-    query = "&".join(q for q in (parts.query, *extra) if q)
-    return f"sim://?{query}" if query else "sim://"
 
 
 def make_view(robot: Any, total: int, state: State, args: argparse.Namespace, *, first_k: int = 0) -> Any:

@@ -1,0 +1,139 @@
+"""The console's Starlette application: the page, its JSON endpoints and the live WebSocket.
+
+Routes: ``/`` the page; ``/static/*`` its ES modules and stylesheet (package data, nothing from the network);
+``POST /api/plan`` the planner's answer for a position (:mod:`.planning`); ``GET /api/layout`` the schematic board
+of the SVG renderer for a peg and disk count; ``/ws`` the live robot state and the robot commands (:mod:`.hub`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..errors import HanoiError
+from ..render.layout import schematic_layout
+from .guard import Guard
+from .hub import Hub
+from .planning import MAX_CONSOLE_PEGS, MAX_DISKS, answer
+from .robot_view import geometry_json
+from .robot_worker import RobotWorker
+
+STATIC_DIR = Path(__file__).with_name("static")
+
+
+@dataclass(frozen=True)
+class ConsoleSettings:
+    """What ``hanoibot serve`` was told: the one port and config it may open, the token (None on loopback)."""
+
+    port_url: str = "sim://"
+    config_path: str | None = None
+    token: str | None = None
+    journal_dir: str | None = None
+
+
+def _bad_request(message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=400)
+
+
+async def plan_endpoint(request: Request) -> Response:
+    """The planner's answer (moves left, next move, up to ``limit`` moves) for the posted position."""
+    try:
+        body = await request.json()
+    except ValueError:
+        return _bad_request("the request body is not JSON: expected a JSON object")
+    if not isinstance(body, dict):
+        return _bad_request("the request body is not a JSON object")
+    try:
+        return JSONResponse(await run_in_threadpool(answer, body))
+    except HanoiError as err:
+        return _bad_request(str(err))
+
+
+async def layout_endpoint(request: Request) -> Response:
+    """The schematic board (mm) the SVG renderer draws for ``pegs`` and ``disks``."""
+    try:
+        pegs = int(request.query_params.get("pegs", "3"))
+        disks = int(request.query_params.get("disks", "3"))
+    except ValueError:
+        return _bad_request("pegs and disks must be whole numbers")
+    if not (3 <= pegs <= MAX_CONSOLE_PEGS and 1 <= disks <= MAX_DISKS):
+        return _bad_request(f"pegs {pegs}, disks {disks}: expected 3-{MAX_CONSOLE_PEGS} pegs and 1-{MAX_DISKS} disks")
+    return JSONResponse(geometry_json(schematic_layout(pegs, disks)))
+
+
+async def page_endpoint(request: Request) -> Response:
+    """The console page."""
+    return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-store"})
+
+
+def make_app(settings: ConsoleSettings) -> Starlette:
+    """The console for ``settings``; the robot worker starts with the app and stops with it."""
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        hub = Hub(execute=lambda name, options: worker.submit(name, **options), estop=lambda: worker.estop())
+        worker = RobotWorker(
+            settings.port_url,
+            settings.config_path,
+            lambda snapshot: loop.call_soon_threadsafe(hub.publish, snapshot),
+            journal_dir=settings.journal_dir,
+        )
+        state.update(hub=hub, worker=worker)
+        try:
+            yield
+        finally:
+            await run_in_threadpool(worker.close)
+
+    async def robot_endpoint(request: Request) -> Response:
+        """The arm's port and board geometry (mm) for the robot view."""
+        worker: RobotWorker = state["worker"]
+        return JSONResponse({"port": settings.port_url, "geometry": worker.geometry})
+
+    async def websocket_endpoint(websocket: WebSocket) -> None:
+        """Live robot state out, commands in; one controlling page, the others watch."""
+        hub: Hub = state["hub"]
+        await websocket.accept()
+        peer = f"{websocket.client.host}:{websocket.client.port}" if websocket.client else "unknown"
+        client = hub.join(peer, websocket.send_json)
+        pump = asyncio.create_task(client.pump())
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    client.push({"type": "error", "message": "binary message: expected JSON text"})
+                    continue
+                hub.handle(client, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.leave(client)
+            with contextlib.suppress(Exception):
+                await pump
+
+    routes = [
+        Route("/", page_endpoint),
+        Route("/api/plan", plan_endpoint, methods=["POST"]),
+        Route("/api/layout", layout_endpoint),
+        Route("/api/robot", robot_endpoint),
+        WebSocketRoute("/ws", websocket_endpoint),
+        Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Guard, token=settings.token)])

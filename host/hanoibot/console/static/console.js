@@ -1,0 +1,382 @@
+// The console page: the Play view (drag, keyboard, undo/redo, Suggest, Solve) and the Robot view (live arm).
+import { BoardView } from "./board.js";
+import {
+  LETTERS, applyMove, copyStacks, parseState, sameStacks, stateText, strongShuffle, tower, weakShuffle, whyIllegal,
+} from "./puzzle.js";
+import { RobotPanel } from "./robot.js";
+
+const token = new URLSearchParams(location.search).get("token");
+const stats = (window.__consoleStats = { latenciesMs: [], frameTimesMs: [], readyMs: null });
+const $ = (id) => document.getElementById(id);
+// Time one move takes when solving, in ms.
+const MOVE_MS = { fast: 160, slow: 750 };
+
+export async function api(path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers["X-Hanoibot-Token"] = token;
+  const response = await fetch(path, body ? { method: "POST", headers, body: JSON.stringify(body) } : { headers });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+class Game {
+  constructor() {
+    this.view = null;
+    this.history = [];
+    this.future = [];
+    this.solving = null;
+    this.planSerial = 0;
+    this.moveCount = 0;
+  }
+
+  puzzle() {
+    return { disks: this.disks, pegs: this.pegs, rules: this.rules, state: stateText(this.stacks), goal: stateText(this.goal) };
+  }
+
+  say(text, bad = false) {
+    const node = $("play-message");
+    node.textContent = text;
+    node.classList.toggle("bad", bad);
+  }
+
+  async newPuzzle() {
+    this.stopSolving();
+    const disks = Number($("disks").value);
+    const pegs = Number($("pegs").value);
+    let start;
+    let goal;
+    try {
+      const kind = $("start").value;
+      if (kind === "typed") start = parseState($("start-text").value, pegs, disks);
+      else if (kind === "weak") start = weakShuffle(disks, pegs);
+      else if (kind === "strong") start = strongShuffle(disks, pegs);
+      else start = tower(disks, 0, pegs);
+      const n = start.reduce((sum, s) => sum + s.length, 0);
+      const goalText = $("goal-text").value.trim();
+      goal = goalText ? parseState(goalText, pegs, n) : tower(n, pegs - 1, pegs);
+      if (goal.reduce((sum, s) => sum + s.length, 0) !== n) throw new Error(`goal ${goalText} does not have ${n} disks`);
+    } catch (err) {
+      this.say(err.message, true);
+      return;
+    }
+    this.disks = start.reduce((sum, s) => sum + s.length, 0);
+    this.pegs = pegs;
+    this.rules = $("rules").value;
+    this.stacks = start;
+    this.goal = goal;
+    this.history = [];
+    this.future = [];
+    this.moveCount = 0;
+    $("moves-left").textContent = "…";
+    if (this.view) this.clearSuggestion();
+    const geometry = await api(`/api/layout?pegs=${pegs}&disks=${Math.max(this.disks, 1)}`);
+    this.view = new BoardView($("play-board"), geometry, {
+      interactive: true,
+      disks: this.disks,
+      onDrop: (src, dst) => this.drop(src, dst),
+      onPegActivate: (peg) => this.activatePeg(peg),
+      isBusy: () => !!this.solving,
+    });
+    this.say(`New puzzle: ${this.disks} disks, ${pegs} pegs, ${this.rules} rules; goal ${stateText(goal)}.`);
+    this.refresh();
+  }
+
+  refresh() {
+    this.view.draw(this.stacks);
+    $("move-count").textContent = String(this.moveCount);
+    $("position").textContent = stateText(this.stacks);
+    $("undo").disabled = !this.history.length || !!this.solving;
+    $("redo").disabled = !this.future.length || !!this.solving;
+    this.updateMovesLeft();
+  }
+
+  async updateMovesLeft() {
+    const serial = ++this.planSerial;
+    $("moves-left").textContent = "…";
+    try {
+      const answer = await api("/api/plan", this.puzzle());
+      if (serial !== this.planSerial) return;
+      $("moves-left").textContent = String(answer.moves_left);
+      $("moves-left").title = answer.label;
+      if (answer.moves_left === 0 && this.moveCount > 0) this.say(`Solved in ${this.moveCount} moves.`);
+    } catch (err) {
+      if (serial === this.planSerial) $("moves-left").textContent = `— (${err.message})`;
+    }
+  }
+
+  clearSuggestion() {
+    this.view.suggestion = null;
+    const node = $("suggestion");
+    node.textContent = "";
+    delete node.dataset.disk;
+    delete node.dataset.src;
+    delete node.dataset.dst;
+  }
+
+  // Move the top disk of src to dst if the rules allow it; returns true when it moved.
+  tryMove(src, dst, how) {
+    const reason = whyIllegal(this.stacks, src, dst, this.rules);
+    if (reason) {
+      this.say(`Refused: ${reason}.`, true);
+      this.view.draw(this.stacks);
+      return false;
+    }
+    const disk = this.stacks[src][this.stacks[src].length - 1];
+    this.stacks = applyMove(this.stacks, src, dst);
+    this.history.push({ disk, src, dst });
+    this.future = [];
+    this.moveCount += 1;
+    this.clearSuggestion();
+    this.say(`${how}: disk ${disk} from peg ${LETTERS[src]} to peg ${LETTERS[dst]}.`);
+    this.refresh();
+    return true;
+  }
+
+  drop(src, dst) {
+    this.view.selectedPeg = null;
+    if (dst === null) {
+      this.say("The disk went back: drop it with its centre close to a peg.", true);
+      this.view.draw(this.stacks);
+      return;
+    }
+    if (dst === src) {
+      this.view.draw(this.stacks);
+      return;
+    }
+    this.tryMove(src, dst, "Moved");
+  }
+
+  activatePeg(peg) {
+    if (this.solving) return;
+    const view = this.view;
+    if (view.selectedPeg === null) {
+      if (!this.stacks[peg].length) {
+        this.say(`Peg ${LETTERS[peg]} is empty: pick a peg with disks.`, true);
+        return;
+      }
+      view.selectedPeg = peg;
+      const disk = this.stacks[peg][this.stacks[peg].length - 1];
+      this.say(`Picked disk ${disk} from peg ${LETTERS[peg]}: choose the peg to put it on (Enter).`);
+      view.draw(this.stacks);
+      return;
+    }
+    const src = view.selectedPeg;
+    view.selectedPeg = null;
+    if (src === peg) {
+      this.say("Put back.");
+      view.draw(this.stacks);
+      return;
+    }
+    this.tryMove(src, peg, "Moved");
+    view.pegNodes[peg].focus();
+  }
+
+  undo() {
+    const move = this.history.pop();
+    if (!move) return;
+    this.stacks = applyMove(this.stacks, move.dst, move.src);
+    this.future.push(move);
+    this.moveCount += 1;
+    this.clearSuggestion();
+    this.say(`Undone: disk ${move.disk} back to peg ${LETTERS[move.src]}.`);
+    this.refresh();
+  }
+
+  redo() {
+    const move = this.future.pop();
+    if (!move) return;
+    this.stacks = applyMove(this.stacks, move.src, move.dst);
+    this.history.push(move);
+    this.moveCount += 1;
+    this.clearSuggestion();
+    this.say(`Redone: disk ${move.disk} to peg ${LETTERS[move.dst]}.`);
+    this.refresh();
+  }
+
+  async suggest() {
+    try {
+      const answer = await api("/api/plan", this.puzzle());
+      const node = $("suggestion");
+      if (!answer.next) {
+        this.clearSuggestion();
+        node.textContent = "Solved: nothing left to move.";
+        return;
+      }
+      const { disk, src, dst } = answer.next;
+      this.view.suggestion = answer.next;
+      node.dataset.disk = disk;
+      node.dataset.src = LETTERS[src];
+      node.dataset.dst = LETTERS[dst];
+      node.textContent = `Suggested (${answer.label}): disk ${disk} from peg ${LETTERS[src]} to peg ${LETTERS[dst]}` +
+        ` — ${answer.moves_left} moves left.`;
+      this.view.draw(this.stacks);
+    } catch (err) {
+      this.say(`No suggestion: ${err.message}`, true);
+    }
+  }
+
+  // --- Solve: animate the planner's moves from here, pausable and steppable ---
+  async solve(speed, startPaused = false) {
+    this.stopSolving();
+    this.clearSuggestion();
+    const solving = { speed, queue: [], paused: startPaused, stepping: startPaused };
+    this.solving = solving;
+    $("solve-pause").setAttribute("aria-pressed", String(startPaused));
+    $("solve-pause").textContent = startPaused ? "Resume" : "Pause";
+    this.refresh();
+    this.say(`Solving ${speed}…`);
+    while (this.solving === solving) {
+      if (!solving.queue.length) {
+        if (sameStacks(this.stacks, this.goal)) break;
+        try {
+          const answer = await api("/api/plan", { ...this.puzzle(), limit: 2000 });
+          solving.queue = answer.moves;
+          solving.label = answer.label;
+        } catch (err) {
+          this.say(`Cannot solve from here: ${err.message}`, true);
+          break;
+        }
+        if (!solving.queue.length) break;
+      }
+      if (solving.paused && !solving.stepping) {
+        await new Promise((resolve) => (solving.wake = resolve));
+        continue;
+      }
+      solving.stepping = false;
+      const move = solving.queue.shift();
+      await this.animateMove(move, MOVE_MS[speed], solving);
+      if (this.solving !== solving) return;
+      this.stacks = applyMove(this.stacks, move.src, move.dst);
+      this.history.push({ disk: move.disk, src: move.src, dst: move.dst });
+      this.future = [];
+      this.moveCount += 1;
+      this.view.draw(this.stacks);
+      $("move-count").textContent = String(this.moveCount);
+      $("position").textContent = stateText(this.stacks);
+    }
+    if (this.solving === solving) {
+      this.solving = null;
+      if (sameStacks(this.stacks, this.goal)) this.say(`Solved: the goal ${stateText(this.goal)} is reached.`);
+      this.refresh();
+    }
+  }
+
+  animateMove(move, durationMs, solving) {
+    const view = this.view;
+    const from = view.diskCentre(move.src, this.stacks[move.src].length - 1);
+    const to = view.diskCentre(move.dst, this.stacks[move.dst].length);
+    const lift = view.liftHeight();
+    const legs = [Math.abs(lift - from.z), Math.abs(to.u - from.u), Math.abs(lift - to.z)];
+    const total = legs[0] + legs[1] + legs[2] || 1;
+    const at = (s) => {
+      let d = s * total;
+      if (d <= legs[0]) return { u: from.u, z: from.z + (lift - from.z) * (legs[0] ? d / legs[0] : 1) };
+      d -= legs[0];
+      if (d <= legs[1]) return { u: from.u + (to.u - from.u) * (legs[1] ? d / legs[1] : 1), z: lift };
+      d -= legs[1];
+      return { u: to.u, z: lift + (to.z - lift) * (legs[2] ? d / legs[2] : 1) };
+    };
+    return new Promise((resolve) => {
+      let start = null;
+      let elapsed = 0;
+      let last = null;
+      const isStep = solving.paused; // a Step plays its move to the end; a Pause holds the disk mid-air
+      const frame = (now) => {
+        if (this.solving !== solving) {
+          view.floating = null;
+          resolve();
+          return;
+        }
+        stats.frameTimesMs.push(now);
+        if (start === null) start = now;
+        if (solving.paused && !isStep && last !== null) start += now - last; // hold the disk where it is while paused
+        last = now;
+        elapsed = now - start;
+        const s = Math.min(1, elapsed / durationMs);
+        const eased = s < 0.5 ? 2 * s * s : 1 - (-2 * s + 2) ** 2 / 2;
+        view.floating = { disk: move.disk, ...at(eased) };
+        view.draw(this.stacks);
+        if (s < 1) requestAnimationFrame(frame);
+        else {
+          view.floating = null;
+          resolve();
+        }
+      };
+      requestAnimationFrame(frame);
+    });
+  }
+
+  togglePause() {
+    const solving = this.solving;
+    if (!solving) return;
+    solving.paused = !solving.paused;
+    $("solve-pause").setAttribute("aria-pressed", String(solving.paused));
+    $("solve-pause").textContent = solving.paused ? "Resume" : "Pause";
+    this.say(solving.paused ? "Paused: Step plays one move, Resume goes on." : `Solving ${solving.speed}…`);
+    if (!solving.paused && solving.wake) solving.wake();
+  }
+
+  step() {
+    const solving = this.solving;
+    if (!solving) {
+      this.solve("slow", true);
+      return;
+    }
+    if (!solving.paused) this.togglePause();
+    solving.stepping = true;
+    if (solving.wake) solving.wake();
+  }
+
+  stopSolving() {
+    const solving = this.solving;
+    this.solving = null;
+    if (solving && solving.wake) solving.wake();
+    if (this.view) this.view.floating = null;
+  }
+}
+
+function fillSelect(id, from, to, chosen) {
+  const select = $(id);
+  for (let v = from; v <= to; v++) {
+    const option = document.createElement("option");
+    option.value = String(v);
+    option.textContent = String(v);
+    if (v === chosen) option.selected = true;
+    select.appendChild(option);
+  }
+}
+
+async function main() {
+  fillSelect("disks", 1, 12, 4);
+  fillSelect("pegs", 3, 8, 3);
+  const game = new Game();
+  window.__game = game;
+  $("setup").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    game.newPuzzle();
+  });
+  $("start").addEventListener("change", () => {
+    if ($("start").value === "typed") $("start-text").focus();
+  });
+  $("undo").addEventListener("click", () => game.undo());
+  $("redo").addEventListener("click", () => game.redo());
+  $("suggest").addEventListener("click", () => game.suggest());
+  $("solve-fast").addEventListener("click", () => game.solve("fast"));
+  $("solve-slow").addEventListener("click", () => game.solve("slow"));
+  $("solve-pause").addEventListener("click", () => game.togglePause());
+  $("solve-step").addEventListener("click", () => game.step());
+  const robot = new RobotPanel({ token, stats, game });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") {
+      ev.preventDefault();
+      robot.estop();
+    }
+  });
+  $("estop").addEventListener("click", () => robot.estop());
+  await Promise.all([game.newPuzzle(), robot.start()]);
+  stats.readyMs = performance.now();
+  document.body.dataset.ready = "true";
+}
+
+main();

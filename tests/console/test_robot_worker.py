@@ -1,0 +1,197 @@
+"""The console's robot worker on the simulated arm: runs through the CLI's Run, e-stop, clear, home, one move."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hanoibot.console.robot_worker import RobotWorker
+from hanoibot.puzzle import State
+
+#: Longest wait for a snapshot that a test expects, in s.
+WAIT_S = 60.0
+
+
+class Snapshots:
+    """Every snapshot a worker published, with a bounded wait for one that satisfies a test."""
+
+    def __init__(self) -> None:
+        self.seen: list[dict[str, Any]] = []
+        self._changed = threading.Condition()
+
+    def __call__(self, snapshot: dict[str, Any]) -> None:
+        with self._changed:
+            self.seen.append(snapshot)
+            self._changed.notify_all()
+
+    def wait_for(self, test: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+        deadline_s = time.monotonic() + WAIT_S
+        with self._changed:
+            while True:
+                for snapshot in reversed(self.seen):
+                    if test(snapshot):
+                        return snapshot
+                left_s = deadline_s - time.monotonic()
+                if left_s <= 0:
+                    last = self.seen[-1] if self.seen else {}
+                    raise AssertionError(f"no snapshot with {what} within {WAIT_S} s; last: {last}")
+                self._changed.wait(left_s)
+
+
+@pytest.fixture
+def worker_on() -> Iterator[Callable[..., tuple[RobotWorker, Snapshots]]]:
+    made: list[RobotWorker] = []
+
+    def make(port_url: str, journal_dir: str | None = None) -> tuple[RobotWorker, Snapshots]:
+        snapshots = Snapshots()
+        worker = RobotWorker(port_url, None, snapshots, journal_dir=journal_dir)
+        made.append(worker)
+        return worker, snapshots
+
+    yield make
+    for worker in made:
+        worker.close()
+
+
+def test_run_from_the_page_plays_the_plan_with_live_progress(
+    worker_on: Callable[[str], tuple[RobotWorker, Snapshots]],
+) -> None:
+    worker, snapshots = worker_on("sim://?realtime=0")
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"] and s["phase"] == "idle", "connected")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    done = snapshots.wait_for(lambda s: s["message"].startswith("done"), "the run done")
+    assert (done["moves_done"], done["moves_total"]) == (7, 7)
+    assert done["board_text"] == "CCC" and done["mode"] in ("IDLE", "HELD")
+    progress = {s["moves_done"] for s in snapshots.seen if s["phase"] not in ("idle", "offline")}
+    assert {1, 2, 3, 4, 5, 6} <= progress, f"live progress seen: {sorted(progress)}"
+    assert any(s["arm_mm"] for s in snapshots.seen)
+
+
+def test_estop_during_a_run_latches_estop_then_clear_and_home_recover(
+    worker_on: Callable[[str], tuple[RobotWorker, Snapshots]],
+) -> None:
+    worker, snapshots = worker_on("sim://?speed=8")
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"], "connected")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    snapshots.wait_for(lambda s: s["moves_done"] >= 1 and s["phase"] not in ("idle", "done"), "a run under way")
+    pressed_s = time.monotonic()
+    worker.estop()
+    stopped = snapshots.wait_for(lambda s: s["mode"] == "ESTOP" and s["phase"] != "running", "ESTOP mode")
+    assert time.monotonic() - pressed_s < 1.0
+    assert stopped["moves_done"] < 7
+    assert any("E-stop latched" in text for text in stopped["faults"])
+    worker.submit("clear")
+    snapshots.wait_for(lambda s: s["mode"] != "ESTOP" and "cleared" in s["message"], "cleared")
+    worker.submit("home")
+    home = snapshots.wait_for(lambda s: s["message"] == "the arm is home", "homed")
+    assert not home["faults"]
+
+
+def test_play_my_move_moves_one_disk_and_refuses_a_move_off_the_arms_board(
+    worker_on: Callable[[str], tuple[RobotWorker, Snapshots]],
+) -> None:
+    worker, snapshots = worker_on("sim://?realtime=0")
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"], "connected")
+    worker.submit("play_move", disk=2, src=0, dst=1, rules="classic")
+    refused = snapshots.wait_for(lambda s: bool(s["error"]), "an error")
+    assert "disk 2 is not on top of peg A" in refused["error"]
+    worker.submit("play_move", disk=1, src=0, dst=2, rules="classic")
+    done = snapshots.wait_for(lambda s: s["message"].startswith("done"), "the move done")
+    assert done["board_text"] == State.parse("CAA").to_string()
+
+
+def test_commands_before_connect_say_what_to_do(
+    worker_on: Callable[[str], tuple[RobotWorker, Snapshots]],
+) -> None:
+    worker, snapshots = worker_on("sim://")
+    worker.submit("home")
+    assert "press Connect first" in snapshots.wait_for(lambda s: bool(s["error"]), "an error")["error"]
+
+
+def test_pause_continue_and_stop_a_run_from_the_page(
+    worker_on: Callable[[str], tuple[RobotWorker, Snapshots]],
+) -> None:
+    worker, snapshots = worker_on("sim://?speed=8")
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"], "connected")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    snapshots.wait_for(lambda s: s["moves_done"] >= 1 and s["busy"] == "running", "a run under way")
+    worker.submit("pause")
+    paused = snapshots.wait_for(lambda s: s["phase"] == "paused", "paused")
+    assert paused["mode"] == "HELD" and paused["moves_done"] < 7
+    worker.submit("continue")
+    snapshots.wait_for(lambda s: s["busy"] == "running" and s["phase"] != "paused", "running again")
+    worker.submit("stop")
+    stopped = snapshots.wait_for(lambda s: s["message"].startswith("stopped after"), "stopped")
+    assert stopped["phase"] == "idle" and 1 <= stopped["moves_done"] < 7 and stopped["mode"] == "HELD"
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)  # refused: the board holds the stopped run
+    assert "E-STOP, Clear and Home" in snapshots.wait_for(lambda s: bool(s["error"]), "a refusal")["error"]
+    worker.estop()
+    snapshots.wait_for(lambda s: s["mode"] == "ESTOP", "ESTOP")
+    worker.submit("clear")
+    snapshots.wait_for(lambda s: "cleared" in s["message"] and s["mode"] == "IDLE", "cleared and let go")
+    worker.submit("home")
+    snapshots.wait_for(lambda s: s["message"] == "the arm is home", "homed")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)  # a new run from where the arm's board is now
+    done = snapshots.wait_for(lambda s: s["message"].startswith("done"), "the second run done")
+    assert done["board_text"] == "CCC"
+
+
+def test_a_stopped_run_resumes_from_the_page_and_its_journal_resumes_with_the_cli(
+    worker_on: Callable[..., tuple[RobotWorker, Snapshots]], tmp_path: Path
+) -> None:
+    from hanoibot.run.journal import load_journal
+
+    worker, snapshots = worker_on("sim://?speed=8", str(tmp_path))
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"], "connected")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    snapshots.wait_for(lambda s: s["moves_done"] >= 2 and s["busy"] == "running", "a run under way")
+    worker.submit("stop")
+    stopped = snapshots.wait_for(lambda s: s["message"].startswith("stopped after"), "stopped")
+    assert "Resume finishes the run" in stopped["message"]
+    (journal_path,) = tmp_path.glob("console-*.journal")
+    assert stopped["journal"] == str(journal_path)
+    assert load_journal(journal_path).end_status == "stopped"
+    worker.submit("resume")
+    done = snapshots.wait_for(lambda s: s["message"].startswith("done"), "the resumed run done")
+    assert done["board_text"] == "CCC" and (done["moves_done"], done["moves_total"]) == (7, 7)
+    log = load_journal(journal_path)
+    assert log.end_status == "done" and log.moves_done == 7
+    worker.submit("resume")
+    assert "no unfinished run" in snapshots.wait_for(lambda s: bool(s["error"]), "nothing to resume")["error"]
+
+
+def test_journal_of_a_page_run_resumes_with_the_cli(
+    worker_on: Callable[..., tuple[RobotWorker, Snapshots]], tmp_path: Path
+) -> None:
+    worker, snapshots = worker_on("sim://?speed=8", str(tmp_path))
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"], "connected")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    snapshots.wait_for(lambda s: s["moves_done"] >= 2 and s["busy"] == "running", "a run under way")
+    worker.submit("pause")
+    worker.submit("stop")
+    stopped = snapshots.wait_for(lambda s: s["message"].startswith("stopped after"), "stopped")
+    worker.close()
+    (journal_path,) = tmp_path.glob("console-*.journal")
+    board = stopped["board_text"] if stopped["held"] is None else None
+    assert board is not None
+    result = subprocess.run(
+        [sys.executable, "-m", "hanoibot", "resume", "--journal", str(journal_path), "--board", board,
+         "--port", "sim://?realtime=0", "--plain"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    # a new process is a new simulated board: the rest is replanned from the confirmed board
+    assert re.search(r"^done: (\d+) of \1 moves, board CCC$", result.stdout, re.MULTILINE), result.stdout
