@@ -88,11 +88,11 @@ def test_ctrl_c_pauses_and_a_stop_can_be_resumed_after_confirming_the_board(
     assert log.end_status == "stopped" and log.moves_done == 3
     monkeypatch.setattr(run_view.RunView, "move_done", original)
     # the simulated board of that process is gone: resuming needs the board confirmed
-    code, _, err = run_cli(capsys, "resume", "--journal", str(journal_path))
-    assert_one_line_error(code, err, "--board")
     board = State.tower(3).apply(next(iter(log.moves.values())).move)
     for entry in list(log.moves.values())[1:3]:
         board = board.apply(entry.move)
+    code, _, err = run_cli(capsys, "resume", "--journal", str(journal_path))
+    assert_one_line_error(code, err, "--board", f"last known: {board.to_string()}")
     code, out, _ = run_cli(capsys, "resume", "--journal", str(journal_path), "--board", board.to_string(), "--plain")
     assert code == 0, out
     assert load_journal(journal_path).end_status == "done"

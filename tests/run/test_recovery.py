@@ -44,7 +44,7 @@ class FakeBoard:
         self.asked += 1
         values = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
         base = {"boot_id": "b", "mode": "FAULT", "free_slots": 8, "faults": ("HOST_LOST",), "grip": "held"}
-        return Status(**(base | values), grip_raw=40000, rail="on", pulses_us=(1500,) * 5)
+        return Status(**({"grip_raw": 40000} | base | values), rail="on", pulses_us=(1500,) * 5)
 
     def estop(self) -> None:
         self.calls.append("estop")
@@ -197,7 +197,8 @@ def test_the_fake_journal_ends_its_grip_with_a_hold() -> None:
 
 def test_after_a_reset_the_rest_is_replanned_from_the_confirmed_board(tmp_path: Path) -> None:
     path, plan = journal_with(tmp_path, 2, 1)
-    session = FakeBoard([{"last_done_cmd": 0, "last_queued_cmd": 0, "mode": "UNCONFIGURED", "faults": ()}])
+    reset = {"last_done_cmd": 0, "last_queued_cmd": 0, "mode": "UNCONFIGURED", "faults": ()}
+    session = FakeBoard([reset | {"grip": "unknown", "grip_raw": 0}])  # no threshold yet; the gripper is empty
     confirmed = State.parse("CBA")
     point = resume_after_reset(load_journal(path), plan, robot_with(session), confirmed)
     assert (point.first_k, point.board_state, point.same_boot) == (0, confirmed, False)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from hanoibot.config import load_config
-from hanoibot.errors import BoardReset
+from hanoibot.errors import BoardReset, RunFault
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move, peg_index
 from hanoibot.run.journal import Journal, load_journal
@@ -107,3 +107,28 @@ def test_a_reset_board_stops_the_run_then_homing_and_confirmation_finish_it(
     replanned = load_journal(path)
     assert replanned.plan_spec["start"] == confirmed.to_string() and replanned.end_status == "done"
     assert replanned.boot_id == robot.boot_id
+
+
+def test_a_disk_left_in_the_gripper_by_a_reset_stops_resume_before_anything_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan = make_plan(N_DISKS)
+    reset_after = reset_frame(held_disk_per_frame(monkeypatch), holding=True)
+    path = tmp_path / "run.journal"
+    robot = Robot(f"sim://?board={'A' * N_DISKS}&reset_after={reset_after}", load_config())
+    robot.open()
+    board = robot.sim_board
+    with Journal.create(path) as journal:
+        assert Run(robot, plan, journal=journal).start() is Phase.FAULT
+    robot.session.resync()
+    log = load_journal(path)
+    carried = plan.move_at(log.moves_done)
+    assert board.world.held_disk == carried.disk
+    # the operator confirms the board as the journal last saw it, forgetting the disk in the gripper
+    believed = plan.state_at(log.moves_done)
+    events_before = len(board.world.events)
+    with pytest.raises(RunFault, match=f"gripper still holds disk {carried.disk}"):
+        resume_after_reset(log, check_journal(log, robot.config.config_hash, str(path)), robot, believed)
+    robot.close()
+    assert board.world.held_disk == carried.disk, "the disk stays in the gripper: nothing moved"
+    assert board.world.events[events_before:] == []

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .run import add_robot_arguments
 
 if TYPE_CHECKING:
+    from ..planner.base import Plan
     from ..puzzle import State
     from ..run.journal import JournalLog
 
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     check_output_paths({"--report": args.report}, {"--journal": args.journal, "--config": args.config})
     if port.lower().startswith("sim:"):
         # an in-process simulated board never outlives the host: it is always a new boot
-        board = board or _ask_board(log, "the simulated board starts afresh")
+        board = board or _ask_board(log, plan, "the simulated board starts afresh")
         port = sim_port_url(_without_board(port), board, args.config or log.config_path or None, plan.rules)
     robot = Robot(port, config)
     robot.open()
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         if robot.boot_id == log.boot_id and board is None:
             point = resume_same_boot(log, plan, robot, journal)
         else:
-            board = board or _ask_board(log, f"the board was reset (boot {log.boot_id} -> {robot.boot_id})")
+            board = board or _ask_board(log, plan, f"the board was reset (boot {log.boot_id} -> {robot.boot_id})")
             point = resume_after_reset(log, plan, robot, board)
         view = make_view(robot, point.plan.length, point.board_state, args, first_k=point.first_k)
         job = Run(
@@ -101,13 +102,16 @@ def _parse_board(text: str, pegs: int) -> State:
         raise StateError(f"--board: {err}") from None
 
 
-def _ask_board(log: JournalLog, why: str) -> State:
-    """Ask the operator where the disks are now (JournalError when nobody can answer)."""
+def _ask_board(log: JournalLog, plan: Plan, why: str) -> State:
+    """Ask the operator where the disks are now, showing where the journal last saw them (JournalError when
+    nobody can answer)."""
     from ..errors import JournalError
+    from ..run.recovery import last_known_board
 
+    last = last_known_board(log, plan)
     if not sys.stdin.isatty():
-        raise JournalError(f"{why}: confirm where the disks are with --board STATE (e.g. {log.plan_spec['start']})")
-    text = input(f"{why}. Where are the disks now (e.g. {log.plan_spec['start']})? ").strip()
+        raise JournalError(f"{why}: confirm where the disks are with --board STATE (last known: {last})")
+    text = input(f"{why}. Where are the disks now (last known: {last})? ").strip()
     return _parse_board(text, int(log.plan_spec["pegs"]))
 
 

@@ -2,7 +2,8 @@
 
 Same boot: the board is asked which command ids finished (motion still queued on it is flushed first), finished
 moves are journaled done, and the run continues at the phase of the first unfinished segment. Board reset: the
-rest is replanned from the board state the operator confirmed. Nothing is ever replayed blindly.
+grip sensor is read first (a disk still in the gripper must be taken out by hand: homing a reset arm would drop
+it), then the rest is replanned from the board state the operator confirmed. Nothing is ever replayed blindly.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from ..link.status import Status
 from ..motion.phases import MotionPhase
 from ..planner import make_plan
 from ..planner.base import Plan
-from ..puzzle import State
+from ..puzzle import State, peg_letter
 from .journal import Journal, JournalLog
 from .robot import Robot
 from .runner import plan_from_spec
@@ -105,14 +106,49 @@ def _grip_after_hold(status: Status) -> str:
     return str(status.grip)
 
 
+def last_known_board(log: JournalLog, plan: Plan) -> str:
+    """Where the journal last saw the disks (the state after its confirmed moves), and the disk that was moving."""
+    text = plan.state_at(log.moves_done).to_string()
+    entry = log.open_move
+    if entry is None:
+        return text
+    disk, src, dst = entry.move
+    return f"{text}; disk {disk} was on its way from {peg_letter(src)} to {peg_letter(dst)}"
+
+
+def disk_in_gripper(robot: Robot, status: Status) -> bool:
+    """True if the grip sensor in ``status`` reads a held disk.
+
+    A reset board has no threshold yet (``unknown``) until the host configures it, so its raw grip-current reading
+    is compared with the robot config's threshold here.
+    """
+    gripper = robot.config.gripper
+    if not gripper.grip_sensor:
+        return False
+    if str(status.grip) == "held":
+        return True
+    return str(status.grip) == "unknown" and int(status.grip_raw) >= gripper.grip_threshold_u16
+
+
 def resume_after_reset(log: JournalLog, plan: Plan, robot: Robot, board: State) -> ResumePoint:
-    """The board was reset: replan from the confirmed ``board`` to the journal's goal (after homing)."""
+    """The board was reset: replan from the confirmed ``board`` to the journal's goal (after homing).
+
+    RunFault, before anything moves, when the grip sensor reads a disk still in the gripper: homing the reset arm
+    would open the fingers wherever it is, so the operator takes the disk out and puts it on a peg first.
+    """
+    status = robot.session.status()
+    if disk_in_gripper(robot, status):
+        entry = log.open_move
+        which = f"disk {entry.move.disk}, by the journal" if entry is not None else "a disk"
+        raise RunFault(
+            f"the gripper still holds {which} (grip sensor): nothing moved; take it out by hand, put it on a peg "
+            "where it may lie, then run hanoibot resume again with --board STATE saying where the disks are"
+        )
     if (board.n_disks, board.pegs) != (plan.start.n_disks, plan.start.pegs):
         raise JournalError(
             f"board {board} has {board.n_disks} disks on {board.pegs} pegs but the journal's run has "
             f"{plan.start.n_disks} on {plan.start.pegs}: confirm the state of this run's board"
         )
     replanned = make_plan(board.n_disks, pegs=board.pegs, rules=plan.rules, start=board, goal=plan.goal)
-    status = robot.session.status()
     first_cmd_id = max(log.last_cmd_id, int(status.last_queued_cmd)) + 1
     return ResumePoint(replanned, 0, MotionPhase.APPROACH, board, first_cmd_id, same_boot=False)
