@@ -35,6 +35,8 @@ _QUIET_ERRORS = (protocol.E_QUEUE_FULL,)
 _TIMEOUT_STEP_S = 0.0005
 #: Shortest time between two PINGs asking about the same unacked frame, in s.
 _MIN_REPROBE_S = 0.001
+#: Heartbeat period while the board is quiet, in s.
+_SILENT_HEARTBEAT_S = 0.01
 #: PINGs remembered while their PONG is awaited.
 _MAX_PINGS = 32
 
@@ -44,7 +46,7 @@ class LinkCore:
 
     Times in s of ``clock`` (a sim:// port's virtual clock replaces it): ``silence_s`` without a valid frame is
     LinkLost; ``handshake_s`` bounds SYNC/HELLO; ``reconnect_s`` bounds reopening a vanished port (0 = PortError
-    at once); ``heartbeat_s`` is the longest gap between frames to the board (also capped at a quarter of the
+    at once); ``heartbeat_s`` is the longest gap between frames to the board (also capped at an eighth of the
     board's watchdog); ``status_every_s`` is how often a heartbeat is a STATUS rather than a PING.
     """
 
@@ -231,8 +233,8 @@ class LinkCore:
         self.boot_id = hello.boot_id
         self.last_done_cmd = max(self.last_done_cmd, hello.last_done_cmd)
         self.last_sent_cmd = max(self.last_sent_cmd, hello.last_queued_cmd)
-        # At most a quarter of the board's watchdog: it trips only if three heartbeats in a row are lost.
-        self._heartbeat_s = min(self._heartbeat_max_s, hello.watchdog_ms / 4000.0)
+        # An eighth of the board's watchdog: it trips only if seven heartbeats in a row are lost.
+        self._heartbeat_s = min(self._heartbeat_max_s, hello.watchdog_ms / 8000.0)
         self._last_rx_s = self.clock.now_s()
 
     def service(self, *, wait: bool) -> None:
@@ -282,9 +284,15 @@ class LinkCore:
                 if (oldest.seq, oldest.transmissions) == self._probe_key:
                     # Asked already and no verdict yet (the PING or PONG may be lost too): ask again soon.
                     probe_s = max(probe_s, self._probe_sent_s + max(2 * self.rtt.probe_s, _MIN_REPROBE_S))
-        # A heartbeat a period after the last frame sent, and never more often than the board answers (its smoothed
-        # round trip): a slow board would otherwise spend its time answering PINGs asked before it could reply.
-        heartbeat_s = self._last_tx_s + max(self._heartbeat_s, self.rtt.srtt_s or 0.0)
+        # Once the board has been quiet for a heartbeat period, ask every _SILENT_HEARTBEAT_S: on a noisy line a
+        # run of lost replies must not add up to the silence bound while the board is in fact fine. Never more
+        # often than the board's shortest recent round trip, though: a slow board (the virtual Pico) would
+        # otherwise spend all its time answering PINGs asked before the last answer could arrive.
+        silent_every_s = max(_SILENT_HEARTBEAT_S, self.rtt.probe_s / 2)
+        heartbeat_s = min(
+            self._last_tx_s + self._heartbeat_s,
+            max(self._last_tx_s + silent_every_s, self._last_rx_s + self._heartbeat_s),
+        )
         return retransmit_s, probe_s, heartbeat_s, self._last_rx_s + self.silence_s
 
     def _transmit(self, frame: bytes) -> None:
