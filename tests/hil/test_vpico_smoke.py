@@ -54,7 +54,9 @@ def test_smoke_run_on_the_virtual_pico() -> None:
         robot.session.estop()
         assert robot.session.status().mode == "ESTOP"
 
-        # Ctrl-C stops main.py; the hardware watchdog started at CONFIG then resets the chip (flash kept)
+        # Ctrl-C is ignored while an output is on (kbd_intr); once the outputs are released it stops main.py, and
+        # the hardware watchdog started at CONFIG then resets the chip (flash kept)
+        robot.session.release()
         robot.session.port.write(b"\x03")  # type: ignore[union-attr]
         wait_until(lambda: len(pico.boots) == 2, 120.0, "a watchdog reset")
         assert pico.boots[1]["cause"] == "wdt"

@@ -135,8 +135,11 @@ class RobotWorker:
         self._send_snapshot(force=True)
 
     def _tick(self) -> None:
-        """Between control periods of a run: a live snapshot at most every LIVE_PERIOD_S."""
-        if time.monotonic() - self._last_live_s >= LIVE_PERIOD_S and self._robot is not None:
+        """Between control periods of a run: a live snapshot at most every LIVE_PERIOD_S, and at once when a move
+        has finished (so the page sees every move count even when the simulated arm runs faster than wall time)."""
+        job = self._job
+        move_finished = job is not None and job.sequencer.moves_done != self._progress[0]
+        if self._robot is not None and (move_finished or time.monotonic() - self._last_live_s >= LIVE_PERIOD_S):
             self._last_status = self._robot.session.status()
             self._send_snapshot(force=True)
 
