@@ -12,6 +12,9 @@ import pytest
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import RULE_NAMES, Rules, State
 
+# In a real browser (or a running arm) each: in `make test` and CI, not in the fast `make check` loop.
+pytestmark = pytest.mark.slow
+
 
 def new_puzzle(page: Any, *, disks: int = 3, pegs: int = 3, rules: str = "classic", start: str = "", goal: str = ""):
     """Set the puzzle in the form and press New puzzle; waits until the page shows it."""

@@ -7,6 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+# In a real browser (or a running arm) each: in `make test` and CI, not in the fast `make check` loop.
+pytestmark = pytest.mark.slow
+
 #: Longest wait for the simulated arm, in ms of wall time.
 ARM_WAIT_MS = 90_000
 

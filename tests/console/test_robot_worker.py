@@ -15,6 +15,9 @@ import pytest
 from hanoibot.console.robot_worker import RobotWorker
 from hanoibot.puzzle import State
 
+# In a real browser (or a running arm) each: in `make test` and CI, not in the fast `make check` loop.
+pytestmark = pytest.mark.slow
+
 #: Longest wait for a snapshot that a test expects, in s.
 WAIT_S = 60.0
 
