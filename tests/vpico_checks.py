@@ -21,14 +21,14 @@ def emulator_speed(pico) -> float:
     return (stats["cycles"] / 125e6) / max(stats["wall_ms"] / 1e3, 1e-9)
 
 
-def require_near_real_time(pico) -> None:
-    """Skip the calling test when the virtual Pico runs below :data:`MIN_SPEED` of real time."""
+def require_near_real_time(pico, min_speed: float = MIN_SPEED) -> None:
+    """Skip the calling test when the virtual Pico runs below ``min_speed`` of real time."""
     speed = emulator_speed(pico)
-    if speed < MIN_SPEED:
-        pytest.skip(f"the emulated chip runs at {speed:.2f}x real time (< {MIN_SPEED}x): machine too busy")
+    if speed < min_speed:
+        pytest.skip(f"the emulated chip runs at {speed:.2f}x real time (< {min_speed}x): machine too busy")
 
 
-def require_machine_near_real_time() -> None:
+def require_machine_near_real_time(min_speed: float = MIN_SPEED) -> None:
     """Measure on a virtual Pico whose main.py only spins (busy: every cycle counts) for a couple of seconds and
     skip like :func:`require_near_real_time`; for tests whose own board must not be disturbed by the measurement."""
     import time
@@ -38,4 +38,4 @@ def require_machine_near_real_time() -> None:
     with VirtualPico(files={"main.py": b"while True:\n    pass\n"}) as pico:
         pico.wait_connected()
         time.sleep(1.0)
-        require_near_real_time(pico)
+        require_near_real_time(pico, min_speed)

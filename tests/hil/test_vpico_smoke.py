@@ -36,7 +36,9 @@ def wait_until(predicate, timeout_s: float, what: str) -> None:
 
 
 def test_smoke_run_on_the_virtual_pico() -> None:
-    require_machine_near_real_time()
+    # A whole run needs the chip near its free-core speed (~0.4x): at 0.25x its ticks overran, the pulses came in
+    # bursts and the speed-limited servos left the path (a COLLISION, seen in CI); see the closing note of issue 10.
+    require_machine_near_real_time(min_speed=0.35)
     robot = Robot(URL, load_config(None))
     robot.session = Session(LinkCore(URL, silence_s=20.0, handshake_s=60.0, reconnect_s=60.0))
     robot.open()
