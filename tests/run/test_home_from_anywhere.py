@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 import pytest
 from hanoibot.config import load_config
+from hanoibot.errors import RunFault
 from hanoibot.motion.phases import PHASES, MotionPhase
 from hanoibot.planner import make_plan
 from hanoibot.planner.base import Plan
@@ -203,4 +204,66 @@ def test_a_held_disk_goes_back_to_its_peg_and_the_journal_says_so(tmp_path: Path
     assert recorded_board(load_journal(path)) == plan.state_at(1)
     status = robot.session.status()
     assert tuple(status.pulses_us) == robot.config.start_pulses_us() and status.grip == "empty"
+    robot.close()
+
+
+def stopped_in(plan: Plan, k: int, phase: MotionPhase, tmp_path: Path) -> tuple[Robot, Path]:
+    """A robot whose run of ``plan`` (journaled at the returned path) the e-stop caught in move ``k``'s ``phase``."""
+    window = next(w for w in segment_windows(plan, tmp_path) if w.k == k and w.phase is phase)
+    robot = Robot(f"sim://?board={plan.start.to_string()}&seed=5", load_config())
+    robot.open()
+    estop_at(robot, (window.start_s + window.end_s) / 2)
+    path = tmp_path / "run.journal"
+    with Journal.create(path) as journal:
+        assert Run(robot, plan, journal=journal).start() is Phase.ESTOPPED
+    return robot, path
+
+
+def test_a_held_disk_nobody_can_name_stays_in_the_gripper_and_nothing_moves(tmp_path: Path) -> None:
+    robot, _ = stopped_in(plan_of(N_DISKS), 1, MotionPhase.TRAVEL, tmp_path)
+    world = robot.sim_board.world
+    before_us = tuple(robot.session.status().pulses_us)
+    with pytest.raises(RunFault, match=r"no journal .* --journal FILE"):
+        go_home(robot, clear=True)  # no journal, nobody to ask
+    assert world.held_disk == 2 and tuple(robot.session.status().pulses_us) == before_us
+    assert [e for e in world.events if e["event"] in BAD] == []
+    robot.close()
+
+
+def test_the_operator_names_a_held_disk_when_there_is_no_journal(tmp_path: Path) -> None:
+    robot, _ = stopped_in(plan_of(N_DISKS), 1, MotionPhase.LOWER, tmp_path)
+    questions: list[str] = []
+
+    def answer(question: str) -> str:
+        questions.append(question)
+        return "CAA 2"  # disk 2 came off A, where disk 3 stays; disk 1 is on C (the classic first move)
+
+    assert go_home(robot, clear=True, ask=answer) == "put disk 2 back on peg A"
+    world = robot.sim_board.world
+    assert len(questions) == 1 and world.held_disk is None and world.state == State.parse("CAA")
+    assert [e for e in world.events if e["event"] in BAD] == []
+    robot.close()
+
+
+def test_resume_after_home_without_the_journal_asks_where_the_disks_are(tmp_path: Path) -> None:
+    plan = plan_of(N_DISKS)
+    robot, path = stopped_in(plan, 1, MotionPhase.APPROACH, tmp_path)
+    assert go_home(robot, clear=True) == ""  # the fingers were empty: home, but the journal was not told
+    with pytest.raises(RunFault, match=r"--board STATE \(last known: CAA; disk 2 was on its way from A to B\)"):
+        resume(robot, path)
+    robot.close()
+
+
+def test_a_disk_that_may_not_go_back_goes_to_another_legal_peg_and_resume_replans(tmp_path: Path) -> None:
+    start = State.parse("A:3,1,2/B:/C:4")  # disk 2 lies on smaller disk 1: it may not be put back there
+    plan = make_plan(4, pegs=3, start=start, goal=State.tower(4, peg=2))
+    assert plan.move_at(0) == Move(2, 0, 1)  # the shuffled tower's first move takes disk 2 off A
+    robot, path = stopped_in(plan, 0, MotionPhase.TRAVEL, tmp_path)
+    said = go_home(robot, clear=True, journal_path=path)
+    world = robot.sim_board.world
+    assert said.startswith("put disk 2 on peg ") and world.state is not None
+    assert world.state.peg_of(2) != 0 and world.state.stacks[0] == (3, 1)
+    assert recorded_board(load_journal(path)) == world.state
+    assert resume(robot, path) is Phase.DONE and world.state == plan.goal
+    assert [e for e in world.events if e["event"] in BAD] == []
     robot.close()

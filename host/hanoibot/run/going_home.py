@@ -34,6 +34,9 @@ from .sequencer import Phase
 #: Asks the operator a question and returns the answer line (None when nobody can answer).
 Ask = Callable[[str], str | None]
 
+#: Command ids ``home`` skips before its own: more than a run journals ahead of what it sent, so ids a stopped run
+#: journaled but never sent are never reused, and ``resume`` sees from the board's ids that the arm moved since.
+TAKEOVER_ID_GAP = 1000
 #: Phases of a move in which, at a stop, the disk is still on its source peg (when the fingers hold nothing).
 ON_SOURCE = (MotionPhase.APPROACH, MotionPhase.DESCEND, MotionPhase.GRIP, MotionPhase.LIFT)
 
@@ -133,6 +136,8 @@ def go_home(robot: Robot, *, clear: bool, journal_path: str | Path | None = None
     status = session.status()
     log, plan = _journal_of(robot, journal_path)
     at_stop = _disks(robot, log, plan, int(status.last_done_cmd), str(status.grip), ask)
+    last_id = max(session.last_sent_cmd, int(status.last_queued_cmd), log.last_cmd_id if log is not None else 0)
+    next_id = last_id + TAKEOVER_ID_GAP
     done = ""
     if at_stop is not None and at_stop.held is not None:
         rules = plan.rules if plan is not None else Rules(at_stop.state.pegs)
@@ -141,17 +146,18 @@ def go_home(robot: Robot, *, clear: bool, journal_path: str | Path | None = None
             peg = _ask_peg(at_stop, ask)
         disk, source = at_stop.held, at_stop.source
         assert source is not None
-        _play(robot, regrip_segments(robot.config, disk, _pose_us(robot)))
-        lift_clear(robot)
-        _play(robot, put_down_segments(robot.config, at_stop.state, disk, source, peg, from_pulses_us=_pose_us(robot)))
+        next_id = _play(robot, regrip_segments(robot.config, disk, _pose_us(robot)), next_id)
+        lift_clear(robot, first_cmd_id=next_id)
+        segments = put_down_segments(robot.config, at_stop.state, disk, source, peg, from_pulses_us=_pose_us(robot))
+        next_id = _play(robot, segments, session.last_sent_cmd + 1)
         done = f"put disk {disk} {'back on' if peg == source else 'on'} peg {peg_letter(peg)}"
         at_stop = at_stop.put_down_on(peg)
     else:
-        lift_clear(robot)
+        lift_clear(robot, first_cmd_id=next_id)
     if at_stop is not None and journal_path is not None and log is not None:
         with Journal.open_append(journal_path) as journal:
             journal.record_board(at_stop.state.to_string())
-    sequencer = robot.sequencer()
+    sequencer = robot.sequencer(first_cmd_id=max(next_id, session.last_sent_cmd + 1))
     configure = str(session.status().mode) == "UNCONFIGURED"
     if sequencer.connect(open_link=False, configure=configure) is not Phase.READY:
         raise RunFault(f"homing failed: {sequencer.reason}")
@@ -236,12 +242,12 @@ def _pose_us(robot: Robot) -> tuple[int, ...]:
     return tuple(int(p) for p in robot.session.status().pulses_us)
 
 
-def _play(robot: Robot, segments: Sequence[Segment]) -> None:
-    """Send ``segments`` one at a time with fresh command ids, each waited for (bounded by its duration)."""
-    session = robot.session
-    status = session.status()
-    cmd_id = max(session.last_sent_cmd, int(status.last_queued_cmd), int(status.last_done_cmd))
+def _play(robot: Robot, segments: Sequence[Segment], first_cmd_id: int) -> int:
+    """Send ``segments`` one at a time as command ids from ``first_cmd_id`` on, each waited for (bounded by its
+    duration); returns the next free command id."""
+    cmd_id = first_cmd_id
     for segment in segments:
+        robot.session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms)
+        robot.session.wait_done(cmd_id, timeout_s=segment.duration_ms / 1000 + LIFT_WAIT_MARGIN_S)
         cmd_id += 1
-        session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms)
-        session.wait_done(cmd_id, timeout_s=segment.duration_ms / 1000 + LIFT_WAIT_MARGIN_S)
+    return cmd_id
