@@ -382,7 +382,7 @@ class LinkCore:
         """True if ``ack`` lies between the last ack seen and the last seq sent: in one boot the board's
         cumulative ack only ever counts our frames, until another program sends it a SYNC of its own."""
         sent_since = (self._window.next_seq - 1 - self._acked_seq) % protocol.SEQ_MOD
-        return (ack - self._acked_seq) % protocol.SEQ_MOD <= sent_since
+        return bool((ack - self._acked_seq) % protocol.SEQ_MOD <= sent_since)
 
     def _session_taken_over(self) -> None:
         """Record and raise SessionTakenOver: from now on every service call raises it (nothing more is sent)."""
