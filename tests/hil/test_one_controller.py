@@ -86,7 +86,7 @@ def test_estop_from_a_second_terminal_stops_the_run_and_home_clear_and_resume_re
         assert moved == []  # the arm stood still from the moment the e-stop was confirmed
         status = hanoibot("status", "--json", "--port", port)
         assert json.loads(status.stdout)["mode"] == "ESTOP"
-        home = hanoibot("home", "--clear", "--port", port)
+        home = hanoibot("home", "--clear", "--journal", str(journal), "--port", port)  # puts a held disk down
         assert home.returncode == 0, home.stderr
         resume = hanoibot("resume", "--journal", str(journal), "--plain", "--port", port)
         assert resume.returncode == 0, resume.stderr
