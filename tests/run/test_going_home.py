@@ -12,7 +12,7 @@ from hanoibot.errors import RunFault
 from hanoibot.motion.phases import PHASES, MotionPhase
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Rules, State
-from hanoibot.run.going_home import DisksAtStop, disks_at_stop, peg_for
+from hanoibot.run.going_home import DisksAtStop, _ask_peg, disks_at_stop, peg_for
 from hanoibot.run.journal import JournalLog
 
 PLAN = make_plan(3, pegs=3, start=State.tower(3), goal=State.tower(3, peg=2))
@@ -27,7 +27,9 @@ def journal_log(*, board: str | None = None) -> JournalLog:
     log.fold({"type": "plan", "spec": {"pegs": 3}, "config_hash": "x", "boot_id": "b"})
     log.fold({"type": "send", "k": 0, "move": [1, 0, 2], "first_cmd": 2, "last_cmd": 9, "phases": list(PHASES)})
     log.fold({"type": "done", "k": 0})
-    log.fold({"type": "send", "k": 1, "move": [2, 0, 1], "first_cmd": FIRST_CMD, "last_cmd": 17, "phases": list(PHASES)})
+    log.fold(
+        {"type": "send", "k": 1, "move": [2, 0, 1], "first_cmd": FIRST_CMD, "last_cmd": 17, "phases": list(PHASES)}
+    )
     if board is not None:
         log.fold({"type": "board", "state": board})
     return log
@@ -58,9 +60,7 @@ def test_a_disk_the_sensor_feels_is_the_moving_one_on_its_way_from_its_source(ph
         (MotionPhase.DESCEND, "none", AFTER_1),
     ],
 )
-def test_empty_fingers_leave_the_disk_where_the_phase_says(
-    phase: MotionPhase | None, grip: str, board: State
-) -> None:
+def test_empty_fingers_leave_the_disk_where_the_phase_says(phase: MotionPhase | None, grip: str, board: State) -> None:
     assert disks_at_stop(journal_log(), PLAN, stopped_in(phase), grip) == DisksAtStop(board)
 
 
@@ -111,3 +111,13 @@ def test_home_refuses_an_empty_journal_path(capsys: pytest.CaptureFixture[str]) 
     assert main(["home", "--clear", "--journal", ""]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["hanoibot: error: --journal is empty: expected the journal file of the run that stopped"]
+
+
+def test_with_no_legal_peg_the_operator_chooses_one_or_nothing_moves() -> None:
+    stuck = DisksAtStop(State.parse("A:1,3/B:2/C:"), 3, 0)  # linear rules: neither A nor B may take disk 3
+    assert _ask_peg(stuck, lambda question: "c") == 2
+    for answer in (None, "", "D", "peg B"):
+        with pytest.raises(RunFault, match="disk 3 may not go back on its peg nor onto any other"):
+            _ask_peg(stuck, lambda question, answer=answer: answer)
+    with pytest.raises(RunFault, match="take it out by hand"):
+        _ask_peg(stuck, None)

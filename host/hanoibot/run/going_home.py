@@ -16,6 +16,7 @@ When the disk's identity or a legal peg is not known, the operator is asked (``a
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,8 @@ Ask = Callable[[str], str | None]
 #: Command ids ``home`` skips before its own: more than a run journals ahead of what it sent, so ids a stopped run
 #: journaled but never sent are never reused, and ``resume`` sees from the board's ids that the arm moved since.
 TAKEOVER_ID_GAP = 1000
+#: Why no journal names a held disk when ``home`` was given none.
+NO_JOURNAL = "no journal says which"
 #: Phases of a move in which, at a stop, the disk is still on its source peg (when the fingers hold nothing).
 ON_SOURCE = (MotionPhase.APPROACH, MotionPhase.DESCEND, MotionPhase.GRIP, MotionPhase.LIFT)
 
@@ -132,36 +135,44 @@ def go_home(robot: Robot, *, clear: bool, journal_path: str | Path | None = None
             "the board was reset with a disk in the gripper (grip sensor): homing would open the fingers; take "
             "the disk out by hand and put it on a peg, then run hanoibot home"
         )
-    release_board(session, clear=clear)
-    status = session.status()
     log, plan = _journal_of(robot, journal_path)
-    at_stop = _disks(robot, log, plan, int(status.last_done_cmd), str(status.grip), ask)
-    last_id = max(session.last_sent_cmd, int(status.last_queued_cmd), log.last_cmd_id if log is not None else 0)
-    next_id = last_id + TAKEOVER_ID_GAP
     done = ""
-    if at_stop is not None and at_stop.held is not None:
-        rules = plan.rules if plan is not None else Rules(at_stop.state.pegs)
-        peg = peg_for(at_stop, rules)
-        if peg is None:
-            peg = _ask_peg(at_stop, ask)
-        disk, source = at_stop.held, at_stop.source
-        assert source is not None
-        next_id = _play(robot, regrip_segments(robot.config, disk, _pose_us(robot)), next_id)
-        lift_clear(robot, first_cmd_id=next_id)
-        segments = put_down_segments(robot.config, at_stop.state, disk, source, peg, from_pulses_us=_pose_us(robot))
-        next_id = _play(robot, segments, session.last_sent_cmd + 1)
-        done = f"put disk {disk} {'back on' if peg == source else 'on'} peg {peg_letter(peg)}"
-        at_stop = at_stop.put_down_on(peg)
-    else:
-        lift_clear(robot, first_cmd_id=next_id)
-    if at_stop is not None and journal_path is not None and log is not None:
-        with Journal.open_append(journal_path) as journal:
+    with contextlib.ExitStack() as stack:
+        # Held (locked) from before anything moves until the board is recorded: no other process writes it meanwhile.
+        journal = stack.enter_context(Journal.open_append(journal_path)) if log and journal_path else None
+        release_board(session, clear=clear)
+        status = session.status()
+        unnamed = NO_JOURNAL if journal_path is None else f"the journal {str(journal_path)!r} is of an earlier boot"
+        at_stop = _disks(robot, log, plan, int(status.last_done_cmd), str(status.grip), ask, unnamed)
+        last_id = max(session.last_sent_cmd, int(status.last_queued_cmd), log.last_cmd_id if log is not None else 0)
+        next_id = last_id + TAKEOVER_ID_GAP
+        if at_stop is not None and at_stop.held is not None:
+            peg = peg_for(at_stop, plan.rules if plan is not None else Rules(at_stop.state.pegs))
+            if peg is None:
+                peg = _ask_peg(at_stop, ask)
+            next_id = _put_down(robot, at_stop, peg, next_id)
+            where = "back on" if peg == at_stop.source else "on"
+            done = f"put disk {at_stop.held} {where} peg {peg_letter(peg)}"
+            at_stop = at_stop.put_down_on(peg)
+        else:
+            lift_clear(robot, first_cmd_id=next_id)
+        if journal is not None and at_stop is not None:
             journal.record_board(at_stop.state.to_string())
     sequencer = robot.sequencer(first_cmd_id=max(next_id, session.last_sent_cmd + 1))
     configure = str(session.status().mode) == "UNCONFIGURED"
     if sequencer.connect(open_link=False, configure=configure) is not Phase.READY:
         raise RunFault(f"homing failed: {sequencer.reason}")
     return done
+
+
+def _put_down(robot: Robot, at_stop: DisksAtStop, peg: int, first_cmd_id: int) -> int:
+    """Regrip the held disk, lift it clear, put it down on ``peg``; returns the next free command id."""
+    disk, source = at_stop.held, at_stop.source
+    assert disk is not None and source is not None
+    next_id = _play(robot, regrip_segments(robot.config, disk, _pose_us(robot)), first_cmd_id)
+    lift_clear(robot, first_cmd_id=next_id)
+    segments = put_down_segments(robot.config, at_stop.state, disk, source, peg, from_pulses_us=_pose_us(robot))
+    return _play(robot, segments, robot.session.last_sent_cmd + 1)
 
 
 def _journal_of(robot: Robot, path: str | Path | None) -> tuple[JournalLog | None, Plan | None]:
@@ -176,9 +187,17 @@ def _journal_of(robot: Robot, path: str | Path | None) -> tuple[JournalLog | Non
 
 
 def _disks(
-    robot: Robot, log: JournalLog | None, plan: Plan | None, last_done_cmd: int, grip: str, ask: Ask | None
+    robot: Robot,
+    log: JournalLog | None,
+    plan: Plan | None,
+    last_done_cmd: int,
+    grip: str,
+    ask: Ask | None,
+    unnamed: str,
 ) -> DisksAtStop | None:
-    """Where the disks are (None: unknown, and the fingers hold nothing); asks or raises for a held disk."""
+    """Where the disks are (None: unknown, and the fingers hold nothing); asks or raises for a held disk.
+
+    ``unnamed`` says why no journal can name a held disk (for the message)."""
     if log is not None and plan is not None:
         try:
             return disks_at_stop(log, plan, last_done_cmd, grip)
@@ -187,14 +206,14 @@ def _disks(
                 raise
     elif grip != "held":
         return None
-    return _ask_disks(robot, ask)
+    return _ask_disks(robot, ask, unnamed)
 
 
-def _ask_disks(robot: Robot, ask: Ask | None) -> DisksAtStop:
+def _ask_disks(robot: Robot, ask: Ask | None, unnamed: str) -> DisksAtStop:
     """Ask which disk is held and where the others are; RunFault when nobody can answer."""
     what = (
-        "the gripper holds a disk and no journal of this run says which: run hanoibot home --clear --journal FILE "
-        "with the run's journal, or at a terminal to be asked; or take the disk out by hand"
+        f"the gripper holds a disk and {unnamed}: run hanoibot home --clear --journal FILE with the run's "
+        "journal, or at a terminal to be asked which disk it is; or take the disk out by hand"
     )
     answer = (
         ask(
