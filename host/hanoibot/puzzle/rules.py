@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..errors import IllegalMove, PlanError
+from ..frozen import Frozen
 from .pegs import check_peg_count, peg_letter
 
 TOPOLOGIES = ("any", "linear", "cyclic")
@@ -13,8 +12,7 @@ RULE_NAMES = ("classic", "linear", "cyclic", "big-on-top")
 COLOUR_RULE_NAMES = {2: "bicolor", 3: "tricolor"}
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(Frozen):
     """The rules of one variant.
 
     ``topology``: ``any`` (every peg pair), ``linear`` (only neighbours A<->B<->C…), ``cyclic`` (one way round,
@@ -24,19 +22,22 @@ class Rules:
     of its own size.
     """
 
-    pegs: int = 3
-    topology: str = "any"
-    big_on_top: bool = False
-    per_size: int = 1
+    __slots__ = ("big_on_top", "pegs", "per_size", "topology")
+    FIELDS = ("pegs", "topology", "big_on_top", "per_size")
+    pegs: int
+    topology: str
+    big_on_top: bool
+    per_size: int
 
-    def __post_init__(self) -> None:
-        check_peg_count(self.pegs)
-        if self.topology not in TOPOLOGIES:
-            raise PlanError(f"unknown move topology {self.topology!r}: expected one of {', '.join(TOPOLOGIES)}")
-        if self.per_size not in (1, *COLOUR_RULE_NAMES):
-            raise PlanError(f"{self.per_size} disks per size is not supported: expected 1, 2 or 3")
-        if self.per_size > 1 and (self.topology != "any" or self.big_on_top):
+    def __init__(self, pegs: int = 3, topology: str = "any", big_on_top: bool = False, per_size: int = 1) -> None:
+        check_peg_count(pegs)
+        if topology not in TOPOLOGIES:
+            raise PlanError(f"unknown move topology {topology!r}: expected one of {', '.join(TOPOLOGIES)}")
+        if per_size not in (1, *COLOUR_RULE_NAMES):
+            raise PlanError(f"{per_size} disks per size is not supported: expected 1, 2 or 3")
+        if per_size > 1 and (topology != "any" or big_on_top):
             raise PlanError("the coloured puzzles' rules (several disks per size) combine with no other rules")
+        self.set_fields(pegs, topology, big_on_top, per_size)
 
     @classmethod
     def coloured(cls, name: str) -> Rules:
