@@ -85,6 +85,15 @@ def schematic_layout(pegs: int, n_disks: int) -> BoardLayout:
     )
 
 
+def schematic_colour_layout(sizes: int, colours: Sequence[str]) -> BoardLayout:
+    """The schematic 3-peg board of a coloured set: ``sizes`` sizes, each in every one of ``colours``, numbered
+    size first (as :mod:`hanoibot.puzzle.colours` numbers them)."""
+    plain = schematic_layout(3, sizes * len(colours))
+    per_size = len(colours)
+    diameters_mm = tuple(SCHEMATIC_SMALLEST_MM + SCHEMATIC_STEP_MM * (i // per_size) for i in range(per_size * sizes))
+    return plain._replace(disk_diameters_mm=diameters_mm, disk_colours=tuple(colours) * sizes)
+
+
 def layout_from_pegs(
     pegs_xy_mm: Sequence[tuple[float, float]],
     *,
