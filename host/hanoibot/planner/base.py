@@ -13,7 +13,6 @@ from itertools import islice
 from ..errors import PlanError
 from ..puzzle import Move, Rules, State
 
-
 #: Moves per run of the generic :meth:`Plan.runs_from`.
 RUN_MOVES = 4096
 
