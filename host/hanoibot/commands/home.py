@@ -43,9 +43,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Home the arm; returns 0 when it is home, 1 if the board faulted on the way or a held disk stopped it."""
-    from ..errors import RunFault
-    from ..run.going_home import go_home
+    """Home the arm; returns 0 when it is home, 1 if the board faulted on the way (a held disk that cannot be put
+    down safely, or a latched fault without ``--clear``, is a one-line error, exit 2)."""
+    from ..run.going_home import home_arm, put_away
 
     if args.journal == "":
         raise JournalError("--journal is empty: expected the journal file of the run that stopped")
@@ -54,13 +54,14 @@ def run(args: argparse.Namespace) -> int:
             robot.session.release()
             print(f"home: every servo output is off on {robot.port_url} (the arm is limp)")
             return 0
-        try:
-            done = go_home(robot, clear=args.clear, journal_path=args.journal, ask=_ask if sys.stdin.isatty() else None)
-        except RunFault as err:
-            print(f"hanoibot: {err}", file=sys.stderr)
+        ask = _ask if sys.stdin.isatty() else None
+        said, next_cmd_id = put_away(robot, clear=args.clear, journal_path=args.journal, ask=ask)
+        if said:
+            print(f"home: {said}" + (f" (recorded in {args.journal})" if args.journal else ""))
+        failed = home_arm(robot, next_cmd_id)
+        if failed is not None:
+            print(f"hanoibot: homing failed: {failed}", file=sys.stderr)
             return 1
-        if done:
-            print(f"home: {done}" + (f" (recorded in {args.journal})" if args.journal else ""))
         print(f"home: the arm is at its start pose on {robot.port_url}")
         return 0
 

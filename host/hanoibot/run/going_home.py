@@ -122,11 +122,24 @@ def peg_for(at_stop: DisksAtStop, rules: Rules) -> int | None:
 
 
 def go_home(robot: Robot, *, clear: bool, journal_path: str | Path | None = None, ask: Ask | None = None) -> str:
-    """Bring the arm home from wherever it stopped; returns what was done with a held disk ("" if none).
+    """Bring the arm home from wherever it stopped: :func:`put_away`, then :func:`home_arm`; returns what was done
+    with a held disk ("" if none). RunFault when a held disk cannot be put down safely or homing fails."""
+    said, next_cmd_id = put_away(robot, clear=clear, journal_path=journal_path, ask=ask)
+    failed = home_arm(robot, next_cmd_id)
+    if failed is not None:
+        raise RunFault(f"homing failed: {failed}")
+    return said
+
+
+def put_away(
+    robot: Robot, *, clear: bool, journal_path: str | Path | None = None, ask: Ask | None = None
+) -> tuple[str, int]:
+    """Take over the board, lift clear and put a held disk down; returns what was done with a held disk ("" if
+    none) and the next free command id.
 
     ``journal_path``: the stopped run's journal, which says which disk is held and where the others are; the
     state the disks are left in is appended to it. RunFault (nothing more moves) when a held disk cannot be put
-    down safely and ``ask`` cannot tell where; the homing itself failing is a RunFault too.
+    down safely and ``ask`` cannot tell where, or when a latched fault needs ``clear``.
     """
     session = robot.session
     status = session.status()
@@ -158,11 +171,17 @@ def go_home(robot: Robot, *, clear: bool, journal_path: str | Path | None = None
             lift_clear(robot, first_cmd_id=next_id)
         if journal is not None and at_stop is not None:
             journal.record_board(at_stop.state.to_string())
-    sequencer = robot.sequencer(first_cmd_id=max(next_id, session.last_sent_cmd + 1))
-    configure = str(session.status().mode) == "UNCONFIGURED"
+    return done, next_id
+
+
+def home_arm(robot: Robot, first_cmd_id: int = 1) -> str | None:
+    """Configure the board if it was reset and move the arm to its start pose, with command ids from
+    ``first_cmd_id`` on; returns why that failed, or None when the arm is home."""
+    sequencer = robot.sequencer(first_cmd_id=max(first_cmd_id, robot.session.last_sent_cmd + 1))
+    configure = str(robot.session.status().mode) == "UNCONFIGURED"
     if sequencer.connect(open_link=False, configure=configure) is not Phase.READY:
-        raise RunFault(f"homing failed: {sequencer.reason}")
-    return done
+        return sequencer.reason or "the board did not reach its start pose"
+    return None
 
 
 def _put_down(robot: Robot, at_stop: DisksAtStop, peg: int, first_cmd_id: int) -> int:
