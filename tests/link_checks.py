@@ -116,6 +116,9 @@ def open_transport(kind: str, *, hil_port: str | None = None) -> Transport:
     if kind == "sim":
         return Transport(kind, "sim://?world=0")
     if kind == "vpico":
+        from vpico_checks import require_machine_near_real_time
+
+        require_machine_near_real_time()  # the bodies use a board's link bounds (1 s of silence)
         return Transport(kind, "vpico://?world=0")
     if kind == "pty":
         emulator = EmulatorProcess("--no-world")
