@@ -267,3 +267,15 @@ def test_a_disk_that_may_not_go_back_goes_to_another_legal_peg_and_resume_replan
     assert resume(robot, path) is Phase.DONE and world.state == plan.goal
     assert [e for e in world.events if e["event"] in BAD] == []
     robot.close()
+
+
+def test_a_new_run_does_not_carry_a_held_disk_home(tmp_path: Path) -> None:
+    plan = plan_of(N_DISKS)
+    robot, _ = stopped_in(plan, 1, MotionPhase.TRAVEL, tmp_path)
+    robot.session.clear()  # the latch released by hand, the disk still in the gripper
+    before_us = tuple(robot.session.status().pulses_us)
+    with pytest.raises(RunFault, match=r"the gripper holds a disk .*hanoibot home --clear --journal FILE"):
+        Run(robot, plan_of(N_DISKS)).start()
+    world = robot.sim_board.world
+    assert world.held_disk == 2 and tuple(robot.session.status().pulses_us) == before_us
+    robot.close()

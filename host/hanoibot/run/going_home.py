@@ -27,8 +27,8 @@ from ..motion.segments import Segment, put_down_segments, regrip_segments
 from ..planner.base import Plan
 from ..puzzle import Rules, State, peg_index, peg_letter
 from .journal import Journal, JournalLog, load_journal
-from .recovery import check_journal, disk_in_gripper
-from .release import LIFT_WAIT_MARGIN_S, lift_clear, release_board
+from .recovery import check_journal
+from .release import LIFT_WAIT_MARGIN_S, disk_in_gripper, lift_clear, release_board
 from .robot import Robot
 from .sequencer import Phase
 

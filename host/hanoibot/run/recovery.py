@@ -18,6 +18,7 @@ from ..planner.base import Plan
 from ..planner.colour_run import ColourRunPlan
 from ..puzzle import State, peg_letter
 from .journal import Journal, JournalLog
+from .release import disk_in_gripper
 from .robot import Robot
 from .runner import plan_from_spec
 
@@ -128,20 +129,6 @@ def last_known_board(log: JournalLog, plan: Plan) -> str:
         return text
     disk, src, dst = entry.move
     return f"{text}; disk {disk} was on its way from {peg_letter(src)} to {peg_letter(dst)}"
-
-
-def disk_in_gripper(robot: Robot, status: Status) -> bool:
-    """True if the grip sensor in ``status`` reads a held disk.
-
-    A reset board has no threshold yet (``unknown``) until the host configures it, so its raw grip-current reading
-    is compared with the robot config's threshold here.
-    """
-    gripper = robot.config.gripper
-    if not gripper.grip_sensor:
-        return False
-    if str(status.grip) == "held":
-        return True
-    return str(status.grip) == "unknown" and int(status.grip_raw) >= gripper.grip_threshold_u16
 
 
 def resume_after_reset(log: JournalLog, plan: Plan, robot: Robot, board: State) -> ResumePoint:

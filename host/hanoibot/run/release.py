@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import RunFault
 from ..link.session import Session
+from ..link.status import Status
 
 if TYPE_CHECKING:
     from .robot import Robot
@@ -47,6 +48,30 @@ def release_board(session: Session, *, clear: bool) -> tuple[str, ...]:
     if str(status.mode) == "HELD":
         session.resume()
     return latched
+
+
+def disk_in_gripper(robot: Robot, status: Status) -> bool:
+    """True if the grip sensor in ``status`` reads a held disk.
+
+    A reset board has no threshold yet (``unknown``) until the host configures it, so its raw grip-current reading
+    is compared with the robot config's threshold here.
+    """
+    gripper = robot.config.gripper
+    if not gripper.grip_sensor:
+        return False
+    if str(status.grip) == "held":
+        return True
+    return str(status.grip) == "unknown" and int(status.grip_raw) >= gripper.grip_threshold_u16
+
+
+def refuse_held_disk(robot: Robot) -> None:
+    """RunFault, before anything moves, when the grip sensor reads a disk in the gripper: homing would carry it
+    home and open the fingers there, so it is put down first (``hanoibot home --clear --journal FILE``)."""
+    if disk_in_gripper(robot, robot.session.status()):
+        raise RunFault(
+            "the gripper holds a disk (grip sensor): nothing moved; put it down with hanoibot home --clear "
+            "--journal FILE (the journal of the run that stopped), or take it out by hand, then start again"
+        )
 
 
 #: Extra time a lift segment may take beyond its planned duration before the wait gives up, in seconds.

@@ -22,7 +22,7 @@ from ..planner.colour_run import ColourRunPlan
 from ..puzzle import Move, Rules, State
 from ..puzzle.colours import ColourState, colour_words, colours_of
 from .journal import Journal
-from .release import lift_clear, release_board
+from .release import lift_clear, refuse_held_disk, release_board
 from .robot import Robot
 from .sequencer import Phase, RunState, Sequencer
 
@@ -164,6 +164,7 @@ class Run:
         if configure:
             release_board(self.robot.session, clear=False)  # motion an earlier command left queued or held
         if home:
+            refuse_held_disk(self.robot)  # homing would carry it home and drop it there
             lift_clear(self.robot)  # straight up, clear of every peg, before homing travels
         self._wall_start_s = time.monotonic()
         clock = self.robot.board_clock
