@@ -5,9 +5,9 @@ Every figure is set against a baseline measured in the same run (the machines ar
 (d) ``count_moves`` between two regular 3-peg states (O(n) bit string) for n = 10**3 to 10**6, with
     the time per disk (flat = linear; expect a step once the arrays outgrow the CPU caches); and from a random
     regular state to a tower, n = 100 000, against a straightforward linear walk over an equal State (peg of
-    each disk, then one bit per moving disk, one int() at the end); each call of either side gets a State of its own,
-    made before the timing, so both read memory that is not warm from the call before. Targets: n = 100 000 under 1 s; to a tower
-    within 1.5x of the linear walk.
+    each disk, then one bit per moving disk, one int() at the end); each call of either side gets a State of its
+    own, made before the timing, so both read memory that is not warm from the call before. Targets: n = 100 000
+    under 1 s; to a tower within 1.5x of the linear walk.
 (e) ``count_moves`` for Frame–Stewart towers of 10**6 disks on 4 and 10 pegs (block sums, cache cleared before
     every call: cold), against summing the 10**6 increments one disk at a time. Target: under 10 ms.
 (f) exact search, states visited per second: the integer-coded bidirectional search against a textbook
