@@ -70,7 +70,8 @@ class MiniHost:
                 segment = segments[queued]
                 self.cmd_id += 1
                 queued += 1
-                self._send("MOVE", [self.cmd_id, segment.duration_ms, *segment.pulses_us])
+                profile = [] if segment.ramp_ms is None else [segment.ramp_ms, segment.blend_ms]
+                self._send("MOVE", [self.cmd_id, segment.duration_ms, *segment.pulses_us, *profile])
             self.board.feed(p.encode("PING", 0, 0, ["hb"]))
             self.board.run_until(self.board.clock.now_s() + POLL_S)
         assert self.board.controller.last_done_cmd == last_id >= first_id
@@ -82,7 +83,8 @@ class MiniHost:
         state = start
         for k, move in enumerate(moves):
             segments = segments_for_move(self.config, state, move, from_pulses_us=self.pose_us)
-            grip_end = [s.phase for s in segments].index("grip") + 1
+            phases = [s.phase for s in segments]
+            grip_end = len(phases) - phases[::-1].index("grip")  # the grip and its settle hold, as the sequencer
             ok = self.run(segments[:grip_end])
             if ok and self.status()["grip"] == "empty":
                 return f"failed pick at move {k}"
