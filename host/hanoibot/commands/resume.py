@@ -3,6 +3,7 @@
 Same board boot: the board is asked which command ids finished; what finished is recorded, what did not is
 sent again with fresh ids, and the run goes on. Board reset (new boot id): the arm is homed, the operator
 confirms where the disks are (``--board STATE`` or a prompt), and the rest is replanned from that state.
+After ``hanoibot home --journal FILE`` put the disks down, the rest is replanned from where it recorded them.
 Exit codes as ``hanoibot run``; 2 also for a journal of another robot config or plan, or no confirmation.
 """
 
@@ -44,9 +45,10 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the journal against the robot, rejoin the board and finish the run."""
     from ..config import load_config
+    from ..planner.colour_run import ColourRunPlan
     from ..run.board_setup import sim_port_url
     from ..run.journal import Journal, load_journal
-    from ..run.recovery import check_journal, resume_after_reset, resume_same_boot
+    from ..run.recovery import check_journal, recorded_board, resume_after_reset, resume_same_boot
     from ..run.robot import Robot
     from ..run.runner import Run
     from .output_files import check_output_paths
@@ -56,12 +58,14 @@ def run(args: argparse.Namespace) -> int:
     check_not_empty(args)
 
     log = load_journal(args.journal)
-    board = _parse_board(args.board, int(log.plan_spec["pegs"])) if args.board else None
+    board = _parse_board(args.board, int(log.plan_spec["pegs"])) if args.board else recorded_board(log)
     if log.end_status == "done":
         print(f"nothing to resume: the run in {args.journal} finished ({count_of(log.moves_done, 'move')})")
         return 0
     config = load_config(args.config or log.config_path or None)
     plan = check_journal(log, config.config_hash, args.journal)
+    if isinstance(plan, ColourRunPlan):
+        config = config.with_colour_disks(plan.sizes, plan.per_size)
     port = args.port or log.port or "sim://"
     check_output_paths({"--report": args.report}, {"--journal": args.journal, "--config": args.config})
     if port.lower().startswith("sim:"):
@@ -76,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             board = board or _ask_board(log, plan, f"the board was reset (boot {log.boot_id} -> {robot.boot_id})")
             point = resume_after_reset(log, plan, robot, board)
-        view = make_view(robot, point.plan.length, point.board_state, args, first_k=point.first_k)
+        view = make_view(
+            robot, point.plan.length, point.board_state, args, first_k=point.first_k, per_size=plan.rules.per_size
+        )
         job = Run(
             robot,
             point.plan,

@@ -6,15 +6,22 @@ method; the method only decides how iteration generates the moves. All five meth
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from ...errors import PlanError
 from ...puzzle import Move, Rules, State, peg_letter
 from ..base import Plan
 from . import methods, towers
-from .turing import TuringRun
 
 MoveSource = Callable[[int, int, int, int], Iterator[Move]]
+
+
+def turing_moves(n_disks: int, src: int, dst: int, k: int) -> Iterator[Move]:
+    """Basov's Turing machine from move ``k`` (:class:`~.turing.TuringRun`, imported when first run)."""
+    from .turing import TuringRun
+
+    return TuringRun(n_disks, src, dst, k)
+
 
 #: Generation methods by their command-line name; the first is the default.
 METHODS: dict[str, MoveSource] = {
@@ -22,7 +29,7 @@ METHODS: dict[str, MoveSource] = {
     "iterative": methods.iterative_moves,
     "gray": methods.gray_moves,
     "bits": methods.bits_moves,
-    "turing": TuringRun,
+    "turing": turing_moves,
 }
 DEFAULT_METHOD = "recursive"
 
@@ -70,6 +77,14 @@ class ClassicPlan(Plan):
         jump to move ``k``."""
         self.check_index(k, allow_end=True)
         return METHODS[self.method](self.n_disks, self.src, self.dst, k)
+
+    def runs_from(self, k: int) -> Iterator[Sequence[Move]]:
+        """Moves from ``k`` on as runs: with the recursive method the memoised blocks of :mod:`.methods` (the same
+        tuples each time a sub-tower recurs) and the single moves of larger disks between them."""
+        if self.method != "recursive":
+            return super().runs_from(k)
+        self.check_index(k, allow_end=True)
+        return methods.recursive_runs(self.n_disks, self.src, self.dst, k)
 
     def state_at(self, k: int) -> State:
         """The state after ``k`` moves, in O(n)."""
