@@ -120,11 +120,13 @@ def test_the_grip_sensor_reports_the_held_disk_through_the_firmware_status() -> 
     board = SimBoard(world=world, max_speed_us_per_s=world.max_speed_us_per_s)
     host = MiniHost(board, CONFIG)
     segments = segments_for_move(CONFIG, State.tower(3), Move(1, 0, 2))
-    assert host.run(segments[: [s.phase for s in segments].index("grip") + 1])
+    phases = [s.phase for s in segments]
+    grip_end = len(phases) - phases[::-1].index("grip")  # the grip and its settle hold, as the sequencer
+    assert host.run(segments[:grip_end])
     held = host.status()
     # 0.55 A stall current x 0.1 ohm x gain 50 = 2.75 V of the ADC's 3.3 V
     assert held["grip"] == "held" and abs(held["grip_raw"] - 2.75 / 3.3 * 65535) <= 1
-    assert host.run(segments[[s.phase for s in segments].index("grip") + 1 :])
+    assert host.run(segments[grip_end:])
     empty = host.status()
     assert empty["grip"] == "empty" and abs(empty["grip_raw"] - 0.12 * 0.1 * 50 / 3.3 * 65535) <= 1
     assert world.state == State.parse("CAA")
