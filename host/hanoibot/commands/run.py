@@ -29,6 +29,7 @@ EPILOG = """examples:
   hanoibot run --from ACAB --to C --report r.json    from a shuffled start; one JSON report at the end
   hanoibot run --port '/dev/ttyACM0' -n 4            on a real board
   hanoibot run --port 'sim://?flip=1e-2&seed=3'      the simulated arm over a noisy wire
+  hanoibot run --port '/dev/ttyACM0' --release       servo outputs off once the run is done (the arm goes limp)
 
 exit codes: 0 done, 1 fault or e-stop, 2 bad input (nothing moved), 130 stopped by the operator
 """
@@ -55,6 +56,11 @@ def add_robot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="robot config TOML (default hardware/robot.toml)")
     parser.add_argument("--report", metavar="FILE", help="write one JSON object with the outcome to FILE")
     parser.add_argument("--plain", action="store_true", help="plain progress lines even on a terminal")
+    parser.add_argument(
+        "--release",
+        action="store_true",
+        help="switch every servo output off once the run is done (the arm goes limp: support it); not after a fault",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -171,6 +177,9 @@ def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) 
     written = write_report(report, args.report) if args.report else True
     if phase is Phase.DONE:
         print(f"done: {report.moves_done} of {count_of(report.moves_total, 'move')}, board {report.final}", flush=True)
+        if args.release:
+            job.robot.session.release()
+            print(f"released: every servo output is off on {job.robot.port_url} (the arm is limp)", flush=True)
         return 0 if written else 1
     where = f"after {report.moves_done} of {count_of(report.moves_total, 'move')}"
     journal_hint = f"; continue with: hanoibot resume --journal {job.journal.path}" if job.journal else ""
