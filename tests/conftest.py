@@ -4,6 +4,8 @@ board when ``--hil-port /dev/ttyACM0`` is given (the option comes from the hanoi
 :mod:`hanoibot.testing`, which the package registers as a pytest11 entry point)."""
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -13,6 +15,16 @@ from link_checks import Transport, open_transport
 settings.register_profile("dev", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(autouse=True)
+def port_locks_of_this_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Each test (and the processes it starts) takes port locks in a runtime dir of its own: tests running in
+    parallel on ``sim://`` must not see each other as the port's holder. Short, so control socket paths fit."""
+    root = tempfile.mkdtemp(prefix="hbrun-")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", root)
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
 
 
 def hil_port(config: pytest.Config) -> str | None:

@@ -45,6 +45,18 @@ class PortError(LinkError):
     """The port does not exist, is busy, or cannot be opened."""
 
 
+class PortBusy(PortError):
+    """Another process holds the port (the message names it: pid and command line)."""
+
+    def __init__(self, message: str, *, holder: object = None) -> None:
+        super().__init__(message)
+        self.holder = holder
+
+
+class SessionTakenOver(LinkError):
+    """Another program started its own session with the board while this one was using it."""
+
+
 class BadCommand(LinkError, ValueError):
     """A command cannot be sent as given (cmd id not increasing, wrong channel count, bad duration)."""
 

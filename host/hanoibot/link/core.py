@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 
@@ -23,8 +24,10 @@ import serial
 from hanoifw import protocol
 
 from ..clock import Clock, WallClock
-from ..errors import BadCommand, BoardError, BoardReset, LinkLost, LinkTimeout, PortError
+from ..errors import BadCommand, BoardError, BoardReset, LinkLost, LinkTimeout, PortError, SessionTakenOver
+from .control import ESTOPPED
 from .port import READ_QUANTUM_S, close_quietly, open_port, read_available, reopen_port
+from .port_lock import PortLock
 from .rtt import RttEstimator
 from .status import Hello, Status, for_people, parse_hello, parse_status
 from .window import Pending, SendWindow
@@ -39,6 +42,8 @@ _MIN_REPROBE_S = 0.001
 _SILENT_HEARTBEAT_S = 0.01
 #: PINGs remembered while their PONG is awaited.
 _MAX_PINGS = 32
+#: How often the port's control socket is checked for e-stop requests, in s of wall-clock time.
+_CONTROL_POLL_S = 0.02
 
 
 class LinkCore:
@@ -105,6 +110,12 @@ class LinkCore:
         self._probe_sent_s = 0.0
         self._last_rx_s = 0.0
         self._last_tx_s = 0.0
+        self._lock: PortLock | None = None
+        self._taken_over: SessionTakenOver | None = None
+        self._acked_seq = 0
+        self._control_next_s = 0.0
+        self._estop_sent_s = 0.0
+        self._estop_statuses = 0
 
     @property
     def port(self) -> serial.SerialBase | None:
@@ -132,9 +143,18 @@ class LinkCore:
         return self.rtt.rto_s
 
     def open(self) -> None:
-        """Open the port, discard noise and shake hands; ProtocolMismatch or LinkTimeout if that fails."""
-        self._open_port()
-        self._handshake()
+        """Take the port's lock (PortBusy names the process holding it), open the port, discard noise and shake
+        hands; ProtocolMismatch or LinkTimeout if that fails (the port and its lock are let go then)."""
+        if self._lock is None:
+            self._lock = PortLock(self.url)
+        self._lock.acquire()
+        self._taken_over = None
+        try:
+            self._open_port()
+            self._handshake()
+        except BaseException:
+            self.close()
+            raise
 
     def restart(self) -> None:
         """After :class:`BoardReset`: forget the old boot's frames and commands and shake hands again."""
@@ -146,13 +166,16 @@ class LinkCore:
 
     def close(self) -> None:
         """Close the port (the board keeps running; its watchdog holds the arm if it was moving). The port
-        object is kept, so :meth:`open` reopens the same device (a sim:// port keeps its board)."""
+        object is kept, so :meth:`open` reopens the same device (a sim:// port keeps its board). The port's lock
+        is let go."""
         close_quietly(self._port)
+        if self._lock is not None:
+            self._lock.release()
 
     def reconnect(self) -> None:
         """Reopen the port within ``reconnect_s`` and shake hands again; unacked frames are resent if the
-        board kept its boot id (command ids keep each MOVE at most once), else BoardReset."""
-        self.close()
+        board kept its boot id (command ids keep each MOVE at most once), else BoardReset. The lock stays held."""
+        close_quietly(self._port)
         self.reconnects += 1
         deadline_s = self.clock.now_s() + self.reconnect_s
         while True:
@@ -216,6 +239,7 @@ class LinkCore:
             self.rtt.sample(self.clock.now_s() - start_s)  # one SYNC, one HELLO: an unambiguous round trip
         self._adopt_hello(hello)
         self._window.restart(sync_seq + 1, ack=self._rx_ack())
+        self._acked_seq = sync_seq
 
     def _read_hello(self, sync_seq: int) -> Hello | None:
         """Read once; the HELLO that acks ``sync_seq``, if it came (other frames are dropped here)."""
@@ -242,6 +266,9 @@ class LinkCore:
         frame comes or a timer is due, at most READ_QUANTUM_S)."""
         if self._reset is not None:
             raise self._reset
+        if self._taken_over is not None:
+            raise self._taken_over
+        self._serve_control()
         for frame in self._reader.feed(self._read(wait=wait)):
             self._on_frame(*frame)
         self._run_timers()
@@ -324,10 +351,21 @@ class LinkCore:
             if fields[2:3] != [self.boot_id]:
                 hello = parse_hello(fields)
                 self._board_reset(hello.boot_id, hello.reset_cause)
+            if not self._is_ours(ack):
+                self._session_taken_over()  # the board answered someone else's SYNC
             return
         if kind == protocol.ERROR and fields[:1] == [protocol.E_NO_SESSION]:
             self.ask_status()  # the board forgot our session: did it reboot?
             return
+        if not self._is_ours(ack):
+            if kind != protocol.STATUS:
+                self.ask_status()  # another boot or another host's session: the STATUS's boot id tells which
+                return
+            status = parse_status(fields)
+            if status.boot_id != self.boot_id:
+                self._board_reset(status.boot_id, "unknown")
+            self._session_taken_over()
+        self._acked_seq = ack
         self._take_ack(kind, ack, now_s)
         if kind == protocol.ACK and len(fields) == 2:
             self._done_up_to(protocol.parse_uint(fields[1], protocol.MAX_CMD_ID))
@@ -339,6 +377,38 @@ class LinkCore:
             self._on_pong(fields[0], now_s)
         elif kind == protocol.ERROR:
             self._on_error(fields)
+
+    def _is_ours(self, ack: int) -> bool:
+        """True if ``ack`` lies between the last ack seen and the last seq sent: in one boot the board's
+        cumulative ack only ever counts our frames, until another program sends it a SYNC of its own."""
+        sent_since = (self._window.next_seq - 1 - self._acked_seq) % protocol.SEQ_MOD
+        return bool((ack - self._acked_seq) % protocol.SEQ_MOD <= sent_since)
+
+    def _session_taken_over(self) -> None:
+        """Record and raise SessionTakenOver: from now on every service call raises it (nothing more is sent)."""
+        self._taken_over = SessionTakenOver(
+            f"another program started its own session with the board on {self.url} (the board acks frames this"
+            " session never sent): stopped here so that two programs never drive one arm; close the other"
+            f" program, then check the arm with `hanoibot status --port {self.url}`"
+        )
+        raise self._taken_over
+
+    def _serve_control(self) -> None:
+        """Act on e-stop requests from other processes (``hanoibot estop``) that came to the port's control
+        socket: send ESTOP at once, and again every resend timeout until a STATUS confirms the latch."""
+        control = self._lock.control if self._lock is not None else None
+        if control is None:
+            return
+        wall_s = time.monotonic()
+        if wall_s < self._control_next_s:
+            return
+        self._control_next_s = wall_s + _CONTROL_POLL_S
+        asked = control.take_estop_requests()
+        overdue = control.is_waiting and self.clock.now_s() - self._estop_sent_s >= self.resend_timeout_s()
+        if asked or overdue:
+            self._estop_statuses = self.statuses
+            self._estop_sent_s = self.clock.now_s()
+            self.send_immediate(protocol.ESTOP)  # the board answers with a STATUS
 
     def _take_ack(self, kind: str, ack: int, now_s: float) -> None:
         """Drop what a cumulative ack covers; RTT sample; an ACK that covers nothing means a frame was lost."""
@@ -372,6 +442,10 @@ class LinkCore:
         self._status_s = now_s
         self.statuses += 1
         self._done_up_to(status.last_done_cmd)
+        control = self._lock.control if self._lock is not None else None
+        confirmed = status.mode == "ESTOP" and self.statuses > self._estop_statuses  # a STATUS after our ESTOP
+        if control is not None and control.is_waiting and confirmed:
+            control.answer(ESTOPPED)
 
     def _on_error(self, fields: list[str]) -> None:
         """Queue a board ERROR to be raised at the end of this service round (flow-control codes excepted)."""

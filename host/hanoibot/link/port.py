@@ -10,7 +10,7 @@ import contextlib
 
 import serial
 
-from ..errors import HanoiError, PortError
+from ..errors import HanoiError, PortBusy, PortError
 
 #: Longest a single read blocks, in s (of the port's clock); the session loops on it.
 READ_QUANTUM_S = 0.01
@@ -33,11 +33,15 @@ def open_port(url: str, *, baudrate: int = 115200) -> serial.SerialBase:
         )
         port.dtr = True
         port.rts = False
+        if "://" not in url:
+            port.exclusive = True  # a device: no other program may open it while we have it (flock on it)
         port.open()
         return port
     except HanoiError:
         raise
     except (serial.SerialException, OSError, ValueError) as err:
+        if "exclusively lock" in str(err):
+            raise PortBusy(f"port {url} is in use by another program (it holds the device); stop it first") from err
         raise PortError(
             f"cannot open port {url!r}: {_reason(err)}; expected a free serial port or a sim:// URL"
         ) from err

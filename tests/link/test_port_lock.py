@@ -1,0 +1,134 @@
+"""One process owns a port: the lock file (who holds it, stale locks, where it lives) and the control socket."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hanoibot.errors import PortBusy
+from hanoibot.link.control import CLOSED, ESTOPPED, ControlServer, ask_estop
+from hanoibot.link.port_lock import PortLock, lock_path, port_key, read_holder, runtime_dir
+
+HOLD_PORT = """
+import sys
+from hanoibot.link.port_lock import PortLock
+lock = PortLock(sys.argv[1])
+lock.acquire()
+print("held", flush=True)
+sys.stdin.readline()
+lock.release()
+"""
+
+
+def hold_in_other_process(url: str) -> subprocess.Popen[str]:
+    """A process that holds ``url``'s lock until its stdin closes (or it is killed)."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_PORT, url], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def test_a_second_process_is_refused_with_the_holder_named() -> None:
+    holder = hold_in_other_process("sim://")
+    try:
+        with pytest.raises(PortBusy) as refused:
+            PortLock("sim://?seed=3").acquire()  # the same port with other options
+        message = str(refused.value)
+        assert f"pid {holder.pid}" in message
+        assert "-c sim://" in message  # its command line
+        assert "hanoibot estop --port sim://?seed=3" in message
+        assert "\n" not in message
+    finally:
+        holder.communicate("\n", timeout=20)
+    with PortLock("sim://") as lock:  # let go when the holder ended
+        assert lock.is_held
+
+
+def test_a_lock_left_by_a_killed_process_is_taken_over_silently() -> None:
+    holder = hold_in_other_process("vpico://")
+    os.kill(holder.pid, signal.SIGKILL)
+    holder.wait(timeout=20)
+    left = read_holder(lock_path("vpico://"))
+    assert left is not None and left.pid == holder.pid  # the dead holder's record is still there
+    with PortLock("vpico://"):
+        now = read_holder(lock_path("vpico://"))
+        assert now is not None and now.pid == os.getpid()
+
+
+def test_sessions_of_one_process_share_the_claim_and_the_last_one_lets_go() -> None:
+    first, second = PortLock("sim://"), PortLock("sim://?flip=1e-2")
+    first.acquire()
+    second.acquire()
+    first.release()
+    assert read_holder(first.path) is not None
+    second.release()
+    assert read_holder(first.path) is None
+    assert not first.control_path.exists()
+
+
+def test_port_names_are_normalised(tmp_path: Path) -> None:
+    device = tmp_path / "ttyACM0"
+    device.touch()
+    alias = tmp_path / "by-id"
+    alias.symlink_to(device)
+    assert lock_path(str(alias)) == lock_path(str(device))
+    assert port_key("SIM://?seed=1") == port_key("sim://") == "sim://"
+    assert lock_path("sim://") != lock_path("vpico://")
+
+
+def test_locks_live_in_a_private_runtime_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    assert runtime_dir() == tmp_path / "hanoibot"
+    assert lock_path("sim://").parent == tmp_path / "hanoibot"
+    assert stat.S_IMODE((tmp_path / "hanoibot").stat().st_mode) == 0o700
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    assert runtime_dir() == tmp_path / "tmp" / f"hanoibot-{os.getuid()}"
+
+
+def test_the_control_socket_answers_an_estop_request_once_confirmed(tmp_path: Path) -> None:
+    answers: list[str | None] = []
+    with ControlServer(tmp_path / "c.sock") as server:
+        client = threading.Thread(target=lambda: answers.append(ask_estop(str(server.path), 5.0)))
+        client.start()
+        deadline_s = time.monotonic() + 5.0
+        while not server.take_estop_requests() and time.monotonic() < deadline_s:
+            time.sleep(0.01)
+        assert server.is_waiting
+        server.answer(ESTOPPED)
+        client.join(timeout=10)
+    assert answers == [ESTOPPED]
+
+
+def test_a_holder_that_lets_go_answers_closed(tmp_path: Path) -> None:
+    answers: list[str | None] = []
+    server = ControlServer(tmp_path / "c.sock")
+    client = threading.Thread(target=lambda: answers.append(ask_estop(str(server.path), 5.0)))
+    client.start()
+    deadline_s = time.monotonic() + 5.0
+    while not server.take_estop_requests() and time.monotonic() < deadline_s:
+        time.sleep(0.01)
+    server.close()
+    client.join(timeout=10)
+    assert answers == [CLOSED]
+    assert not server.path.exists()
+
+
+def test_asking_a_holder_that_never_answers_gives_up_in_time(tmp_path: Path) -> None:
+    with ControlServer(tmp_path / "c.sock") as server:
+        began_s = time.monotonic()
+        assert ask_estop(str(server.path), 0.5) is None  # nobody polls the socket
+        assert time.monotonic() - began_s < 3.0
+    assert ask_estop(str(tmp_path / "nobody.sock"), 0.5) is None
