@@ -46,9 +46,7 @@ def test_run_release_switches_every_output_off_after_the_run(
     assert board_pulses_us(opened_ports) == [None] * board.channels
 
 
-def test_run_without_release_keeps_the_arm_powered(
-    capsys: pytest.CaptureFixture[str], opened_ports: list[Any]
-) -> None:
+def test_run_without_release_keeps_the_arm_powered(capsys: pytest.CaptureFixture[str], opened_ports: list[Any]) -> None:
     assert main(["run", "-n", "2", "--plain"]) == 0
     assert "released" not in capsys.readouterr().out
     assert None not in board_pulses_us(opened_ports)
