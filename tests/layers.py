@@ -13,7 +13,10 @@ from pathlib import Path
 #: Bottom first. The data flows puzzle -> planner -> motion -> run -> link -> firmware codec; imports point down.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("firmware", ("hanoifw",)),  # the I/O-free firmware core and the one frame codec; imports no hanoibot code
-    ("base", ("hanoibot", "hanoibot.errors", "hanoibot.clock")),  # "hanoibot" = the package root (its version)
+    (
+        "base",
+        ("hanoibot", "hanoibot.errors", "hanoibot.clock", "hanoibot.frozen"),
+    ),  # "hanoibot" = the package root (its version)
     ("puzzle", ("hanoibot.puzzle",)),
     ("planner model", ("hanoibot.planner.base", "hanoibot.planner.request")),
     ("planner classic", ("hanoibot.planner.classic",)),

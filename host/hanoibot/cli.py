@@ -13,28 +13,32 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
 from . import __version__
 from .errors import HanoiError
 
-#: Sub-command modules in the order ``--help`` lists them.
-COMMANDS = (
-    "solve",
-    "count",
-    "render",
-    "run",
-    "resume",
-    "home",
-    "jog",
-    "calibrate",
-    "status",
-    "estop",
-    "deploy",
-    "emulate",
-    "lock",
-    "serve",
-)
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads the name), without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import NoReturn
+
+#: Sub-command modules in the order ``--help`` lists them, each with the one line ``--help`` shows for it (the same
+#: words its ``register`` gives argparse; a test keeps the two equal).
+COMMANDS = {
+    "solve": "print the moves of a plan",
+    "count": "print the number of moves alone",
+    "render": "draw a plan: text boards or an animated SVG with the arm",
+    "run": "play a puzzle on the arm (simulated by default)",
+    "resume": "finish a journaled run, every move exactly once",
+    "home": "bring the arm to its start pose",
+    "jog": "move one joint at a time with keys",
+    "calibrate": "jog to each peg and save the peg positions into the robot config",
+    "status": "show the board's boot id, mode, faults, grip and servo pulses",
+    "estop": "latch the board's e-stop",
+    "deploy": "compile and copy the firmware to a MicroPython board, verify it, reset it",
+    "emulate": "serve the simulated board on a pseudo-terminal",
+    "lock": "play the twin-tower lock puzzle, or solve it",
+    "serve": "the browser console: play the puzzle, watch and drive the arm",
+}
 
 EPILOG = """examples:
   hanoibot solve -n 3 --format plain        print the 7 moves of a 3-disk tower
@@ -51,9 +55,32 @@ class OneLineParser(argparse.ArgumentParser):
         """Print ``<prog>: error: <message>`` (see ``<prog> --help``) and exit with code 2."""
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        """The help formatter, as wide as the terminal. argparse asks for one at every ``add_argument``; its own
+        default imports :mod:`shutil` (and with it the compression modules) just to read the width."""
+        return self.formatter_class(prog=self.prog, width=terminal_columns())  # type: ignore[call-arg]  # all take it
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every sub-command registered (sub-parsers inherit :class:`OneLineParser`)."""
+
+def terminal_columns() -> int:
+    """The terminal's width in columns as :func:`shutil.get_terminal_size` reads it: ``COLUMNS``, else the width of
+    the terminal on stdout, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser for a command line whose first word is ``command``: only that sub-command's module is
+    imported and registered. Without one (``hanoibot --help``, a mistyped command) every sub-command gets a bare
+    entry with its help line, enough to list them all or to refuse an unknown one, and nothing is imported.
+    Sub-parsers inherit :class:`OneLineParser`."""
     parser = OneLineParser(
         prog="hanoibot",
         description="Plan the Tower of Hanoi and play it on a servo arm or its simulator.",
@@ -62,8 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hanoibot {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
-        importlib.import_module(f"hanoibot.commands.{name}").register(sub)
+    if command is not None:
+        importlib.import_module(f"hanoibot.commands.{command}").register(sub)
+    else:
+        for name, summary in COMMANDS.items():
+            sub.add_parser(name, help=summary, add_help=False)
     return parser
 
 
@@ -77,8 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 1 run failed, 2 bad input, 130 interrupted)."""
     # Exact move counts are huge integers (2**100000 - 1 has 30103 digits); print them whole.
     sys.set_int_max_str_digits(0)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
     try:
         code = int(args.run(args) or 0)
         sys.stdout.flush()

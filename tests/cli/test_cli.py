@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import importlib
+import subprocess
+import sys
+
 import pytest
-from hanoibot.cli import main
+from hanoibot.cli import COMMANDS, main, terminal_columns
 
 
 @pytest.mark.parametrize(
@@ -30,3 +35,42 @@ def test_help_still_shows_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["count", "--help"])
     assert stop.value.code == 0 and capsys.readouterr().out.startswith("usage: hanoibot count")
+
+
+def test_the_command_list_says_what_each_command_registers() -> None:
+    full = argparse.ArgumentParser()
+    sub = full.add_subparsers()
+    for name in COMMANDS:
+        importlib.import_module(f"hanoibot.commands.{name}").register(sub)
+    registered = {action.dest: action.help for action in sub._choices_actions}
+    assert registered == COMMANDS
+
+
+def test_top_level_help_lists_every_command_without_importing_one(capsys: pytest.CaptureFixture[str]) -> None:
+    probe = (
+        "import sys; from hanoibot.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('hanoibot.commands.')))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stdout.splitlines()[-1] == "[]"
+    for name, summary in COMMANDS.items():
+        assert f"{name}" in result.stdout and summary.split()[0] in result.stdout
+
+
+def test_help_is_as_wide_as_columns_says(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    for columns in (60, 140):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        with pytest.raises(SystemExit):
+            main(["solve", "--help"])
+        out = capsys.readouterr().out
+        options = out[out.index("options:") : out.index("\n\n", out.index("options:"))].splitlines()
+        assert columns - 30 < max(len(line) for line in options) <= columns
+
+
+def test_terminal_columns_falls_back_to_80_without_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(sys, "__stdout__", None)
+    assert terminal_columns() == 80
+    monkeypatch.setenv("COLUMNS", "junk")
+    assert terminal_columns() == 80

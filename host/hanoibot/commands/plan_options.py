@@ -7,10 +7,10 @@ Numbers are taken as text and checked here, so bad input becomes one :class:`~ha
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from ..errors import PlanError, StateError
 
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads the name), without importing typing at start-up
 if TYPE_CHECKING:
     from ..planner import PlanRequest
     from ..puzzle import State

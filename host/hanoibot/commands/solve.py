@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..planner import plan_for
+from ..planner import Plan, plan_for
 from .plan_options import add_plan_arguments, plan_request, whole_number
 
 FORMATS = ("text", "plain", "json")
@@ -61,7 +61,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Check the options, make the plan and print the chosen moves; returns 0."""
     from ..errors import PlanError
-    from ..planner.all_optimal import all_optimal_plans
     from .solve_output import write_plan
     from .words import count_of
 
@@ -77,7 +76,11 @@ def run(args: argparse.Namespace) -> int:
     limit = whole_number(args.limit, "--limit", minimum=0)
     request = plan_request(args, args.method)
     plan = plan_for(request)
-    plans = all_optimal_plans(plan, max_states=request.max_states) if args.all_optimal else (plan,)
+    plans: tuple[Plan, ...] = (plan,)
+    if args.all_optimal:
+        from ..planner.all_optimal import all_optimal_plans  # the exact sweep: the general planners
+
+        plans = all_optimal_plans(plan, max_states=request.max_states)
     for number, each in enumerate(plans):
         if first > max(each.length, 1):
             accepted = f"1 to {each.length}" if each.length else "1: the start already is the goal"

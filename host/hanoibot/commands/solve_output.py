@@ -12,11 +12,14 @@ import sys
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from itertools import chain, islice
-from typing import TextIO
 
 from ..planner import ClassicPlan, Plan
 from ..puzzle import PEG_LETTERS, Move
 from .words import count_of
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads the name), without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import TextIO
 
 #: Moves formatted per write call on the per-move paths.
 CHUNK_MOVES = 8192

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Any
 
 from ..errors import PlanError
 from ..puzzle import Rules, peg_letter
 from .base import Plan
 from .classic import DEFAULT_METHOD, METHODS, ClassicPlan
 from .request import DEFAULT_MAX_STATES, PlanRequest, tower_peg
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads the name), without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "DEFAULT_MAX_STATES",

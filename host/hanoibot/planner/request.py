@@ -7,10 +7,10 @@ do instead of a goal, the bound on exact searches and, for the classic transfer,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..errors import PlanError, StateError
+from ..frozen import Frozen
 from ..puzzle import Rules, State, check_peg_count
 
 #: Default bound on the number of states an exact search may visit.
@@ -25,8 +25,7 @@ def tower_peg(state: State) -> int | None:
     return None
 
 
-@dataclass(frozen=True)
-class PlanRequest:
+class PlanRequest(Frozen):
     """A checked request: ``n_disks`` disks on ``pegs`` pegs under ``rules`` (None = classic rules for ``pegs``).
 
     ``start`` defaults to the tower on A and ``goal`` to the tower on the last peg; ``goal_any`` asks for the
@@ -34,35 +33,46 @@ class PlanRequest:
     classic transfer is generated (None = the default). Raises StateError or PlanError naming the bad value.
     """
 
+    FIELDS = ("n_disks", "pegs", "rules", "start", "goal", "goal_any", "max_states", "method")
     n_disks: int
-    pegs: int = 3
-    rules: Rules = field(default=None)  # type: ignore[assignment]  # None is replaced by Rules(pegs)
-    start: State | None = None
-    goal: State | None = None
-    goal_any: bool = False
-    max_states: int = DEFAULT_MAX_STATES
-    method: str | None = None
+    pegs: int
+    rules: Rules
+    start: State | None
+    goal: State | None
+    goal_any: bool
+    max_states: int
+    method: str | None
 
-    def __post_init__(self) -> None:
-        n_disks = self.n_disks
+    def __init__(
+        self,
+        n_disks: int,
+        pegs: int = 3,
+        rules: Rules | None = None,
+        start: State | None = None,
+        goal: State | None = None,
+        goal_any: bool = False,
+        max_states: int = DEFAULT_MAX_STATES,
+        method: str | None = None,
+    ) -> None:
         if isinstance(n_disks, bool) or not isinstance(n_disks, int) or n_disks < 1:
             raise StateError(f"disk count {n_disks!r} is not supported: expected a whole number of at least 1")
-        check_peg_count(self.pegs)
-        if self.max_states < 1:
-            raise PlanError(f"state limit {self.max_states} is too small: expected at least 1")
-        if self.rules is None:
-            object.__setattr__(self, "rules", Rules(self.pegs))
-        if self.rules.pegs != self.pegs:
-            raise PlanError(f"rules {self.rules.name} were made for {self.rules.pegs} pegs, not {self.pegs}")
-        for name, state in (("start", self.start), ("goal", self.goal)):
+        check_peg_count(pegs)
+        if max_states < 1:
+            raise PlanError(f"state limit {max_states} is too small: expected at least 1")
+        if rules is None:
+            rules = Rules(pegs)
+        if rules.pegs != pegs:
+            raise PlanError(f"rules {rules.name} were made for {rules.pegs} pegs, not {pegs}")
+        for name, state in (("start", start), ("goal", goal)):
             if state is None:
                 continue
             if state.n_disks != n_disks:
                 raise StateError(f"{name} state {state} has {state.n_disks} disks but {n_disks} were asked for")
-            if state.pegs != self.pegs:
-                raise StateError(f"{name} state {state} has {state.pegs} pegs but the board has {self.pegs}")
-        if self.goal_any and self.goal is not None:
-            raise PlanError(f"give a goal state ({self.goal}) or ask for the nearest tower, not both")
+            if state.pegs != pegs:
+                raise StateError(f"{name} state {state} has {state.pegs} pegs but the board has {pegs}")
+        if goal_any and goal is not None:
+            raise PlanError(f"give a goal state ({goal}) or ask for the nearest tower, not both")
+        self.set_fields(n_disks, pegs, rules, start, goal, goal_any, max_states, method)
 
     @cached_property
     def start_state(self) -> State:

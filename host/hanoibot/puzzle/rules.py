@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..errors import IllegalMove, PlanError
+from ..frozen import Frozen
 from .pegs import check_peg_count, peg_letter
 
 TOPOLOGIES = ("any", "linear", "cyclic")
 RULE_NAMES = ("classic", "linear", "cyclic", "big-on-top")
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(Frozen):
     """The rules of one variant.
 
     ``topology``: ``any`` (every peg pair), ``linear`` (only neighbours A<->B<->C…), ``cyclic`` (one way round,
@@ -20,14 +18,17 @@ class Rules:
     on a larger one).
     """
 
-    pegs: int = 3
-    topology: str = "any"
-    big_on_top: bool = False
+    __slots__ = ("big_on_top", "pegs", "topology")
+    FIELDS = ("pegs", "topology", "big_on_top")
+    pegs: int
+    topology: str
+    big_on_top: bool
 
-    def __post_init__(self) -> None:
-        check_peg_count(self.pegs)
-        if self.topology not in TOPOLOGIES:
-            raise PlanError(f"unknown move topology {self.topology!r}: expected one of {', '.join(TOPOLOGIES)}")
+    def __init__(self, pegs: int = 3, topology: str = "any", big_on_top: bool = False) -> None:
+        check_peg_count(pegs)
+        if topology not in TOPOLOGIES:
+            raise PlanError(f"unknown move topology {topology!r}: expected one of {', '.join(TOPOLOGIES)}")
+        self.set_fields(pegs, topology, big_on_top)
 
     @classmethod
     def named(cls, name: str, pegs: int = 3) -> Rules:

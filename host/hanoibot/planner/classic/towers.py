@@ -10,9 +10,12 @@ number of trailing zero bits), and disk ``i`` always steps the same way round th
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
 
-Piece = TypeVar("Piece")
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads the name), without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    Piece = TypeVar("Piece")
 
 
 def aux_peg(src: int, dst: int) -> int:
