@@ -33,7 +33,7 @@ COMMANDS = {
     "jog": "move one joint at a time with keys",
     "calibrate": "jog to each peg and save the peg positions into the robot config",
     "status": "show the board's boot id, mode, faults, grip and servo pulses",
-    "estop": "latch the board's e-stop (also while a run holds the port)",
+    "estop": "latch the board's e-stop",
     "deploy": "compile and copy the firmware to a MicroPython board, verify it, reset it",
     "emulate": "serve the simulated board on a pseudo-terminal",
     "lock": "play the twin-tower lock puzzle, or solve it",

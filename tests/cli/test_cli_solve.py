@@ -246,7 +246,7 @@ def test_start_up_stays_lean() -> None:
         f"print(sorted(m for m in sys.modules if m.startswith({HEAVY!r}) or m.startswith('hanoibot.commands.')))"
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    solve_modules = ["plan_options", "solve", "solve_output", "words"]
+    solve_modules = ["move_lines", "plan_options", "solve", "solve_output", "words"]
     assert result.stdout.splitlines()[-1] == str([f"hanoibot.commands.{name}" for name in solve_modules])
 
 

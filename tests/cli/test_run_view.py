@@ -108,3 +108,17 @@ def test_time_is_labelled_and_pauses_do_not_count_toward_the_eta() -> None:
     lines = out.getvalue().splitlines()
     assert "times are simulated" in lines[0]
     assert "simulated time 0:10:04" in lines[2] and "eta 0:00:04" in lines[2]
+
+
+def test_a_coloured_run_names_and_draws_each_disk_by_size_and_colour() -> None:
+    clock = Clock()
+    plain_out = io.StringIO()
+    with RunView(3, State([[5, 4, 1], [6, 3, 2], []]), clock.now_s, out=plain_out, per_size=2) as view:
+        view.move_done(0, Move(1, 0, 1), State([[5, 4], [6, 3, 2, 1], []]))
+        view.move_done(1, Move(4, 0, 2), State([[5], [6, 3, 2, 1], [4]]))
+    assert "disk 1 (1 red) A -> B" in plain_out.getvalue() and "disk 4 (2 green) A -> C" in plain_out.getvalue()
+    out = Tty()
+    with RunView(3, State([[5, 4, 1], [6, 3, 2], []]), clock.now_s, out=out, per_size=2) as view:
+        view.move_done(0, Move(1, 0, 2), State([[5, 4], [6, 3, 2], [1]]))
+    text = out.getvalue()
+    assert "disk 1 (1 red) A → C" in text and "1r" in text and "3g" in text, text[-400:]

@@ -286,3 +286,43 @@ def test_config_errors_are_hanoi_errors_and_value_errors() -> None:
 def test_a_grip_sensor_without_a_threshold_gets_the_documented_default() -> None:
     config = parse_config(edited(remover("gripper", "grip_threshold_u16")))
     assert config.gripper.grip_threshold_u16 == round(0.33 * 0.1 * 50 / 3.3 * 65536)  # 1.65 V: half the ADC range
+
+
+# --- the coloured disk set --------------------------------------------------------------------------------
+def test_the_coloured_set_puts_equal_sizes_in_use_numbered_size_first_with_their_colours() -> None:
+    owned = DEFAULT.board.colour_set
+    assert owned is not None and owned.colours == ("red", "green", "blue")
+    tricolor = DEFAULT.with_colour_disks(2, 3)
+    assert tricolor.board.disk_diameters_mm == (owned.diameters_mm[0],) * 3 + (owned.diameters_mm[1],) * 3
+    assert tricolor.board.disk_colours == ("red", "green", "blue") * 2
+    assert tricolor.board.disk_colour(5) == "green" and DEFAULT.board.disk_colour(5) is None
+    assert tricolor.config_hash == DEFAULT.config_hash, "still the same robot file (a journal resumes on it)"
+
+
+@pytest.mark.parametrize(
+    ("change", "pattern"),
+    [
+        (setter("board.colour_set", "colours", ["red", "pink"]), r"\[board.colour_set\] colours = .*'pink' is not"),
+        (setter("board.colour_set", "colours", ["red", "red"]), r"\[board.colour_set\] colours = .*distinct"),
+        (setter("board.colour_set", "diameters_mm", [36, 24]), r"\[board.colour_set\] diameters_mm = .*rising"),
+        (setter("board.colour_set", "diameters_mm", []), r"\[board.colour_set\] diameters_mm = \[\]: expected a list"),
+        (setter("board.colour_set", "size_mm", 3), r"unknown key 'size_mm' in section \[board.colour_set\]"),
+        # 4 sizes x 3 colours = 12 disks (72 mm) stand taller than the 55 mm pegs
+        (setter("board.colour_set", "diameters_mm", [20, 30, 40, 50]), r"\[board.colour_set\] of 12 disks does not"),
+    ],
+)
+def test_a_bad_coloured_set_names_its_key(change: Callable[[Any], None], pattern: str) -> None:
+    with pytest.raises(ConfigError, match=pattern):
+        parse_config(edited(change))
+
+
+def test_a_puzzle_the_coloured_set_cannot_hold_names_the_key() -> None:
+    with pytest.raises(ConfigError, match=r"\[board.colour_set\] diameters_mm has 3 sizes: expected at least 4"):
+        DEFAULT.with_colour_disks(4, 2)
+    two_colours = parse_config(edited(setter("board.colour_set", "colours", ["red", "green"])))
+    assert two_colours.with_colour_disks(3, 2).board.disk_count == 6
+    with pytest.raises(ConfigError, match=r"colours = \['red', 'green'\]: expected also 'blue'"):
+        two_colours.with_colour_disks(2, 3)
+    without = parse_config(edited(remover("board", "colour_set")))
+    with pytest.raises(ConfigError, match=r"\[board.colour_set\] is missing"):
+        without.with_colour_disks(2, 2)

@@ -117,3 +117,19 @@ def test_malformed_message_gets_an_error_and_the_server_keeps_serving(client: Te
                                                 ("example.org", False)])  # fmt: skip
 def test_only_loopback_binds_go_without_a_token(host: str, loopback: bool) -> None:
     assert is_loopback(host) is loopback
+
+
+def test_layout_endpoint_gives_a_coloured_puzzles_board_start_and_goal(client: TestClient) -> None:
+    from hanoibot.puzzle import State
+    from hanoibot.puzzle.colours import colours_of, start_and_goal
+
+    got = client.get("/api/layout?puzzle=bicolor&disks=3").json()
+    assert got["disk_colours"] == ["red", "green"] * 3
+    widths = got["disk_diameters_mm"]
+    assert widths[0] == widths[1] < widths[2] == widths[3] < widths[4] == widths[5]
+    start, goal = start_and_goal("bicolor", 3)
+    assert colours_of(got["start"], 2) == start and colours_of(got["goal"], 2) == goal
+    assert State(got["start"]).n_disks == 6
+    assert client.get("/api/layout?puzzle=bicolor&disks=7").status_code == 400
+    assert "'fourcolor'" in client.get("/api/layout?puzzle=fourcolor&disks=2").json()["error"]
+    assert client.get("/api/layout?pegs=3&disks=3").json()["disk_colours"] == []

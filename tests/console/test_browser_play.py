@@ -197,3 +197,24 @@ def test_play_view_screenshot(page: Any, screenshot_path: Callable[[str], Path])
     shot = screenshot_path("console-play.png")
     page.screenshot(path=str(shot))
     assert shot.stat().st_size > 10_000
+
+
+def test_a_coloured_puzzle_is_chosen_drawn_in_its_colours_and_solved(page: Any) -> None:
+    page.select_option("#disks", "2")
+    page.select_option("#rules", "bicolor")
+    page.click("#new")
+    # bicolor with 2 sizes, numbered size first: A holds 2 red (3) under 1 green (2), B 2 green (4) under 1 red (1)
+    page.wait_for_function("() => document.getElementById('position').textContent === 'BAAB'")
+    colours = page.evaluate(
+        "() => [...document.querySelectorAll('#play-board rect.disk')].map(r => [r.dataset.disk, r.dataset.colour])"
+    )
+    assert sorted(colours) == [["1", "red"], ["2", "green"], ["3", "red"], ["4", "green"]]
+    geo = peg_geometry(page)
+    drag_top_disk(page, 0, geo["u"][1], 30.0)  # 1 green onto 1 red: equal sizes stack
+    assert position(page) == "A:3/B:4,1,2/C:"
+    drag_top_disk(page, 0, geo["u"][1], 40.0)  # 2 red onto 1 green: refused
+    assert "disk 3 may not be put on smaller disk 2 on peg B" in page.inner_text("#play-message")
+    page.click("#solve-fast")
+    # the goal: A 2 red (3) under 1 red (1), B 2 green (4) under 1 green (2)
+    page.wait_for_function("() => document.getElementById('position').textContent === 'ABAB'", timeout=30_000)
+    page.wait_for_function("() => document.getElementById('moves-left').textContent === '0'")

@@ -8,7 +8,7 @@ import pytest
 from hanoibot.console.planning import answer
 from hanoibot.errors import HanoiError
 from hanoibot.planner import make_plan
-from hanoibot.puzzle import RULE_NAMES, Rules, State
+from hanoibot.puzzle import RULE_NAMES, Move, Rules, State
 
 SEED_N3 = ["Move from Src to Dst", "Move from Src to Aux", "Move from Dst to Aux", "Move from Src to Dst",
            "Move from Aux to Src", "Move from Aux to Dst", "Move from Src to Dst"]  # fmt: skip
@@ -67,3 +67,35 @@ def test_solved_position_has_nothing_left() -> None:
 def test_bad_requests_name_the_bad_value(request_: dict[str, object], named: str) -> None:
     with pytest.raises(HanoiError, match=named):
         answer(request_)
+
+
+def test_a_coloured_puzzle_is_answered_with_the_exact_searchs_count_and_a_legal_next_move() -> None:
+    from hanoibot.planner.colours import shortest_moves
+    from hanoibot.puzzle.colours import colours_of, start_and_goal
+
+    start, goal = start_and_goal("tricolor", 2)
+    request = {"disks": 6, "pegs": 3, "rules": "tricolor", "state": "ABCABC", "goal": "BCABCA", "limit": 3}
+    got = answer(request)
+    assert got["moves_left"] == len(shortest_moves(start, goal)) and got["optimal"]
+    board = State.parse("ABCABC")
+    first = got["next"]
+    after = board.apply(Move(first["disk"], first["src"], first["dst"]), Rules.coloured("tricolor"))
+    # one move later the count drops by one, from the board the page would send next
+    later = answer(request | {"state": after.to_string()})
+    assert later["moves_left"] == got["moves_left"] - 1
+    assert len(shortest_moves(colours_of(after.stacks, 3), goal)) == later["moves_left"]
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"goal": "AAAAAA"}, "the tricolor puzzle's goal is"),
+        ({"pegs": 4}, "expected 3 pegs"),
+        ({"disks": 5, "state": "ABCAB", "goal": "BCABC"}, "3 disks per size"),
+        ({"state": "A:1,4/B:2,5/C:3,6"}, "stands on smaller disk"),
+    ],
+)
+def test_a_bad_coloured_request_names_the_problem(change: dict[str, object], says: str) -> None:
+    request = {"disks": 6, "pegs": 3, "rules": "tricolor", "state": "ABCABC", "goal": "BCABCA"}
+    with pytest.raises(HanoiError, match=says):
+        answer(request | change)

@@ -198,3 +198,14 @@ def test_journal_of_a_page_run_resumes_with_the_cli(
     assert result.returncode == 0, result.stderr
     # a new process is a new simulated board: the rest is replanned from the confirmed board
     assert re.search(r"^done: (\d+) of \1 moves, board CCC$", result.stdout, re.MULTILINE), result.stdout
+
+
+@pytest.mark.parametrize("command", ["run", "play_move"])
+def test_a_coloured_puzzle_on_the_arm_points_to_the_command_line(
+    worker_on: Callable[[str], tuple[RobotWorker, Snapshots]], command: str
+) -> None:
+    worker, snapshots = worker_on("sim://")
+    options = {"goal": "ABABAB", "pegs": 3} if command == "run" else {"disk": 1, "src": 0, "dst": 2}
+    worker.submit(command, rules="bicolor", **options)
+    error = snapshots.wait_for(lambda s: bool(s["error"]), "an error")["error"]
+    assert "hanoibot run --puzzle bicolor" in error

@@ -2,7 +2,7 @@
 
 While a run holds the port, a second command is refused with one line naming the run; ``hanoibot estop`` from a
 second terminal makes the run itself latch the e-stop and stop (judged by the emulator's world: nothing moves after
-the e-stop is confirmed, nothing collides or drops), and ``home --clear`` / ``resume`` recover; a program that
+the e-stop is confirmed, nothing collides or drops), and ``resume`` / ``home --clear`` recover; a program that
 takes the board over without asking (a SYNC of its own on the pty) makes the run stop in fault within a bound.
 """
 
@@ -58,7 +58,7 @@ def bad_events(events: list[dict[str, object]]) -> list[dict[str, object]]:
 
 
 @pytest.mark.slow
-def test_estop_from_a_second_terminal_stops_the_run_and_home_clear_and_resume_recover(tmp_path: Path) -> None:
+def test_estop_from_a_second_terminal_stops_the_run_and_resume_and_home_clear_recover(tmp_path: Path) -> None:
     journal = tmp_path / "run.journal"
     with EmulatorProcess("--speed", "5", "--board", "AAA", "--seed", "1") as emulator:
         port = emulator.port_path
@@ -81,16 +81,17 @@ def test_estop_from_a_second_terminal_stops_the_run_and_home_clear_and_resume_re
             run.kill()
             run.wait(timeout=BOUND_S)
         assert run.returncode == 1 and "run stopped in estopped" in err, err
+        assert "`hanoibot estop` from another process stopped the arm" in err
         time.sleep(0.5)
         moved = [e for e in emulator.events()[after_estop:] if e.get("event") in MOTION_EVENTS]
         assert moved == []  # the arm stood still from the moment the e-stop was confirmed
         status = hanoibot("status", "--json", "--port", port)
         assert json.loads(status.stdout)["mode"] == "ESTOP"
-        home = hanoibot("home", "--clear", "--port", port)
-        assert home.returncode == 0, home.stderr
         resume = hanoibot("resume", "--journal", str(journal), "--plain", "--port", port)
         assert resume.returncode == 0, resume.stderr
         assert "board CCC" in resume.stdout
+        home = hanoibot("home", "--clear", "--port", port)
+        assert home.returncode == 0, home.stderr
         assert bad_events(emulator.events()) == []
 
 

@@ -2,10 +2,12 @@
 
 Rows are the ways a run ends on an emulated board (``hanoibot emulate`` behind a pty, in another process): done,
 fault (the board's disks are not where the run was told: the first pick misses), stopped at the pause prompt
-(Ctrl-C with nobody to answer), and the host killed mid-move (SIGKILL). Columns are the command run next. Each
-command must exit within :data:`BOUND_S` with an expected code, and the emulator's log must show no COLLISION or
-DROP after the row's run ended. ``run`` and ``resume`` are checked where the disks are known (done, fault) or
-the journal knows them (resume after a stop or a kill).
+(Ctrl-C with nobody to answer), Ctrl-C twice in a row, e-stopped mid-move by ``hanoibot estop`` from a second
+process (the run holds the port and latches the e-stop itself), and the host killed mid-move (SIGKILL). Columns
+are the command run next. Each command must exit within :data:`BOUND_S` with an expected code (0, except
+``home`` without ``--clear`` after an e-stop: exit 2 with the line that says to run ``home --clear``), and the
+emulator's log must show no COLLISION or DROP after the row's run ended. ``run`` and ``resume`` are checked
+where the disks are known (done, fault) or the journal knows them (resume after a stop, an e-stop or a kill).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from hanoibot.sim.spawn import EmulatorProcess
 BOUND_S = 40.0
 #: Servo speed factor of the emulated board.
 SPEED = "20"
-ROWS = ("done", "fault", "stopped", "killed")
+ROWS = ("done", "fault", "stopped", "ctrl-c twice", "estopped", "killed")
 COLUMNS = ("status", "home", "home --clear", "estop", "run", "resume")
 #: Where the disks are after each row, for ``run``; after a stop or a kill only the journal knows (``resume``).
 KNOWN_BOARD = {"done": "CCC", "fault": "CAA"}
@@ -48,13 +50,21 @@ def end_run(row: str, port: str, journal: Path) -> None:
     process = subprocess.Popen(
         argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    if row in ("stopped", "killed"):
+    if row in ("stopped", "ctrl-c twice", "estopped", "killed"):
         wait_for_moves_sent(journal, 2)
         time.sleep(0.3)  # mid-move
+    if row == "ctrl-c twice":
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.1)
+        process.send_signal(signal.SIGINT)
+    elif row == "estopped":
+        estop = hanoibot("estop", "--port", port)
+        assert estop.returncode == 0 and f"(pid {process.pid}) stopped the arm" in estop.stdout, estop
+    elif row in ("stopped", "killed"):
         process.send_signal(signal.SIGINT if row == "stopped" else signal.SIGKILL)
     process.communicate(timeout=BOUND_S)
-    expected = {"done": 0, "fault": 1, "stopped": 130, "killed": -signal.SIGKILL}[row]
-    assert process.returncode == expected, row
+    expected = {"done": 0, "fault": 1, "stopped": 130, "ctrl-c twice": 130, "estopped": 1, "killed": -signal.SIGKILL}
+    assert process.returncode == expected[row], row
 
 
 def wait_for_moves_sent(journal: Path, count: int) -> None:
@@ -94,6 +104,9 @@ def test_every_way_a_run_ends_leaves_a_board_the_next_command_can_use(row: str, 
                 assert result.returncode in (0, 1), result.stderr  # the disks still are not where the plan says
             else:
                 assert result.returncode == 0, result.stderr
+        elif (row, column) == ("estopped", "home"):
+            result = hanoibot(*column.split(), *port)
+            assert result.returncode == 2 and "hanoibot home --clear" in result.stderr, result.stderr
         else:
             result = hanoibot(*column.split(), *port)
             assert result.returncode == 0, result.stderr

@@ -95,6 +95,7 @@ def test_the_port_owner_sends_estop_for_another_process_and_says_when_it_latched
             session.wait_done(1)
         client.join(timeout=20)
         assert stopped.value.code == "ESTOP"
+        assert "`hanoibot estop` from another process stopped the arm" in str(stopped.value)
         assert answers == [ESTOPPED]
         assert session.status().mode == "ESTOP"
         assert board_of(session).executed_cmd_ids() == []

@@ -52,3 +52,28 @@ def test_impossible_boards_are_refused_naming_the_value(text: str, named: str) -
 def test_unknown_puzzle_is_refused() -> None:
     with pytest.raises(StateError, match="unknown puzzle 'quad'"):
         start_and_goal("quad", 2)
+
+
+@pytest.mark.parametrize(("puzzle", "sizes"), [("bicolor", 3), ("tricolor", 2), ("tricolor", 3)])
+def test_numbered_disks_round_trip_and_are_numbered_size_first(puzzle: str, sizes: int) -> None:
+    from hanoibot.puzzle.colours import COLOURS_PER_SIZE, colours_of, physical_state, size_and_colour
+
+    per_size = COLOURS_PER_SIZE[puzzle]
+    for state in start_and_goal(puzzle, sizes):
+        board = physical_state(state, per_size)
+        assert colours_of(board.stacks, per_size) == state
+        for peg in range(3):
+            assert [size_and_colour(d, per_size) for d in board.stacks[peg]] == state.stack(peg)
+    # the bicolor start by hand: A holds 3 red (5), 2 green (4), 1 red (1); B 3 green (6), 2 red (3), 1 green (2)
+    if puzzle == "bicolor":
+        assert physical_state(start_and_goal(puzzle, sizes)[0], 2).stacks == ((5, 4, 1), (6, 3, 2), ())
+
+
+def test_numbered_stacks_that_are_no_coloured_board_are_refused() -> None:
+    from hanoibot.puzzle.colours import colour_words, colours_of
+
+    with pytest.raises(StateError, match="disk 3 stands on smaller disk 1"):
+        colours_of([[1, 3], [2, 4], []], 2)
+    with pytest.raises(StateError, match="2 of each size"):
+        colours_of([[3, 2, 1], [], []], 2)
+    assert colour_words(colours_of([[4, 3], [2], [1]], 2)) == "A green red / B green / C red"

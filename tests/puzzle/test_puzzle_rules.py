@@ -50,3 +50,19 @@ def test_bad_rules() -> None:
     with pytest.raises(StateError, match="peg count 30 is not supported: expected 3 to 26"):
         Rules(30)
     assert Rules(3, "cyclic", big_on_top=True).name == "cyclic+big-on-top"
+
+
+def test_the_coloured_rules_let_a_disk_land_on_its_own_size_and_never_on_a_smaller_one() -> None:
+    bicolor = Rules.coloured("bicolor")
+    assert (bicolor.per_size, bicolor.name, bicolor.pegs) == (2, "bicolor", 3)
+    # disks 1, 2 are size 1; 3, 4 size 2; 5, 6 size 3 (numbered size first)
+    assert [bicolor.size_of(d) for d in range(1, 7)] == [1, 1, 2, 2, 3, 3]
+    assert bicolor.may_land(2, 1, 6) and bicolor.may_land(1, 2, 6) and bicolor.may_land(4, 3, 6)
+    assert bicolor.may_land(2, 3, 6) and not bicolor.may_land(3, 2, 6) and not bicolor.may_land(6, 4, 6)
+    tricolor = Rules.coloured("tricolor")
+    assert tricolor.may_land(3, 1, 6) and not tricolor.may_land(4, 3, 6)
+    assert not Rules(3).may_land(2, 1, 6), "classic rules keep every disk number its own size"
+    with pytest.raises(PlanError, match="'quadcolor'"):
+        Rules.coloured("quadcolor")
+    with pytest.raises(PlanError, match="combine"):
+        Rules(3, "linear", per_size=2)

@@ -86,3 +86,13 @@ def test_height_keeps_the_number_of_lines() -> None:
     low = render_board_ascii(State.parse("ABC"), height=3).splitlines()
     assert len(low) == len(tall) == 6
     assert len(render_board_ascii(State.parse("ABC")).splitlines()) == 4
+
+
+def test_a_coloured_set_shows_size_and_colour_letter_at_the_width_of_its_size() -> None:
+    picture = render_board_ascii(State([[5, 1], [6, 3, 2], [4]]), per_size=2)  # 1, 2 size 1; 3, 4 size 2; 5, 6 size 3
+    labels = re.findall(r"\[=*(\d[rgb])=*\]", picture)
+    assert sorted(labels) == ["1g", "1r", "2g", "2r", "3g", "3r"]
+    widths = {m.group(1): len(m.group(0)) for m in re.finditer(r"\[=*(\d[rgb])=*\]", picture)}
+    assert widths["1r"] == widths["1g"] < widths["2r"] == widths["2g"] < widths["3r"] == widths["3g"]
+    rows = picture.splitlines()
+    assert "3r" in rows[-3] and "3g" in rows[-3] and "2g" in rows[-3], "bottom row: A's 5 (3r), B's 6 (3g), C's 4 (2g)"

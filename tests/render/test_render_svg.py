@@ -112,3 +112,18 @@ def test_a_run_without_frames_or_with_a_bad_frame_time_is_refused() -> None:
         render_run_svg(None, [])
     with pytest.raises(RenderError, match="frame_s = 0"):
         render_run_svg(None, [State.tower(2)], frame_s=0)
+
+
+def test_a_coloured_set_is_drawn_in_its_colours_with_equal_widths_per_size() -> None:
+    from hanoibot.config import load_config
+    from hanoibot.render.svg import COLOUR_FILLS
+
+    config = load_config().with_colour_disks(2, 3)  # disks 1-3: size 1 red, green, blue; 4-6: size 2
+    root = ET.fromstring(render_state_svg(State([[4, 1], [5, 2], [6, 3]]), config))
+    disks = {int(r.get("data-disk", "0")): r for r in rects(root, "disk")}
+    want = {1: "red", 2: "green", 3: "blue", 4: "red", 5: "green", 6: "blue"}
+    assert {d: r.get("data-colour") for d, r in disks.items()} == want
+    assert {d: r.get("fill") for d, r in disks.items()} == {d: COLOUR_FILLS[c] for d, c in want.items()}
+    assert disks[1].get("width") == disks[3].get("width") != disks[4].get("width") == disks[6].get("width")
+    plain = ET.fromstring(render_state_svg(State.tower(3), load_config()))
+    assert all(r.get("data-colour") is None for r in rects(plain, "disk"))

@@ -50,4 +50,5 @@ def test_the_report_is_one_json_object_with_every_field() -> None:
         "s_per_move": 2.37,
         "retransmits": 3,
         "faults": [],
+        "colours": None,
     }

@@ -210,3 +210,18 @@ def test_under_big_on_top_only_the_largest_disk_may_land_on_a_smaller_one() -> N
     middle_start = State.parse("ABB")  # disk 2 on top of B may still not land on disk 1
     middle = DiskBoard(GEOMETRY, middle_start.stacks, rules=rules)
     assert drive(middle, waypoints_for(middle_start, Move(2, 1, 0))) == ["BAD_STACK"]
+
+
+COLOURED = GEOMETRY._replace(disk_diameters_mm=(24.0, 24.0, 36.0, 36.0))  # two disks of each of two sizes
+
+
+def test_a_coloured_set_stacks_equal_diameters_and_refuses_a_wider_disk_on_a_narrower_one() -> None:
+    # no rules given: the physics alone compares diameters (classic rules would refuse disk 2 on disk 1)
+    start = State([[3], [1], [4, 2]])
+    equal = DiskBoard(COLOURED, start.stacks)
+    assert drive(equal, waypoints_for(start, Move(2, 2, 1))) == []
+    assert equal.stacks == ((3,), (1, 2), (4,))
+    after = State([[3], [1, 2], [4]])
+    wider = DiskBoard(COLOURED, after.stacks, rules=Rules(3, per_size=2))
+    assert drive(wider, waypoints_for(after, Move(4, 2, 1))) == ["BAD_STACK"]
+    assert wider.stacks == ((3,), (1, 2, 4), ())

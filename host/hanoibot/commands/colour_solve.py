@@ -9,9 +9,6 @@ from itertools import islice
 from ..errors import PlanError
 from .plan_options import whole_number
 
-#: Largest board count for which the exact search is used by default (bicolor: 12**n, tricolor: 60**n boards).
-EXACT_BOARDS = 50_000
-BOARDS_PER_SIZE = {"bicolor": 12, "tricolor": 60}
 #: Most sizes a coloured puzzle may have (its plan is generated move by move).
 MAX_SIZES = 24
 
@@ -46,9 +43,9 @@ def puzzle_sizes(args: argparse.Namespace) -> int:
 
 def make_colour_plan(puzzle: str, sizes: int) -> object:
     """The exact plan when the board is small enough, else the level-by-level construction."""
-    from ..planner.colours import ColourPlan
+    from ..planner.colour_run import colour_plan
 
-    return ColourPlan(puzzle, sizes, exact=BOARDS_PER_SIZE[puzzle] ** sizes <= EXACT_BOARDS)
+    return colour_plan(puzzle, sizes)
 
 
 def solve_puzzle(args: argparse.Namespace) -> int:

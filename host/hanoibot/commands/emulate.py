@@ -35,7 +35,12 @@ SIMULATOR_OPTIONS = (
     ("--speed", "X", "servo speed factor for the simulated world (default 1)"),
     ("--board", "STATE", "start state of the disks (default AAA); must match `run -n/--from`"),
     ("--config", "FILE", "robot TOML (default hardware/robot.toml)"),
-    ("--rules", "R", "what may land on what: classic (default) or big-on-top; must match `run --rules`"),
+    (
+        "--rules",
+        "R",
+        "what may land on what: classic (default) or big-on-top; must match `run --rules`; bicolor or tricolor "
+        "puts the coloured disks on the board (`run --puzzle`; --board numbered size first, e.g. A:5,4,1/B:6,3,2/C:)",
+    ),
 )
 #: (flag, metavar, help) of the wire faults, named as in a sim:// URL.
 FAULT_OPTIONS = (

@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
     """Add the ``estop`` sub-command."""
     parser = subparsers.add_parser(
         "estop",
-        help="latch the board's e-stop (also while a run holds the port)",
+        help="latch the board's e-stop",
         description=(
             "Send ESTOP: the arm holds its pose, queued motion is dropped, the latch needs home --clear. "
             "While another hanoibot command (a run) holds the port, that command is asked to send it and stop."

@@ -44,6 +44,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the journal against the robot, rejoin the board and finish the run."""
     from ..config import load_config
+    from ..planner.colour_run import ColourRunPlan
     from ..run.board_setup import sim_port_url
     from ..run.journal import Journal, load_journal
     from ..run.recovery import check_journal, resume_after_reset, resume_same_boot
@@ -62,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     config = load_config(args.config or log.config_path or None)
     plan = check_journal(log, config.config_hash, args.journal)
+    if isinstance(plan, ColourRunPlan):
+        config = config.with_colour_disks(plan.sizes, plan.per_size)
     port = args.port or log.port or "sim://"
     check_output_paths({"--report": args.report}, {"--journal": args.journal, "--config": args.config})
     if port.lower().startswith("sim:"):
@@ -76,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             board = board or _ask_board(log, plan, f"the board was reset (boot {log.boot_id} -> {robot.boot_id})")
             point = resume_after_reset(log, plan, robot, board)
-        view = make_view(robot, point.plan.length, point.board_state, args, first_k=point.first_k)
+        view = make_view(
+            robot, point.plan.length, point.board_state, args, first_k=point.first_k, per_size=plan.rules.per_size
+        )
         job = Run(
             robot,
             point.plan,

@@ -20,6 +20,8 @@ from .output_files import check_output_paths, write_report
 from .plan_options import add_plan_arguments, plan_request
 
 if TYPE_CHECKING:
+    from ..config import RobotConfig
+    from ..planner.base import Plan
     from ..puzzle import State
     from ..run.runner import Run
 
@@ -30,6 +32,8 @@ EPILOG = """examples:
   hanoibot run --port '/dev/ttyACM0' -n 4            on a real board
   hanoibot run --port 'sim://?flip=1e-2&seed=3'      the simulated arm over a noisy wire
   hanoibot run --port '/dev/ttyACM0' --release       servo outputs off once the run is done (the arm goes limp)
+  hanoibot run --puzzle bicolor -n 3                 the coloured disks: two alternating towers made monochrome
+  hanoibot run --puzzle tricolor -n 2                three colour towers, each to another peg
 
 exit codes: 0 done, 1 fault or e-stop, 2 bad input (nothing moved), 130 stopped by the operator
 """
@@ -45,6 +49,9 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_plan_arguments(parser)
+    parser.add_argument(
+        "--puzzle", metavar="NAME", help="bicolor or tricolor: the coloured disks of [board.colour_set], -n sizes"
+    )
     add_robot_arguments(parser)
     parser.add_argument("--journal", metavar="FILE", help="write a journal to FILE (must not exist) for resume")
     parser.set_defaults(run=run)
@@ -72,12 +79,15 @@ def run(args: argparse.Namespace) -> int:
     from ..run.runner import Run
 
     check_not_empty(args)
-    if args.disks is None and args.from_state is None and args.to_state is None:
-        args.disks = "3"
-    request = plan_request(args)
-    config = load_config(args.config)
-    check_board_fits(config, request.n_disks, request.pegs)
-    plan = plan_for(request)
+    if args.puzzle is not None:
+        plan, config = colour_plan_and_config(args)
+    else:
+        if args.disks is None and args.from_state is None and args.to_state is None:
+            args.disks = "3"
+        request = plan_request(args)
+        config = load_config(args.config)
+        check_board_fits(config, request.n_disks, request.pegs)
+        plan = plan_for(request)
     check_output_paths({"--report": args.report, "--journal": args.journal}, {"--config": args.config})
     port_url = sim_port_url(args.port or "sim://", plan.start, args.config, plan.rules)
     robot = Robot(port_url, config)
@@ -88,9 +98,23 @@ def run(args: argparse.Namespace) -> int:
         robot.close()
         raise
     with robot, journal if journal is not None else contextlib.nullcontext():
-        view = make_view(robot, plan.length, plan.start, args)
+        view = make_view(robot, plan.length, plan.start, args, per_size=plan.rules.per_size)
         job = Run(robot, plan, journal=journal, on_move_done=view.move_done)
         return drive(job, view, args)
+
+
+def colour_plan_and_config(args: argparse.Namespace) -> tuple[Plan, RobotConfig]:
+    """The plan of ``--puzzle`` with ``-n`` sizes and the robot config with its coloured disks in use."""
+    from ..config import load_config
+    from ..errors import PlanError
+    from ..planner.colour_run import ColourRunPlan
+    from .colour_solve import puzzle_sizes
+
+    sizes = puzzle_sizes(args)
+    plan = ColourRunPlan(args.puzzle, sizes)
+    if plan.length == 0:
+        raise PlanError(f"--puzzle {args.puzzle} -n {sizes}: the start already is the goal; expected -n 2 or more")
+    return plan, load_config(args.config).with_colour_disks(sizes, plan.per_size)
 
 
 def check_not_empty(args: argparse.Namespace) -> None:
@@ -103,8 +127,10 @@ def check_not_empty(args: argparse.Namespace) -> None:
             raise OutputFileError(f"--{name} {value!r} is empty: expected a value (or leave the option out)")
 
 
-def make_view(robot: Any, total: int, state: State, args: argparse.Namespace, *, first_k: int = 0) -> Any:
-    """The progress view, on robot time (the simulated clock on sim://)."""
+def make_view(
+    robot: Any, total: int, state: State, args: argparse.Namespace, *, first_k: int = 0, per_size: int = 1
+) -> Any:
+    """The progress view, on robot time (the simulated clock on sim://); ``per_size`` > 1 for coloured disks."""
     import time
 
     from .run_view import RunView
@@ -112,7 +138,13 @@ def make_view(robot: Any, total: int, state: State, args: argparse.Namespace, *,
     clock = robot.board_clock
     now_s = clock.now_s if clock is not None else time.monotonic
     return RunView(
-        total, state, now_s, first_k=first_k, live=False if args.plain else None, simulated=clock is not None
+        total,
+        state,
+        now_s,
+        first_k=first_k,
+        live=False if args.plain else None,
+        simulated=clock is not None,
+        per_size=per_size,
     )
 
 
@@ -162,6 +194,20 @@ def ask_continue(view: Any) -> bool:
                 return False
 
 
+def colours_wrong(job: Run) -> str | None:
+    """Why a finished coloured puzzle's board (as the simulated board's disks show it) is not its goal, or None."""
+    from ..planner.colour_run import ColourRunPlan
+    from ..puzzle.colours import colour_words
+
+    if not isinstance(job.plan, ColourRunPlan):
+        return None
+    colours = job.board_colours()
+    if colours == job.plan.colour_goal:
+        return None
+    seen = colour_words(colours) if colours is not None else "a disk off the pegs"
+    return f"the board's colours are {seen}, not the goal {colour_words(job.plan.colour_goal)}"
+
+
 def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) -> int:
     """Run ``job`` with the view and the pause prompt, write the report, and return the exit code."""
     from ..run.sequencer import Phase
@@ -176,10 +222,16 @@ def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) 
     report = job.report()
     written = write_report(report, args.report) if args.report else True
     if phase is Phase.DONE:
-        print(f"done: {report.moves_done} of {count_of(report.moves_total, 'move')}, board {report.final}", flush=True)
+        colours = f"; colours {report.colours}" if report.colours is not None else ""
+        board = f"board {report.final}{colours}"
+        print(f"done: {report.moves_done} of {count_of(report.moves_total, 'move')}, {board}", flush=True)
         if args.release:
             job.robot.session.release()
             print(f"released: every servo output is off on {job.robot.port_url} (the arm is limp)", flush=True)
+        wrong = colours_wrong(job)
+        if wrong:
+            print(f"hanoibot: {wrong}", file=sys.stderr)
+            return 1
         return 0 if written else 1
     where = f"after {report.moves_done} of {count_of(report.moves_total, 'move')}"
     journal_hint = f"; continue with: hanoibot resume --journal {job.journal.path}" if job.journal else ""

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Self, TextIO
 
 from ..puzzle import Move, State, peg_letter
+from ..puzzle.colours import COLOUR_LETTERS, COLOUR_NAMES
 from ..render import render_board_ascii
 from .words import count_of
 
@@ -30,7 +31,8 @@ class RunView:
     """Progress of a run of ``total`` moves starting at move ``first_k`` from ``state``; a context manager.
 
     ``now_s`` reads robot time in seconds; ``simulated``: that clock is a simulation's (the label says so).
-    ``live``: rich display (default: when ``out`` is a terminal).
+    ``live``: rich display (default: when ``out`` is a terminal). ``per_size`` > 1: the disks are a coloured set
+    (:mod:`hanoibot.puzzle.colours`), named and drawn by size and colour.
     """
 
     def __init__(
@@ -43,8 +45,10 @@ class RunView:
         live: bool | None = None,
         out: TextIO | None = None,
         simulated: bool = False,
+        per_size: int = 1,
     ) -> None:
         self.total = total
+        self.per_size = per_size
         self.first_k = first_k
         self.state = state
         self.now_s = now_s
@@ -85,10 +89,16 @@ class RunView:
         finally:
             self.paused_s += self.now_s() - began_s
 
+    def disk_name(self, disk: int) -> str:
+        """``disk 4``, or on a coloured set ``disk 4 (2 green)``: its size and colour."""
+        if self.per_size == 1:
+            return f"disk {disk}"
+        return f"disk {disk} ({(disk - 1) // self.per_size + 1} {COLOUR_NAMES[(disk - 1) % self.per_size]})"
+
     def line(self) -> str:
         """One plain progress line for the last move."""
         move = self._last_move
-        what = f"disk {move.disk} {peg_letter(move.src)} -> {peg_letter(move.dst)}" if move else "ready"
+        what = f"{self.disk_name(move.disk)} {peg_letter(move.src)} -> {peg_letter(move.dst)}" if move else "ready"
         return (
             f"move {self.done} of {self.total}: {what}  {self.time_label} {format_duration_s(self.elapsed_s())}"
             f"  eta {format_duration_s(self.eta_s())}"
@@ -126,7 +136,7 @@ class RunView:
         from rich.text import Text
 
         move = self._last_move
-        what = f"disk {move.disk} {peg_letter(move.src)} → {peg_letter(move.dst)}" if move else "ready"
+        what = f"{self.disk_name(move.disk)} {peg_letter(move.src)} → {peg_letter(move.dst)}" if move else "ready"
         self._progress.update(
             self._task,
             completed=self.done,
@@ -134,8 +144,11 @@ class RunView:
             elapsed=format_duration_s(self.elapsed_s()),
             eta=format_duration_s(self.eta_s()),
         )
-        board = render_board_ascii(self.state, height=self.state.n_disks)
-        self._live.update(Group(self._progress, Text(board)))
+        board = Text(render_board_ascii(self.state, height=self.state.n_disks, per_size=self.per_size))
+        if self.per_size > 1:
+            for letter, name in zip(COLOUR_LETTERS, COLOUR_NAMES, strict=True):
+                board.highlight_regex(rf"\[=*\d+{letter}=*\]", name)
+        self._live.update(Group(self._progress, board))
 
     # --- lifetime -----------------------------------------------------------------------------------
     def __enter__(self) -> Self:

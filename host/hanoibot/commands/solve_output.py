@@ -1,50 +1,47 @@
 """Writers for ``hanoibot solve``: text (for people), plain (``DISK FROM TO``) and json (one object per line).
 
-Each writer prints moves ``lo`` .. ``hi - 1`` (0-based) of a plan in bounded memory, writing in chunks. Plain output
-of the classic recursive plan takes the bulk path (:mod:`hanoibot.planner.classic.bulk`): large bytes blocks, no
-per-move Python. The plain and json writers return the Turing machine's step count when the plan ran one (the text
-writer prints it as a footer), else None.
+Each writer prints moves ``lo`` .. ``hi - 1`` (0-based) of a plan in bounded memory, from the runs of moves the
+plan hands out (:meth:`~hanoibot.planner.base.Plan.runs_from`), formatted a run at a time with each recurring
+block's text made once (:mod:`.move_lines`). Plain output of the classic recursive plan takes the bulk path
+(:mod:`hanoibot.planner.classic.bulk`): large bytes blocks, no per-move Python. The plain and json writers return
+the Turing machine's step count when the plan ran one (the text writer prints it as a footer), else None.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from functools import lru_cache
-from itertools import chain, islice
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
 
 from ..planner import ClassicPlan, Plan
 from ..puzzle import PEG_LETTERS, Move
+from .move_lines import BytesRunText, RunStream, numbered_lines
 from .words import count_of
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads the name), without importing typing at start-up
 if TYPE_CHECKING:
     from typing import TextIO
 
-#: Moves formatted per write call on the per-move paths.
-CHUNK_MOVES = 8192
+#: Moves per run taken from a Turing machine's move iterator.
+TURING_RUN_MOVES = 4096
 
 
-def _open(plan: Plan, lo: int, hi: int) -> Iterator[Move]:
-    """The plan's lazy move iterator from move ``lo`` (empty when nothing is to be shown)."""
-    return plan.moves_from(lo) if hi > lo else iter(())
+def _open(plan: Plan, lo: int, hi: int) -> tuple[Iterator[Sequence[Move]], Iterator[Move] | None]:
+    """The plan's runs of moves from move ``lo`` (none when nothing is to be shown) and, for the Turing machine,
+    the move iterator whose step count is read at the end (else None)."""
+    if hi <= lo:
+        return iter(()), None
+    if plan.method != "turing":
+        return plan.runs_from(lo), None
+    moves = plan.moves_from(lo)
+    return iter(lambda: list(islice(moves, TURING_RUN_MOVES)), []), moves
 
 
-def _chunks(moves: Iterator[Move], lo: int, hi: int) -> Iterator[tuple[int, list[Move]]]:
-    """Up to ``hi - lo`` moves from ``moves`` in lists of at most :data:`CHUNK_MOVES`, each with the 0-based
-    index of its first move."""
-    k = lo
-    while k < hi:
-        chunk = list(islice(moves, min(hi - k, CHUNK_MOVES)))
-        if not chunk:
-            return
-        yield k, chunk
-        k += len(chunk)
-
-
-def _steps(moves: Iterator[Move], *, at_end: bool) -> int | None:
+def _steps(moves: Iterator[Move] | None, *, at_end: bool) -> int | None:
     """The machine step count of a Turing run, else None. When the last move was shown, the iterator is drained
     first so that a machine also counts the steps it takes to find that it is done."""
+    if moves is None:
+        return None
     if at_end:
         for _ in moves:
             pass
@@ -62,10 +59,10 @@ def write_plain(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:
         for piece in plain_pieces(plan.n_disks, plan.src, plan.dst, lo, hi):
             sink.write(piece)
         return None
-    lines: dict[Move, bytes] = {}
-    moves = _open(plan, lo, hi)
-    for _, chunk in _chunks(moves, lo, hi):
-        sink.write(b"".join([lines.get(m) or lines.setdefault(m, (m.plain() + "\n").encode()) for m in chunk]))
+    runs, moves = _open(plan, lo, hi)
+    text = BytesRunText(lambda m: (m.plain() + "\n").encode())
+    for run in RunStream(runs).take(hi - lo):
+        sink.write(text.of(run))
     return _steps(moves, at_end=hi == plan.length)
 
 
@@ -86,36 +83,14 @@ def _plan_header(plan: Plan, lo: int, hi: int) -> dict[str, object]:
     }
 
 
-class _Tails(dict[Move, str]):
-    """The per-move end of each numbered line, made once per distinct move by ``make`` and then looked up."""
-
-    def __init__(self, make: Callable[[Move], str]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, move: Move) -> str:
-        tail = self[move] = self.make(move)
-        return tail
-
-
 def _write_numbered(plan: Plan, lo: int, hi: int, out: TextIO, head: str, tail: Callable[[Move], str]) -> int | None:
-    """Write ``head`` (its ``*`` replaced by ``width``) ``% k``, then ``tail(move)``, for moves ``lo`` .. ``hi - 1``
-    (k is 1-based) in chunks; ``width`` is the number of digits of the largest k in the chunk, so padding follows
-    what is printed, not the plan's length (302 digits for n = 1000). A whole chunk is one ``%`` format (a C loop),
-    each distinct move's tail made once. Returns Turing steps."""
-    moves = _open(plan, lo, hi)
-    tails = _Tails(tail)
-    for k, chunk in _chunks(moves, lo, hi):
-        width = len(str(k + len(chunk)))
-        fields = chain.from_iterable(zip(range(k + 1, k + len(chunk) + 1), map(tails.__getitem__, chunk), strict=True))
-        out.write(_chunk_format(head.replace("*", str(width)), len(chunk)) % tuple(fields))
+    """Write ``head`` (its ``*`` replaced by the padding width) ``% k``, then ``tail(move)``, for moves ``lo`` ..
+    ``hi - 1`` (k is 1-based); the width is the number of digits of the largest k in each chunk of 8 192 moves,
+    so padding follows what is printed, not the plan's length (302 digits for n = 1000). Returns Turing steps."""
+    runs, moves = _open(plan, lo, hi)
+    for text in numbered_lines(runs, lo, hi, head, tail):
+        out.write(text)
     return _steps(moves, at_end=hi == plan.length)
-
-
-@lru_cache(maxsize=8)
-def _chunk_format(head: str, lines: int) -> str:
-    """One ``%`` format for a whole chunk: ``head`` and a ``%s`` tail per line (one C call formats them all)."""
-    return (head + "%s") * lines
 
 
 def write_json(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:

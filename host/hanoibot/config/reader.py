@@ -76,16 +76,28 @@ class Section:
             raise self.error(key, value, "true or false")
         return value
 
-    def numbers(self, key: str, low: float, high: float, *, count: int) -> tuple[float, ...]:
-        """A list of exactly ``count`` numbers, each from ``low`` to ``high`` (low end excluded)."""
-        what = f"a list of {count} numbers, each more than {low:g} and at most {high:g}"
+    def numbers(self, key: str, low: float, high: float, *, count: int | None) -> tuple[float, ...]:
+        """A list of exactly ``count`` numbers (None: 1 or more), each from ``low`` to ``high`` (low end excluded)."""
+        how_many = "1 or more" if count is None else str(count)
+        what = f"a list of {how_many} numbers, each more than {low:g} and at most {high:g}"
         values = self._get(key, what)
-        if not isinstance(values, list) or len(values) != count:
+        if not isinstance(values, list) or not values or (count is not None and len(values) != count):
             raise self.error(key, values, what)
         for value in values:
             if isinstance(value, bool) or not isinstance(value, int | float) or not low < value <= high:
                 raise self.error(key, values, f"{what} ({value!r} is not)")
         return tuple(float(v) for v in values)
+
+    def choices(self, key: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
+        """A non-empty list of distinct words, each one of ``allowed``."""
+        what = f"a list of distinct names out of {', '.join(allowed)}"
+        values = self._get(key, what)
+        if not isinstance(values, list) or not values or len(set(map(str, values))) != len(values):
+            raise self.error(key, values, what)
+        for value in values:
+            if value not in allowed:
+                raise self.error(key, values, f"{what} ({value!r} is not)")
+        return tuple(values)
 
     def pairs(
         self, key: str, first: tuple[float, float], second: tuple[float, float]

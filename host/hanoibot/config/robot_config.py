@@ -20,11 +20,12 @@ from hanoifw.protocol import HARD_MAX_PULSE_US, HARD_MIN_PULSE_US, MAX_GRIP_THRE
 
 from ..errors import ConfigError
 from ..motion.calibration import Calibration, LinearCalibration, PointsCalibration
-from ..motion.geometry import JOINT_NAMES, Arm, Board, Joint, Peg
+from ..motion.geometry import JOINT_NAMES, Arm, Board, ColourSet, Joint, Peg
 from ..motion.hardware import Gripper, MotionSettings, Servo
 from ..motion.robot import RobotConfig
 from ..motion.workspace import check_board, check_reachable
 from ..puzzle import MAX_PEGS, MIN_PEGS, peg_letter
+from ..puzzle.colours import COLOUR_NAMES
 from .reader import Section
 
 #: Grip threshold without ``grip_threshold_u16``: 1.65 V, i.e. 0.33 A through the sensor of hardware/README.md
@@ -102,6 +103,7 @@ def parse_config(data: bytes, *, source_path: Path | None = None) -> RobotConfig
         clearance_mm=motion.clearance_mm,
     )
     check_reachable(board, arm, motion.clearance_mm)
+    _check_colour_set(board, gripper, arm, motion)
     return RobotConfig(
         board, arm, (servos[0], servos[1], servos[2], servos[3]), gripper, motion, config_hash(data), source_path
     )
@@ -123,8 +125,37 @@ def _read_board(section: Section) -> Board:
         height_mm = table.number("height_mm", 5.0, 500.0, default=peg_height_mm)
         table.finish()
         pegs.append(Peg(peg_letter(index), x_mm, y_mm, height_mm))
+    colour_set = _read_colour_set(section.table("colour_set"), peg_diameter_mm) if section.has("colour_set") else None
     section.finish()
-    return Board(tuple(pegs), peg_diameter_mm, diameters_mm, thickness_mm)
+    return Board(tuple(pegs), peg_diameter_mm, diameters_mm, thickness_mm, colour_set)
+
+
+def _read_colour_set(section: Section, peg_diameter_mm: float) -> ColourSet:
+    """``[board.colour_set]``: the coloured disks' diameters (smallest first) and their colours."""
+    diameters_mm = section.numbers("diameters_mm", peg_diameter_mm, 300.0, count=None)
+    if any(b <= a for a, b in itertools.pairwise(diameters_mm)):
+        raise section.error("diameters_mm", diameters_mm, "strictly rising diameters, smallest size first")
+    colours = section.choices("colours", COLOUR_NAMES)
+    section.finish()
+    return ColourSet(diameters_mm, colours)
+
+
+def _check_colour_set(board: Board, gripper: Gripper, arm: Arm, motion: MotionSettings) -> None:
+    """The full coloured set (every size in every colour) must fit the board and the arm like the plain set."""
+    if board.colour_set is None:
+        return
+    owned = board.colour_set
+    full = board.with_colour_disks(len(owned.diameters_mm), len(owned.colours))
+    try:
+        check_board(
+            full,
+            open_width_mm=gripper.open_width_mm,
+            finger_length_mm=gripper.finger_length_mm,
+            clearance_mm=motion.clearance_mm,
+        )
+        check_reachable(full, arm, motion.clearance_mm)
+    except ConfigError as err:
+        raise type(err)(f"[board.colour_set] of {full.disk_count} disks does not fit: {err}") from None
 
 
 def _read_arm(section: Section) -> Arm:

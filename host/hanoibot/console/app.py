@@ -27,7 +27,7 @@ from ..errors import HanoiError
 from ..render.layout import schematic_layout
 from .guard import Guard
 from .hub import Hub
-from .planning import MAX_CONSOLE_PEGS, MAX_DISKS, answer
+from .planning import MAX_CONSOLE_PEGS, MAX_DISKS, answer, colour_puzzle_json
 from .robot_view import geometry_json
 from .robot_worker import RobotWorker
 
@@ -63,12 +63,19 @@ async def plan_endpoint(request: Request) -> Response:
 
 
 async def layout_endpoint(request: Request) -> Response:
-    """The schematic board (mm) the SVG renderer draws for ``pegs`` and ``disks``."""
+    """The schematic board (mm) the SVG renderer draws for ``pegs`` and ``disks``; with ``puzzle`` (bicolor,
+    tricolor) the coloured board of ``disks`` sizes, with the puzzle's ``start`` and ``goal`` stacks."""
     try:
         pegs = int(request.query_params.get("pegs", "3"))
         disks = int(request.query_params.get("disks", "3"))
     except ValueError:
         return _bad_request("pegs and disks must be whole numbers")
+    puzzle = request.query_params.get("puzzle")
+    if puzzle is not None:
+        try:
+            return JSONResponse(colour_puzzle_json(puzzle, disks))
+        except HanoiError as err:
+            return _bad_request(str(err))
     if not (3 <= pegs <= MAX_CONSOLE_PEGS and 1 <= disks <= MAX_DISKS):
         return _bad_request(f"pegs {pegs}, disks {disks}: expected 3-{MAX_CONSOLE_PEGS} pegs and 1-{MAX_DISKS} disks")
     return JSONResponse(geometry_json(schematic_layout(pegs, disks)))

@@ -11,8 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import HanoiError, PlanError
-from ..planner import PlanRequest, plan_for
+from ..planner import Plan, PlanRequest, plan_for
+from ..planner.colour_run import ColourRunPlan
 from ..puzzle import MAX_PEGS, MIN_PEGS, Move, Rules, State
+from ..puzzle.colours import colours_of
+from ..puzzle.rules import COLOUR_RULE_NAMES
 
 #: What the page offers: 1–12 disks, 3–8 pegs.
 MAX_DISKS = 12
@@ -41,14 +44,45 @@ def _state_field(request: dict[str, Any], key: str, pegs: int, n_disks: int) -> 
 
 
 def parse_puzzle(request: dict[str, Any]) -> tuple[Rules, State, State]:
-    """Rules, position and goal of a page request ``{disks, pegs, rules, state, goal}``; HanoiError if bad."""
+    """Rules, position and goal of a page request ``{disks, pegs, rules, state, goal}``; HanoiError if bad.
+
+    ``rules`` ``bicolor`` or ``tricolor`` is that coloured puzzle on 3 pegs: its disks are numbered size first
+    (:mod:`hanoibot.puzzle.colours`) and its goal must be the puzzle's own."""
     n_disks = _int_field(request, "disks", 1, MAX_DISKS)
     pegs = _int_field(request, "pegs", MIN_PEGS, MAX_CONSOLE_PEGS)
     rules_name = request.get("rules", "classic")
     if not isinstance(rules_name, str):
         raise PlanError(f"rules = {rules_name!r} is invalid: expected classic, linear, cyclic or big-on-top")
+    if rules_name in COLOUR_RULE_NAMES.values():
+        rules = Rules.coloured(rules_name)
+        if pegs != 3 or n_disks % rules.per_size:
+            raise PlanError(
+                f"{rules_name} with {n_disks} disks on {pegs} pegs: expected 3 pegs and {rules.per_size} disks per size"
+            )
+        state, goal = _state_field(request, "state", 3, n_disks), _state_field(request, "goal", 3, n_disks)
+        wanted = ColourRunPlan(rules_name, n_disks // rules.per_size).goal
+        if goal != wanted:
+            raise PlanError(f"goal = {goal}: the {rules_name} puzzle's goal is {wanted}")
+        colours_of(state.stacks, rules.per_size)  # StateError for a disk on a smaller one
+        return rules, state, goal
     rules = Rules.named(rules_name, pegs)
     return rules, _state_field(request, "state", pegs, n_disks), _state_field(request, "goal", pegs, n_disks)
+
+
+def colour_puzzle_json(puzzle: str, sizes: int) -> dict[str, Any]:
+    """The page's coloured board for ``puzzle`` with ``sizes`` sizes: the schematic geometry with each disk's
+    colour, and the puzzle's start and goal as numbered stacks (bottom first)."""
+    from ..puzzle.colours import COLOUR_NAMES
+    from ..render.layout import schematic_colour_layout
+    from .robot_view import geometry_json
+
+    rules = Rules.coloured(puzzle)
+    if not 1 <= sizes * rules.per_size <= MAX_DISKS:
+        raise PlanError(f"{puzzle} with {sizes} sizes: expected 1 to {MAX_DISKS // rules.per_size} sizes")
+    plan = ColourRunPlan(puzzle, sizes)
+    layout = schematic_colour_layout(sizes, COLOUR_NAMES[: rules.per_size])
+    stacks = {"start": [list(s) for s in plan.start.stacks], "goal": [list(s) for s in plan.goal.stacks]}
+    return geometry_json(layout) | stacks
 
 
 def move_json(move: Move) -> dict[str, Any]:
@@ -79,7 +113,11 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
             "note": "",
             "moves": [],
         }
-    plan = plan_for(PlanRequest(state.n_disks, rules.pegs, rules, start=state, goal=goal))
+    if rules.per_size > 1:
+        colour_plan = ColourRunPlan(rules.name, state.n_disks // rules.per_size)
+        plan: Plan = colour_plan.replan_from(state)
+    else:
+        plan = plan_for(PlanRequest(state.n_disks, rules.pegs, rules, start=state, goal=goal))
     listed = []
     for k, move in enumerate(plan):
         if k >= limit:

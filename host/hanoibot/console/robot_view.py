@@ -36,6 +36,7 @@ def geometry_json(layout: BoardLayout) -> dict[str, Any]:
         "disk_diameters_mm": list(layout.disk_diameters_mm),
         "disk_thickness_mm": layout.disk_thickness_mm,
         "base_mm": list(layout.base_mm) if layout.base_mm is not None else None,
+        "disk_colours": list(layout.disk_colours),
     }
 
 

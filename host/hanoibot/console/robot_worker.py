@@ -48,6 +48,17 @@ class OneMovePlan(Plan):
         return self._move
 
 
+def _refuse_coloured(rules: str) -> None:
+    """HanoiError for a coloured puzzle: the console's arm holds the plain disk set; the command line swaps in the
+    coloured one."""
+    from ..puzzle.rules import COLOUR_RULE_NAMES
+
+    if rules in COLOUR_RULE_NAMES.values():
+        raise HanoiError(
+            f"the {rules} puzzle needs the coloured disks on the arm: play it with hanoibot run --puzzle {rules} -n N"
+        )
+
+
 class RobotWorker:
     """The robot on ``port_url`` (``config_path`` or the default robot), driven from one thread.
 
@@ -223,6 +234,7 @@ class RobotWorker:
     def _do_run(self, rules: str = "classic", goal: str = "", pegs: int = 3) -> None:
         from ..planner import PlanRequest, plan_for
 
+        _refuse_coloured(rules)
         believed = self._believed_or_fail()
         puzzle_rules = Rules.named(rules, believed.pegs)
         if pegs != believed.pegs:
@@ -234,6 +246,7 @@ class RobotWorker:
         self._play(plan, journaled=True)
 
     def _do_play_move(self, disk: int, src: int, dst: int, rules: str = "classic") -> None:
+        _refuse_coloured(rules)
         believed = self._believed_or_fail()
         move = Move(disk, src, dst)
         if believed.top(src) != disk:

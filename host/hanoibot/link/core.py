@@ -116,6 +116,8 @@ class LinkCore:
         self._control_next_s = 0.0
         self._estop_sent_s = 0.0
         self._estop_statuses = 0
+        #: E-stop requests other processes sent to this port's control socket (see :mod:`hanoibot.link.control`).
+        self.estop_requests = 0
 
     @property
     def port(self) -> serial.SerialBase | None:
@@ -404,6 +406,7 @@ class LinkCore:
             return
         self._control_next_s = wall_s + _CONTROL_POLL_S
         asked = control.take_estop_requests()
+        self.estop_requests += asked
         overdue = control.is_waiting and self.clock.now_s() - self._estop_sent_s >= self.resend_timeout_s()
         if asked or overdue:
             self._estop_statuses = self.statuses

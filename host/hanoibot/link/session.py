@@ -240,8 +240,9 @@ class Session:
         """BoardError when the last STATUS shows a latched fault while command ``cmd_id`` waits."""
         status = self.last_status
         if status is not None and status.is_stopped and cmd_id > status.last_done_cmd:
-            raise BoardError(
-                f"board stopped with command {cmd_id} pending: mode {status.mode}, faults {'|'.join(status.faults)}",
-                code=status.mode,
-                cmd_id=cmd_id,
-            )
+            if status.mode == "ESTOP" and self.core.estop_requests:
+                text = f"`hanoibot estop` from another process stopped the arm with command {cmd_id} pending"
+            else:
+                faults = "|".join(status.faults)
+                text = f"board stopped with command {cmd_id} pending: mode {status.mode}, faults {faults}"
+            raise BoardError(text, code=status.mode, cmd_id=cmd_id)

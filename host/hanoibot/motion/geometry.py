@@ -9,7 +9,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..errors import ConfigError
 from ..puzzle import peg_letter
+from ..puzzle.colours import COLOUR_NAMES
 
 
 @dataclass(frozen=True)
@@ -27,13 +29,28 @@ class Peg:
 
 
 @dataclass(frozen=True)
+class ColourSet:
+    """A second disk set for the coloured puzzles: each size (``diameters_mm``, smallest first) in every one of
+    ``colours`` (names out of red, green, blue), as thick as the plain disks."""
+
+    diameters_mm: tuple[float, ...]
+    colours: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Board:
-    """The peg board: pegs (A, B, … in order), peg diameter and the disk set (smallest disk first)."""
+    """The peg board: pegs (A, B, … in order), peg diameter and the disk set in use (smallest disk first).
+
+    ``disk_colours`` names each disk's colour when the set in use is coloured (several disks per diameter),
+    else it is empty; ``colour_set`` is the coloured set the robot owns, if any (see :meth:`with_colour_disks`).
+    """
 
     pegs: tuple[Peg, ...]
     peg_diameter_mm: float
     disk_diameters_mm: tuple[float, ...]
     disk_thickness_mm: float
+    colour_set: ColourSet | None = None
+    disk_colours: tuple[str, ...] = ()
 
     @property
     def disk_count(self) -> int:
@@ -47,6 +64,27 @@ class Board:
     def disk_diameter_mm(self, disk: int) -> float:
         """Outer diameter in mm of ``disk`` (1 = smallest)."""
         return self.disk_diameters_mm[disk - 1]
+
+    def disk_colour(self, disk: int) -> str | None:
+        """The colour name of ``disk`` (1 = first) when the set in use is coloured, else None."""
+        return self.disk_colours[disk - 1] if self.disk_colours else None
+
+    def with_colour_disks(self, sizes: int, per_size: int) -> Board:
+        """This board with the coloured set in use: ``sizes`` sizes (the smallest), ``per_size`` colours each
+        (red, green, blue in that order), numbered size first; ConfigError naming the key if the set lacks them."""
+        owned = self.colour_set
+        if owned is None:
+            raise ConfigError("[board.colour_set] is missing: the coloured puzzles need a coloured disk set")
+        if sizes > len(owned.diameters_mm):
+            raise ConfigError(
+                f"[board.colour_set] diameters_mm has {len(owned.diameters_mm)} sizes: expected at least {sizes}"
+            )
+        wanted = COLOUR_NAMES[:per_size]
+        missing = [name for name in wanted if name not in owned.colours]
+        if missing:
+            raise ConfigError(f"[board.colour_set] colours = {list(owned.colours)!r}: expected also {missing[0]!r}")
+        diameters_mm = tuple(d for d in owned.diameters_mm[:sizes] for _ in range(per_size))
+        return Board(self.pegs, self.peg_diameter_mm, diameters_mm, self.disk_thickness_mm, owned, wanted * sizes)
 
     def grip_z_mm(self, level: int) -> float:
         """Height in mm of the grip point for a disk at stack ``level`` (0 = lying on the board): its mid-plane."""

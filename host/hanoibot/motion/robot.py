@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .geometry import Arm, Board
@@ -29,6 +29,11 @@ class RobotConfig:
     motion: MotionSettings
     config_hash: str
     source_path: Path | None
+
+    def with_colour_disks(self, sizes: int, per_size: int) -> RobotConfig:
+        """This robot with its coloured disk set in use (``sizes`` sizes, ``per_size`` colours each; see
+        :meth:`Board.with_colour_disks`); the hash and path stay the file's."""
+        return replace(self, board=self.board.with_colour_disks(sizes, per_size))
 
     @property
     def channels(self) -> int:

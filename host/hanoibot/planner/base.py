@@ -7,10 +7,14 @@ documented on the method. Planners whose mathematics allows it override the fall
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from itertools import islice
 
 from ..errors import PlanError
 from ..puzzle import Move, Rules, State
+
+#: Moves per run of the generic :meth:`Plan.runs_from`.
+RUN_MOVES = 4096
 
 
 class Plan:
@@ -66,6 +70,15 @@ class Plan:
         call per move."""
         self.check_index(k, allow_end=True)
         return (self.move_at(i) for i in range(k, self.length))
+
+    def runs_from(self, k: int) -> Iterator[Sequence[Move]]:
+        """Moves ``k``, ``k + 1``, … as runs (sequences of moves) in order, for writers that format many moves at
+        once. Plans built from memoised blocks hand out the same tuple object each time a block recurs, so a writer
+        may keep what it made of a run by the run's identity. Generic: :meth:`moves_from` in lists of
+        :data:`RUN_MOVES`."""
+        moves = self.moves_from(k)
+        while run := list(islice(moves, RUN_MOVES)):
+            yield run
 
     def state_at(self, k: int) -> State:
         """The state after ``k`` moves (``state_at(0) == start``). Generic cost: replays k moves, O(k·n)."""

@@ -13,6 +13,10 @@ The two puzzles (cut-the-knot's bicolor and 3-colour towers) and their starts an
 * **tricolor**: three towers, one per colour (red on A, green on B, blue on C). Goal: a derangement, every colour's
   tower on another peg; we take red -> B, green -> C, blue -> A (the other derangement is its mirror image and
   needs as many moves).
+
+On the arm every disk is a physical object: :func:`disk_number` numbers them size first (with ``k`` colours per
+size, disks ``1..k`` are the smallest size in colour order, the next ``k`` the next size), so a board is also a
+plain :class:`~hanoibot.puzzle.State` of numbered disks and :func:`physical_state` / :func:`colours_of` convert.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from ..errors import IllegalMove, StateError
 from .move import Move
 from .pegs import peg_index, peg_letter
+from .state import State
 
 COLOUR_LETTERS = "rgb"
 COLOUR_NAMES = ("red", "green", "blue")
@@ -160,3 +165,45 @@ def start_and_goal(puzzle: str, sizes: int) -> tuple[ColourState, ColourState]:
         return _towers(sizes, [a, b, []]), _towers(sizes, [[0] * sizes, [1] * sizes, []])
     one = [[c] * sizes for c in range(3)]
     return _towers(sizes, one), _towers(sizes, [one[2], one[0], one[1]])
+
+
+def disk_number(size: int, colour: int, per_size: int) -> int:
+    """The physical disk number of the disk of ``size`` (1 = smallest) and ``colour`` (0 = red, 1 = green, …)."""
+    return (size - 1) * per_size + colour + 1
+
+
+def size_and_colour(disk: int, per_size: int) -> tuple[int, int]:
+    """``(size, colour)`` of physical disk number ``disk`` (the inverse of :func:`disk_number`)."""
+    return (disk - 1) // per_size + 1, (disk - 1) % per_size
+
+
+def physical_state(state: ColourState, per_size: int) -> State:
+    """``state`` as a board of numbered disks (:func:`disk_number`), each peg bottom first."""
+    return State([[disk_number(size, c, per_size) for size, c in state.stack(peg)] for peg in range(3)])
+
+
+def colours_of(stacks: Sequence[Sequence[int]], per_size: int) -> ColourState:
+    """The coloured board that per-peg stacks of numbered disks (bottom first) form; StateError if a disk stands
+    on a smaller one, a disk number repeats, or the disks are not whole sizes of ``per_size`` colours."""
+    if len(stacks) != 3:
+        raise StateError(f"a coloured board has 3 pegs, not {len(stacks)}")
+    disks = sorted(d for stack in stacks for d in stack)
+    if not disks or len(disks) % per_size or disks != list(range(1, len(disks) + 1)):
+        raise StateError(f"disks {disks} are not {per_size} of each size, each once")
+    levels: list[list[list[int]]] = [[[] for _ in range(3)] for _ in range(len(disks) // per_size)]
+    for peg, stack in enumerate(stacks):
+        for below, disk in zip([None, *stack], stack, strict=False):
+            size, colour = size_and_colour(disk, per_size)
+            if below is not None and size_and_colour(below, per_size)[0] < size:
+                raise StateError(f"disk {disk} stands on smaller disk {below} on peg {peg_letter(peg)}")
+            levels[size - 1][peg].append(colour)
+    return ColourState(levels)
+
+
+def colour_words(state: ColourState) -> str:
+    """Each peg's colours bottom first, for people: ``A red red / B green green / C -``."""
+    pegs = []
+    for peg in range(3):
+        names = [COLOUR_NAMES[c] for _, c in state.stack(peg)]
+        pegs.append(f"{peg_letter(peg)} {' '.join(names) if names else '-'}")
+    return " / ".join(pegs)

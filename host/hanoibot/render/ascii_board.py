@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..puzzle import State, peg_letter
+from ..puzzle.colours import COLOUR_LETTERS
 
 #: Widest picture, in characters (a classic terminal).
 DEFAULT_WIDTH_CHARS = 80
@@ -45,31 +46,53 @@ def disk_widths_chars(n_disks: int, pegs: int, width_chars: int = DEFAULT_WIDTH_
     return [_odd_at_least(round(widest * disk / n_disks), len(str(disk)) + 2) for disk in range(1, n_disks + 1)]
 
 
-def disk_text(disk: int, width_chars: int) -> str:
-    """One disk as ``[==3==]``, exactly ``width_chars`` wide (at least its number plus two brackets)."""
-    label = str(disk)
+def disk_text(disk: int, width_chars: int, label: str | None = None) -> str:
+    """One disk as ``[==3==]`` (its number, or ``label``), exactly ``width_chars`` wide (at least the label plus
+    two brackets)."""
+    label = str(disk) if label is None else label
     fill = max(width_chars - 2 - len(label), 0)
     left = fill // 2
     return "[" + "=" * left + label + "=" * (fill - left) + "]"
 
 
+def coloured_label(disk: int, per_size: int) -> str:
+    """A coloured set's disk as its size and colour letter: disk 4 of 2 per size is ``2g``."""
+    return f"{(disk - 1) // per_size + 1}{COLOUR_LETTERS[(disk - 1) % per_size]}"
+
+
 def render_board_ascii(
-    state: State | Sequence[Sequence[int]], *, width_chars: int = DEFAULT_WIDTH_CHARS, height: int = 0
+    state: State | Sequence[Sequence[int]],
+    *,
+    width_chars: int = DEFAULT_WIDTH_CHARS,
+    height: int = 0,
+    per_size: int = 1,
 ) -> str:
     """The board ``state`` (a State or per-peg stacks, bottom first) as lines of text, without a final newline.
 
     The pegs are drawn as tall as the tallest stack, or ``height`` disks if that is more: a live display passes
-    the disk count so that the picture keeps its number of lines while the stacks change."""
+    the disk count so that the picture keeps its number of lines while the stacks change. ``per_size`` > 1 draws
+    a coloured set (disks numbered size first, :mod:`hanoibot.puzzle.colours`): each disk as wide as its size and
+    labelled with its size and colour letter, ``[=2g=]``."""
     stacks = state.stacks if isinstance(state, State) else tuple(tuple(stack) for stack in state)
     n_disks = sum(len(stack) for stack in stacks)
-    widths = disk_widths_chars(n_disks, len(stacks), width_chars)
+    if per_size > 1:
+        # One more size than there are, so the smallest disk's two-character label fits: [1r] -> [=1r=].
+        by_size = disk_widths_chars(-(-n_disks // per_size) + 1, len(stacks), width_chars)[1:]
+        widths = [by_size[(disk - 1) // per_size] for disk in range(1, n_disks + 1)]
+        labels = [coloured_label(disk, per_size) for disk in range(1, n_disks + 1)]
+    else:
+        widths = disk_widths_chars(n_disks, len(stacks), width_chars)
+        labels = [str(disk) for disk in range(1, n_disks + 1)]
     column_chars = (max(widths) if widths else 1) + GAP_CHARS
     rows = []
     tallest = max(height, *(len(stack) for stack in stacks))
     for level in range(tallest, -1, -1):  # the top row shows only peg tips
         cells = []
         for stack in stacks:
-            text = disk_text(stack[level], widths[stack[level] - 1]) if level < len(stack) else PEG_CHAR
+            if level < len(stack):
+                text = disk_text(stack[level], widths[stack[level] - 1], labels[stack[level] - 1])
+            else:
+                text = PEG_CHAR
             cells.append(text.center(column_chars))
         rows.append("".join(cells).rstrip())
     rows.append(BASE_CHAR * (column_chars * len(stacks)))

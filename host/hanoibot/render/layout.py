@@ -32,6 +32,7 @@ class BoardLayout(NamedTuple):
 
     ``origin_xy_mm`` and ``axis_xy`` (a unit vector) set the view line in the arm frame; ``depth_xy`` (a unit
     vector across it) points away from the viewer. ``base_mm`` is where the arm base is drawn (None: no arm).
+    ``disk_colours`` names each disk's colour for a coloured set (empty: disks are told apart by size).
     """
 
     peg_u_mm: tuple[float, ...]
@@ -44,6 +45,11 @@ class BoardLayout(NamedTuple):
     axis_xy: tuple[float, float] = (1.0, 0.0)
     depth_xy: tuple[float, float] = (0.0, 1.0)
     base_mm: tuple[float, float] | None = None
+    disk_colours: tuple[str, ...] = ()
+
+    def disk_colour(self, disk: int) -> str | None:
+        """The colour name of ``disk`` when the disks are coloured (a colour puzzle's set), else None."""
+        return self.disk_colours[disk - 1] if disk <= len(self.disk_colours) else None
 
     def project(self, point_mm: Point3) -> tuple[float, float]:
         """(u, z) on the page in mm of an arm-frame point (x, y, z) in mm."""
@@ -77,6 +83,15 @@ def schematic_layout(pegs: int, n_disks: int) -> BoardLayout:
         disk_diameters_mm=diameters_mm,
         disk_thickness_mm=SCHEMATIC_THICKNESS_MM,
     )
+
+
+def schematic_colour_layout(sizes: int, colours: Sequence[str]) -> BoardLayout:
+    """The schematic 3-peg board of a coloured set: ``sizes`` sizes, each in every one of ``colours``, numbered
+    size first (as :mod:`hanoibot.puzzle.colours` numbers them)."""
+    plain = schematic_layout(3, sizes * len(colours))
+    per_size = len(colours)
+    diameters_mm = tuple(SCHEMATIC_SMALLEST_MM + SCHEMATIC_STEP_MM * (i // per_size) for i in range(per_size * sizes))
+    return plain._replace(disk_diameters_mm=diameters_mm, disk_colours=tuple(colours) * sizes)
 
 
 def layout_from_pegs(
@@ -123,4 +138,4 @@ def layout_from_config(config: RobotConfig) -> BoardLayout:
         peg_diameter_mm=board.peg_diameter_mm,
         disk_diameters_mm=board.disk_diameters_mm,
         disk_thickness_mm=board.disk_thickness_mm,
-    )
+    )._replace(disk_colours=board.disk_colours)

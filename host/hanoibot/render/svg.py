@@ -3,9 +3,9 @@
 Drawing units are millimetres (the board's own size) with z pointing up on the page. Elements carry data
 attributes so tools and tests can read the picture back: every peg is ``<rect class="peg" data-peg="A">``,
 every disk ``<rect class="disk" data-disk="3" data-peg="A" data-level="0">`` (level 0 = bottom; a disk in
-the gripper has ``data-peg="held"``), the arm is ``<polyline class="arm">``. In a run, each frame is a
-``<g class="frame" data-index="k">`` shown for ``frame_s`` seconds in turn, looping; viewers without animation
-show the first frame.
+the gripper has ``data-peg="held"``; a coloured disk also has ``data-colour="red"`` and is filled in its
+colour), the arm is ``<polyline class="arm">``. In a run, each frame is a ``<g class="frame" data-index="k">``
+shown for ``frame_s`` seconds in turn, looping; viewers without animation show the first frame.
 """
 
 from __future__ import annotations
@@ -57,8 +57,14 @@ class Frame(NamedTuple):
         return cls(state.stacks, caption=caption or state.to_string())
 
 
-def _disk_colour(disk: int) -> str:
-    """A fill colour for ``disk`` that tells neighbouring sizes apart."""
+#: Fills of the coloured puzzles' disks, by colour name.
+COLOUR_FILLS = {"red": "#d62828", "green": "#2a9d4a", "blue": "#1f5fbf"}
+
+
+def _disk_colour(disk: int, colour: str | None = None) -> str:
+    """A fill for ``disk``: its own colour on a coloured set, else a hue that tells neighbouring sizes apart."""
+    if colour is not None:
+        return COLOUR_FILLS.get(colour, colour)
     return f"hsl({(disk * 47) % 360},70%,55%)"
 
 
@@ -116,7 +122,14 @@ class _Canvas:
     ) -> str:
         """A rectangle centred on ``centre_u_mm`` standing on ``low_z_mm``; ``data`` become data-* attributes."""
         attrs = "".join(f" data-{key}={quoteattr(str(value))}" for key, value in data.items())
-        fill = f' fill="{_disk_colour(int(data["disk"]))}"' if "disk" in data else ""
+        if "disk" in data:
+            disk = int(data["disk"])
+            colour = self.layout.disk_colour(disk)
+            if colour is not None:
+                attrs += f" data-colour={quoteattr(colour)}"
+            fill = f' fill="{_disk_colour(disk, colour)}"'
+        else:
+            fill = ""
         return (
             f'<rect class="{css}"{attrs}{fill} x="{self.x(centre_u_mm - width_mm / 2)}" '
             f'y="{self.y(low_z_mm + height_mm)}" width="{round(width_mm, 2)}" height="{round(height_mm, 2)}"/>'

@@ -15,6 +15,7 @@ from ..link.status import Status
 from ..motion.phases import MotionPhase
 from ..planner import make_plan
 from ..planner.base import Plan
+from ..planner.colour_run import ColourRunPlan
 from ..puzzle import State, peg_letter
 from .journal import Journal, JournalLog
 from .robot import Robot
@@ -149,6 +150,9 @@ def resume_after_reset(log: JournalLog, plan: Plan, robot: Robot, board: State) 
             f"board {board} has {board.n_disks} disks on {board.pegs} pegs but the journal's run has "
             f"{plan.start.n_disks} on {plan.start.pegs}: confirm the state of this run's board"
         )
-    replanned = make_plan(board.n_disks, pegs=board.pegs, rules=plan.rules, start=board, goal=plan.goal)
+    if isinstance(plan, ColourRunPlan):
+        replanned: Plan = plan.replan_from(board)
+    else:
+        replanned = make_plan(board.n_disks, pegs=board.pegs, rules=plan.rules, start=board, goal=plan.goal)
     first_cmd_id = max(log.last_cmd_id, int(status.last_queued_cmd)) + 1
     return ResumePoint(replanned, 0, MotionPhase.APPROACH, board, first_cmd_id, same_boot=False)

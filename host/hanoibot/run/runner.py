@@ -14,11 +14,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import JournalError, PortError, ProtocolMismatch
+from ..errors import JournalError, PortError, ProtocolMismatch, StateError
 from ..motion.phases import MotionPhase
 from ..planner import make_plan
 from ..planner.base import Plan
+from ..planner.colour_run import ColourRunPlan
 from ..puzzle import Move, Rules, State
+from ..puzzle.colours import ColourState, colour_words, colours_of
 from .journal import Journal
 from .release import lift_clear, release_board
 from .robot import Robot
@@ -38,7 +40,7 @@ MoveListener = Callable[[int, Move, State], None]
 
 def plan_spec(plan: Plan) -> dict[str, Any]:
     """What the journal keeps of a plan: enough to rebuild it with :func:`plan_from_spec` and check it."""
-    return {
+    spec = {
         "n_disks": plan.start.n_disks,
         "pegs": plan.rules.pegs,
         "topology": plan.rules.topology,
@@ -48,18 +50,37 @@ def plan_spec(plan: Plan) -> dict[str, Any]:
         "planner": "make_plan",
         "length": plan.length,
     }
+    if isinstance(plan, ColourRunPlan):
+        spec |= {"planner": "colour", "puzzle": plan.puzzle, "sizes": plan.sizes}
+        spec |= {"colour_start": plan.colour_start.to_string()}
+    return spec
+
+
+def _colour_plan_from_spec(spec: dict[str, Any]) -> Plan:
+    """Rebuild a coloured puzzle's plan (its own start, or the board a replan started from)."""
+    sizes = int(spec["sizes"])
+    return ColourRunPlan(str(spec["puzzle"]), sizes, ColourState.parse(str(spec["colour_start"]), sizes))
 
 
 def plan_from_spec(spec: dict[str, Any], *, source: str = "journal") -> Plan:
     """Rebuild the plan a journal recorded; JournalError if this planner now makes another plan of it."""
     try:
-        pegs = int(spec["pegs"])
-        rules = Rules(pegs, str(spec["topology"]), bool(spec["big_on_top"]))
-        start = State.parse(str(spec["start"]), pegs)
-        goal = State.parse(str(spec["goal"]), pegs)
-        plan = make_plan(int(spec["n_disks"]), pegs=pegs, rules=rules, start=start, goal=goal)
+        if spec.get("planner") == "colour":
+            plan = _colour_plan_from_spec(spec)
+        else:
+            pegs = int(spec["pegs"])
+            rules = Rules(pegs, str(spec["topology"]), bool(spec["big_on_top"]))
+            start = State.parse(str(spec["start"]), pegs)
+            goal = State.parse(str(spec["goal"]), pegs)
+            plan = make_plan(int(spec["n_disks"]), pegs=pegs, rules=rules, start=start, goal=goal)
     except KeyError as err:
         raise JournalError(f"{source} plan record lacks {err}: expected n_disks, pegs, rules, start, goal") from None
+    rebuilt = (plan.start.to_string(), plan.goal.to_string())
+    if isinstance(plan, ColourRunPlan) and (spec.get("start"), spec.get("goal")) != rebuilt:
+        raise JournalError(
+            f"{source} records a plan from {spec.get('start')} to {spec.get('goal')} but the planner now goes "
+            f"from {rebuilt[0]} to {rebuilt[1]}: it belongs to another planner version"
+        )
     if plan.length != int(spec.get("length", plan.length)):
         raise JournalError(
             f"{source} records a plan of {spec['length']} moves but the planner now makes {plan.length}: "
@@ -74,6 +95,7 @@ class RunReport:
 
     ``wall_s`` is wall-clock time; ``simulated_s`` the simulated arm's time (``sim://`` only, else None);
     ``paused_s`` the robot time spent paused, which ``s_per_move`` (robot time per move run) leaves out.
+    ``colours`` (coloured puzzles only) each peg's colours bottom first, as :meth:`Run.board_colours` reads them.
     """
 
     status: str
@@ -87,6 +109,7 @@ class RunReport:
     s_per_move: float | None
     retransmits: int
     faults: list[str] = field(default_factory=list)
+    colours: str | None = None
 
     def to_json(self) -> str:
         """The report as one JSON object."""
@@ -210,6 +233,23 @@ class Run:
             self.journal.record_end(STATUS_OF.get(phase, phase.value))
         return phase
 
+    def board_colours(self) -> ColourState | None:
+        """A coloured puzzle's board as the simulated board's disks show it (``sim://``), else as the host last
+        confirmed it; None for a plain puzzle, or while a disk is in the gripper or off the pegs."""
+        if not isinstance(self.plan, ColourRunPlan):
+            return None
+        world = getattr(self.robot.sim_board, "world", None)
+        if world is not None:
+            if world.state is None:
+                return None
+            stacks = world.stacks
+        else:
+            stacks = (self.sequencer.board_state or self.board_state).stacks
+        try:
+            return colours_of(stacks, self.plan.per_size)
+        except StateError:
+            return None
+
     def report(self) -> RunReport:
         """The report of the run so far."""
         seq = self.sequencer
@@ -233,4 +273,10 @@ class Run:
             s_per_move=round(robot_s / moves_run, 6) if moves_run > 0 else None,
             retransmits=self.robot.session.retransmits,
             faults=faults,
+            colours=self._colour_words(),
         )
+
+    def _colour_words(self) -> str | None:
+        """The report's ``colours``: each peg's colours (coloured puzzles), or None."""
+        colours = self.board_colours()
+        return colour_words(colours) if colours is not None else None

@@ -7,7 +7,8 @@ new :class:`GripperPose` into events:
   :data:`GRIP_HEIGHT_TOLERANCE_MM` and :data:`GRIP_CENTRE_TOLERANCE_MM`; closing anywhere else is a
   **missed_pick** (not a fault: the grip sensor shows it and the host decides);
 * a **place** when the fingers open with the held disk threaded over a peg (within the hole's clearance); the
-  disk falls onto the stack, and landing on a smaller disk is the fault ``BAD_STACK``;
+  disk falls onto the stack, and landing on a narrower disk is the fault ``BAD_STACK`` (equal diameters may
+  stack; the rules may allow more, e.g. ``big-on-top``);
 * a **drop** (fault ``DROP``) when the fingers open with the disk away from every peg;
 * a **collision** (fault ``COLLISION``) when the fingers, the palm above them or the held disk overlap a peg,
   a disk on a peg or the board surface by more than :data:`CONTACT_TOLERANCE_MM`. Poses are interpolated in
@@ -242,12 +243,20 @@ class DiskBoard:
                 stack.append(disk)
                 self._bodies = self._make_bodies()
                 self._log(t_s, "place", disk=disk, peg=peg_letter(peg))
-                if not self.rules.may_land(disk, onto, self._n_disks):
+                if not self._may_land(disk, onto):
                     return [self._fault(t_s, FAULT_BAD_STACK, f"disk {disk} landed on smaller disk {onto}")]
                 return []
         self.loose_disks.append(disk)
         self._log(t_s, "drop", disk=disk, x_mm=pose.x_mm, y_mm=pose.y_mm)
         return [self._fault(t_s, FAULT_DROP, f"disk {disk} released away from every peg")]
+
+    def _may_land(self, disk: int, onto: int | None) -> bool:
+        """True if ``disk`` may lie on ``onto``: an empty peg or a disk at least as wide (equal diameters stack),
+        or what the rules allow besides (``big-on-top``)."""
+        if onto is None:
+            return True
+        diameters_mm = self.geometry.disk_diameters_mm
+        return diameters_mm[disk - 1] <= diameters_mm[onto - 1] or self.rules.may_land(disk, onto, self._n_disks)
 
     def _collide(self, t_s: float, pose: GripperPose) -> list[str]:
         """Report a COLLISION for each body the fingers or held disk newly touch."""

@@ -20,7 +20,7 @@ from typing import Protocol
 from ..config import RobotConfig, load_config
 from ..errors import ConfigError, PlanError
 from ..puzzle import Rules, State
-from ..puzzle.rules import RULE_NAMES
+from ..puzzle.rules import COLOUR_RULE_NAMES, RULE_NAMES
 from ..render.svg import Frame
 from .arm import SimArm
 from .disks import BoardGeometry, DiskBoard, Event
@@ -208,7 +208,9 @@ def make_world(
     ``board`` is a State or a state string (``ACAB`` or ``A:3,1,2/B:4/C:``); None puts :data:`DEFAULT_DISKS`
     disks on peg A. ``joint_offsets_deg`` (base, shoulder, elbow, wrist) and ``peg_offsets_mm`` (peg index ->
     (dx, dy) in mm) make the simulated robot differ from its config, to model mis-calibration. ``rules`` is a
-    rule-set name (``classic``, ``linear``, ``cyclic``, ``big-on-top``; default classic): what may land on what.
+    rule-set name (``classic``, ``linear``, ``cyclic``, ``big-on-top``; default classic): what may land on what;
+    ``bicolor`` or ``tricolor`` also puts the robot's coloured disks on the board (2 or 3 per size, see
+    :func:`colour_config`).
     """
     if isinstance(config_path_or_config, RobotConfig):
         config = config_path_or_config
@@ -223,19 +225,32 @@ def make_world(
         start = board
     else:
         start = State.parse(board, pegs=pegs)
-    arm = SimArm(config, joint_offsets_deg=joint_offsets_deg)
     stacking = _rules(rules, start.pegs)
+    if stacking is not None and stacking.per_size > 1:
+        config = colour_config(config, start.n_disks, stacking.per_size)
+    arm = SimArm(config, joint_offsets_deg=joint_offsets_deg)
     return SimWorld(config, start, arm=arm, speed=speed, frame_every_s=frame_every_s, rules=stacking)
 
 
 def _rules(name: str | None, pegs: int) -> Rules | None:
-    """The rules named by the ``rules`` sim option (None = classic); ConfigError naming the option if unknown."""
+    """The rules named by the ``rules`` sim option (None = classic; a coloured puzzle's name puts its coloured
+    disks on the board); ConfigError naming the option if unknown."""
     if name is None:
         return None
+    if name in COLOUR_RULE_NAMES.values():
+        return Rules.coloured(name)
     try:
         return Rules.named(name, pegs)
     except PlanError:
-        raise ConfigError(f"sim option rules={name!r} is invalid: expected one of {', '.join(RULE_NAMES)}") from None
+        names = ", ".join((*RULE_NAMES, *COLOUR_RULE_NAMES.values()))
+        raise ConfigError(f"sim option rules={name!r} is invalid: expected one of {names}") from None
+
+
+def colour_config(config: RobotConfig, n_disks: int, per_size: int) -> RobotConfig:
+    """``config`` with its coloured disk set in use for ``n_disks`` disks, ``per_size`` of each size."""
+    if n_disks % per_size:
+        raise ConfigError(f"a board of {n_disks} disks is not {per_size} disks of each size (one per colour)")
+    return config.with_colour_disks(n_disks // per_size, per_size)
 
 
 def _with_pegs_moved(config: RobotConfig, offsets_mm: Mapping[int, tuple[float, float]]) -> RobotConfig:

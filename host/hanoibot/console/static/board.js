@@ -11,7 +11,11 @@ const BOARD_EDGE_MM = 4;
 export const DROP_SHARE_OF_SPACING = 0.3;
 const DROP_ABOVE_TIP_DISKS = 4;
 
-export function diskColour(disk) {
+// Fills of the coloured puzzles' disks (as the SVG renderer's COLOUR_FILLS).
+export const COLOUR_FILLS = { red: "#d62828", green: "#2a9d4a", blue: "#1f5fbf" };
+
+export function diskColour(disk, colour = null) {
+  if (colour) return COLOUR_FILLS[colour] || colour;
   return `hsl(${(disk * 47) % 360},70%,55%)`;
 }
 
@@ -167,10 +171,12 @@ export class BoardView {
   diskRect(disk, u, z, attrs) {
     const d = this.diskDiameter(disk);
     const t = this.g.disk_thickness_mm;
+    const colour = (this.g.disk_colours || [])[disk - 1] || null;
     return el("rect", {
       class: "disk",
       "data-disk": disk,
-      fill: diskColour(disk),
+      ...(colour ? { "data-colour": colour } : {}),
+      fill: diskColour(disk, colour),
       x: this.x(u - d / 2),
       y: this.y(z + t / 2),
       width: +d.toFixed(2),

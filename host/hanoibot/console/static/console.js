@@ -1,7 +1,8 @@
 // The console page: the Play view (drag, keyboard, undo/redo, Suggest, Solve) and the Robot view (live arm).
 import { BoardView } from "./board.js";
 import {
-  LETTERS, applyMove, copyStacks, parseState, sameStacks, stateText, strongShuffle, tower, weakShuffle, whyIllegal,
+  LETTERS, RULES, applyMove, copyStacks, parseState, sameStacks, stateText, strongShuffle, tower, weakShuffle,
+  whyIllegal,
 } from "./puzzle.js";
 import { RobotPanel } from "./robot.js";
 
@@ -43,18 +44,27 @@ class Game {
   async newPuzzle() {
     this.stopSolving();
     const disks = Number($("disks").value);
-    const pegs = Number($("pegs").value);
+    let pegs = Number($("pegs").value);
+    const rules = $("rules").value;
     let start;
     let goal;
+    let geometry = null;
     try {
       const kind = $("start").value;
-      if (kind === "typed") start = parseState($("start-text").value, pegs, disks);
+      if (RULES[rules].perSize) {
+        // A coloured puzzle: Disks counts sizes; start, goal and disk colours are the puzzle's own, on 3 pegs.
+        pegs = 3;
+        $("pegs").value = "3";
+        geometry = await api(`/api/layout?puzzle=${rules}&disks=${disks}`);
+        start = geometry.start;
+        goal = geometry.goal;
+      } else if (kind === "typed") start = parseState($("start-text").value, pegs, disks);
       else if (kind === "weak") start = weakShuffle(disks, pegs);
       else if (kind === "strong") start = strongShuffle(disks, pegs);
       else start = tower(disks, 0, pegs);
       const n = start.reduce((sum, s) => sum + s.length, 0);
       const goalText = $("goal-text").value.trim();
-      goal = goalText ? parseState(goalText, pegs, n) : tower(n, pegs - 1, pegs);
+      if (!goal) goal = goalText ? parseState(goalText, pegs, n) : tower(n, pegs - 1, pegs);
       if (goal.reduce((sum, s) => sum + s.length, 0) !== n) throw new Error(`goal ${goalText} does not have ${n} disks`);
     } catch (err) {
       this.say(err.message, true);
@@ -62,7 +72,7 @@ class Game {
     }
     this.disks = start.reduce((sum, s) => sum + s.length, 0);
     this.pegs = pegs;
-    this.rules = $("rules").value;
+    this.rules = rules;
     this.stacks = start;
     this.goal = goal;
     this.history = [];
@@ -70,7 +80,7 @@ class Game {
     this.moveCount = 0;
     $("moves-left").textContent = "…";
     if (this.view) this.clearSuggestion();
-    const geometry = await api(`/api/layout?pegs=${pegs}&disks=${Math.max(this.disks, 1)}`);
+    if (!geometry) geometry = await api(`/api/layout?pegs=${pegs}&disks=${Math.max(this.disks, 1)}`);
     this.view = new BoardView($("play-board"), geometry, {
       interactive: true,
       disks: this.disks,

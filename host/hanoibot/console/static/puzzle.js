@@ -7,7 +7,16 @@ export const RULES = {
   linear: { topology: "linear", bigOnTop: false },
   cyclic: { topology: "cyclic", bigOnTop: false },
   "big-on-top": { topology: "linear", bigOnTop: true },
+  // The coloured puzzles (hanoibot.puzzle.colours): perSize disks of each size, numbered size first; a disk may
+  // land on one of its own size. Their start and goal come from the server (/api/layout?puzzle=...).
+  bicolor: { topology: "any", bigOnTop: false, perSize: 2 },
+  tricolor: { topology: "any", bigOnTop: false, perSize: 3 },
 };
+
+// The size (1 = smallest) of disk number `disk` when there are `perSize` disks of each size.
+export function sizeOf(disk, perSize = 1) {
+  return Math.floor((disk - 1) / perSize) + 1;
+}
 
 export function tower(nDisks, peg, pegs) {
   const stacks = Array.from({ length: pegs }, () => []);
@@ -87,7 +96,9 @@ export function whyIllegal(stacks, src, dst, rulesName) {
   if (rules.topology === "cyclic") allowed = dst === (src + 1) % pegs;
   if (!allowed) return `disk ${disk} may not move from ${LETTERS[src]} to ${LETTERS[dst]} under ${name} rules`;
   const onto = top(stacks, dst);
-  const mayLand = onto === null || disk < onto || (rules.bigOnTop && disk === diskCount(stacks));
+  const perSize = rules.perSize || 1;
+  const sameSize = perSize > 1 && onto !== null && sizeOf(disk, perSize) === sizeOf(onto, perSize);
+  const mayLand = onto === null || disk < onto || sameSize || (rules.bigOnTop && disk === diskCount(stacks));
   if (!mayLand) return `disk ${disk} may not be put on smaller disk ${onto} on peg ${LETTERS[dst]}`;
   return null;
 }

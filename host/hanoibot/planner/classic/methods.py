@@ -43,16 +43,21 @@ def _single(disk: int, src: int, dst: int) -> tuple[Move, ...]:
     return (cached_move(disk, src, dst),)
 
 
+def recursive_runs(n_disks: int, src: int, dst: int, k: int) -> Iterator[tuple[Move, ...]]:
+    """Moves ``k``, … of the transfer as runs: whole memoised blocks (shared tuples), slices of one where the
+    range starts or ends inside it, and one-move tuples for the larger disks between blocks."""
+    return towers.tower_pieces(
+        n_disks, src, dst, k, (1 << n_disks) - 1, leaf_height=BLOCK_DISKS, leaf=_leaf, single=_single
+    )
+
+
 def recursive_moves(n_disks: int, src: int, dst: int, k: int) -> Iterator[Move]:
     """The recursion T(h, s, d) = T(h-1, s, a) + [h: s->d] + T(h-1, a, d), unfolded with an explicit stack.
 
     Sub-towers of up to :data:`BLOCK_DISKS` disks come from memoised blocks, so iteration runs at C speed
     (``itertools.chain`` over tuples); memory is bounded by the blocks plus an O(n) stack.
     """
-    pieces = towers.tower_pieces(
-        n_disks, src, dst, k, (1 << n_disks) - 1, leaf_height=BLOCK_DISKS, leaf=_leaf, single=_single
-    )
-    return chain.from_iterable(pieces)
+    return chain.from_iterable(recursive_runs(n_disks, src, dst, k))
 
 
 def iterative_moves(n_disks: int, src: int, dst: int, k: int) -> Iterator[Move]:

@@ -6,7 +6,7 @@ method; the method only decides how iteration generates the moves. All five meth
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from ...errors import PlanError
 from ...puzzle import Move, Rules, State, peg_letter
@@ -70,6 +70,14 @@ class ClassicPlan(Plan):
         jump to move ``k``."""
         self.check_index(k, allow_end=True)
         return METHODS[self.method](self.n_disks, self.src, self.dst, k)
+
+    def runs_from(self, k: int) -> Iterator[Sequence[Move]]:
+        """Moves from ``k`` on as runs: with the recursive method the memoised blocks of :mod:`.methods` (the same
+        tuples each time a sub-tower recurs) and the single moves of larger disks between them."""
+        if self.method != "recursive":
+            return super().runs_from(k)
+        self.check_index(k, allow_end=True)
+        return methods.recursive_runs(self.n_disks, self.src, self.dst, k)
 
     def state_at(self, k: int) -> State:
         """The state after ``k`` moves, in O(n)."""

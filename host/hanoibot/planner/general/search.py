@@ -157,9 +157,8 @@ class SearchPlan(Plan):
         return self.moves[self.check_index(k)]
 
     def moves_from(self, k: int) -> Iterator[Move]:
-        """Moves from ``k`` on."""
-        if self.length:
-            self.check_index(k)
+        """Moves from ``k`` on (none when ``k == length``)."""
+        self.check_index(k, allow_end=True)
         return iter(self.moves[k:])
 
 

@@ -396,6 +396,13 @@ class TransferPlan(Plan):
             return iter(())
         return moves_from(self.root, self.check_index(k))
 
+    def runs_from(self, k: int) -> Iterator[Sequence[Move]]:
+        """Moves from ``k`` on as runs: the memoised blocks of the tree's small tower runs (shared tuples) and the
+        moves between them."""
+        if not self.length:
+            return iter(())
+        return _pieces(self.root, self.check_index(k, allow_end=True))
+
     def state_at(self, k: int) -> State:
         """State after ``k`` moves: O(depth · n) for regular plans, a replay otherwise."""
         self.check_index(k, allow_end=True)
