@@ -105,8 +105,12 @@ def test_every_way_a_run_ends_leaves_a_board_the_next_command_can_use(row: str, 
             else:
                 assert result.returncode == 0, result.stderr
         elif (row, column) == ("estopped", "home"):
-            result = hanoibot(*column.split(), *port)
+            result = hanoibot(*column.split(), "--journal", str(journal), *port)
             assert result.returncode == 2 and "hanoibot home --clear" in result.stderr, result.stderr
+        elif column.startswith("home"):
+            # The journal tells home which disk a stopped run left in the gripper, so it can put it down first.
+            result = hanoibot(*column.split(), "--journal", str(journal), *port)
+            assert result.returncode == 0, result.stderr
         else:
             result = hanoibot(*column.split(), *port)
             assert result.returncode == 0, result.stderr

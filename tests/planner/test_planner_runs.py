@@ -13,6 +13,8 @@ from collections.abc import Iterator
 import pytest
 from hanoibot.planner import make_plan
 from hanoibot.planner.base import Plan
+from hanoibot.planner.general.frame_stewart import FrameStewartTower
+from hanoibot.planner.general.transfer import move_at, moves_from
 from hanoibot.puzzle import Move, Rules, State
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -97,3 +99,18 @@ def test_large_restricted_and_multi_peg_runs_cross_blocks() -> None:
 def test_runs_from_any_regular_start_equal_move_at(data: st.DataObject, pegs: int, n: int) -> None:
     start = data.draw(boards(n, pegs, regular=True))
     check_against_move_at(make_plan(n, pegs=pegs, start=start, goal_any=True))
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), m=st.integers(0, 12), pegs=st.integers(4, 7))
+def test_renamed_frame_stewart_blocks_equal_move_at(data: st.DataObject, m: int, pegs: int) -> None:
+    """Towers on any disks and any order of free pegs share canonical blocks, renamed; each move is still right."""
+    board = data.draw(st.integers(pegs, 9))
+    free = data.draw(st.permutations(range(board)))[:pegs]
+    src, dst = free[data.draw(st.integers(0, pegs - 1))], free[data.draw(st.integers(0, pegs - 1))]
+    labels = sorted(data.draw(st.sets(st.integers(1, 40), min_size=m, max_size=m)))
+    tower = FrameStewartTower(labels, src, dst, free)
+    expected = [move_at(tower, k) for k in range(tower.length)] if src != dst or not m else None
+    if expected is not None:
+        assert list(moves_from(tower, 0)) == expected
+        assert all(move.disk in labels and {move.src, move.dst} <= set(free) for move in expected)

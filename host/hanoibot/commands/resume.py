@@ -3,6 +3,7 @@
 Same board boot: the board is asked which command ids finished; what finished is recorded, what did not is
 sent again with fresh ids, and the run goes on. Board reset (new boot id): the arm is homed, the operator
 confirms where the disks are (``--board STATE`` or a prompt), and the rest is replanned from that state.
+After ``hanoibot home --journal FILE`` put the disks down, the rest is replanned from where it recorded them.
 Exit codes as ``hanoibot run``; 2 also for a journal of another robot config or plan, or no confirmation.
 """
 
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from ..planner.colour_run import ColourRunPlan
     from ..run.board_setup import sim_port_url
     from ..run.journal import Journal, load_journal
-    from ..run.recovery import check_journal, resume_after_reset, resume_same_boot
+    from ..run.recovery import check_journal, recorded_board, resume_after_reset, resume_same_boot
     from ..run.robot import Robot
     from ..run.runner import Run
     from .output_files import check_output_paths
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     check_not_empty(args)
 
     log = load_journal(args.journal)
-    board = _parse_board(args.board, int(log.plan_spec["pegs"])) if args.board else None
+    board = _parse_board(args.board, int(log.plan_spec["pegs"])) if args.board else recorded_board(log)
     if log.end_status == "done":
         print(f"nothing to resume: the run in {args.journal} finished ({count_of(log.moves_done, 'move')})")
         return 0

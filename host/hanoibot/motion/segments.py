@@ -137,7 +137,7 @@ def segments_for_move(
     src, dst = board.peg(move.src), board.peg(move.dst)
     diameter_mm = board.disk_diameter_mm(move.disk)
     open_us = round(config.gripper.pulse_for_width_us(diameter_mm + 2 * motion.clearance_mm))
-    grip_us = round(config.gripper.pulse_for_width_us(diameter_mm - config.gripper.squeeze_mm))
+    grip_us = _grip_us(config, diameter_mm)
     build = _Builder(config, tuple(from_pulses_us) if from_pulses_us is not None else config.start_pulses_us())
     heights = [state_before.height(i) for i in range(state_before.pegs)]
 
@@ -156,12 +156,58 @@ def segments_for_move(
     carry_z_mm = _clear_z_mm(config, heights, lifted, above_dst, diameter_mm / 2, {move.src, move.dst})
     carry_z_mm += board.disk_thickness_mm / 2
     build.vertical(MotionPhase.LIFT, src, carry_z_mm, grip_us)
-    build.level(MotionPhase.TRAVEL, dst, carry_z_mm, grip_us)
-    build.hold(MotionPhase.TRAVEL)  # the trailing joints reach the peg axis before the disk goes down over the tip
+    _place(build, dst, carry_z_mm, board.grip_z_mm(heights[move.dst]), grip_us, open_us, rise_first=False)
+    return build.segments
 
-    build.vertical(MotionPhase.LOWER, dst, board.grip_z_mm(heights[move.dst]), grip_us)
+
+def _place(
+    build: _Builder, dst: Peg, carry_z_mm: float, grip_z_mm: float, grip_us: int, open_us: int, *, rise_first: bool
+) -> None:
+    """Append travel (level at ``carry_z_mm``, then a settle hold), lower to ``grip_z_mm``, release, retreat."""
+    build.level(MotionPhase.TRAVEL, dst, carry_z_mm, grip_us, rise_first=rise_first)
+    build.hold(MotionPhase.TRAVEL)  # the trailing joints reach the peg axis before the disk goes down over the tip
+    build.vertical(MotionPhase.LOWER, dst, grip_z_mm, grip_us)
     build.gripper(MotionPhase.RELEASE, open_us)
-    build.vertical(MotionPhase.RETREAT, dst, dst.height_mm + motion.clearance_mm, open_us)
+    build.vertical(MotionPhase.RETREAT, dst, dst.height_mm + build.config.motion.clearance_mm, open_us)
+
+
+def _grip_us(config: RobotConfig, diameter_mm: float) -> int:
+    """Gripper pulse (µs) that closes the fingers on a disk of ``diameter_mm``, squeezing it."""
+    return round(config.gripper.pulse_for_width_us(diameter_mm - config.gripper.squeeze_mm))
+
+
+def regrip_segments(config: RobotConfig, disk: int, from_pulses_us: Sequence[int]) -> list[Segment]:
+    """Segments that close the fingers firmly on ``disk`` (as a pick does) where the arm is, then settle."""
+    build = _Builder(config, tuple(from_pulses_us))
+    build.gripper(MotionPhase.GRIP, _grip_us(config, config.board.disk_diameter_mm(disk)))
+    return build.segments
+
+
+def put_down_segments(
+    config: RobotConfig, state: State, disk: int, src: int, dst: int, *, from_pulses_us: Sequence[int]
+) -> list[Segment]:
+    """Segments that put down ``disk``, held in the fingers since it was taken off ``src``, on top of ``dst``.
+
+    ``state`` is the board with the disk still counted on ``src`` (``dst`` may be ``src``: it goes back).
+    ``from_pulses_us`` (µs) is where the arm holds it now, fingers shut on it (see :func:`regrip_segments`) and
+    lifted clear of every peg (see :func:`hanoibot.run.release.lift_clear`). The disk travels level at a height
+    that clears every peg and stack on the way (rising straight up first if it is lower), is lowered onto the
+    stack and released, and the open fingers rise clear of the peg's tip.
+    """
+    if state.top(src) != disk:
+        raise IllegalMove(f"disk {disk} did not come off the top of peg {peg_letter(src)} in state {state}")
+    board = config.board
+    diameter_mm = board.disk_diameter_mm(disk)
+    open_us = round(config.gripper.pulse_for_width_us(diameter_mm + 2 * config.motion.clearance_mm))
+    grip_us = _grip_us(config, diameter_mm)
+    build = _Builder(config, (*from_pulses_us[:-1], grip_us))
+    heights = [state.height(i) for i in range(state.pegs)]
+    heights[src] -= 1
+    peg = board.peg(dst)
+    above_dst = pulses_at(config, Point(peg.x_mm, peg.y_mm, peg.height_mm), grip_us)
+    clear_z_mm = _clear_z_mm(config, heights, build.pose_us, above_dst, diameter_mm / 2, {dst})
+    carry_z_mm = max(clear_z_mm + board.disk_thickness_mm / 2, build.point.z_mm)
+    _place(build, peg, carry_z_mm, board.grip_z_mm(heights[dst]), grip_us, open_us, rise_first=True)
     return build.segments
 
 

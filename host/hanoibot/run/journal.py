@@ -17,6 +17,8 @@ Records (``type`` field):
             of each segment. A later ``send`` for the same move (a retried pick) replaces the earlier one.
 ``done``    written when the board confirmed the last segment of move ``k`` done.
 ``end``     the run ended with ``status`` (done, fault, estopped, stopped).
+``board``   after the run stopped, ``hanoibot home --journal`` put the disks (a held one put down) as ``state``
+            says: no move is open any more, and ``resume`` replans from that state.
 """
 
 from __future__ import annotations
@@ -123,6 +125,8 @@ class JournalLog:
     last_cmd_id: int = 0
     end_status: str | None = None
     records: int = 0
+    #: Where ``hanoibot home`` left the disks after the run stopped (a state string), None while the plan says.
+    board: str | None = None
 
     @property
     def moves_done(self) -> int:
@@ -135,6 +139,8 @@ class JournalLog:
     @property
     def open_move(self) -> MoveEntry | None:
         """The move that was sent but not confirmed done, if any (at most one after the done prefix)."""
+        if self.board is not None:
+            return None  # home put the moving disk down: the board record says where
         entry = self.moves.get(self.moves_done)
         return entry if entry is not None and not entry.done else None
 
@@ -150,6 +156,7 @@ class JournalLog:
             self.config_path = str(record.get("config_path", self.config_path))
             self.moves = {}
             self.end_status = None
+            self.board = None
         elif kind == "boot":
             self.boot_id = str(record["boot_id"])
         elif kind == "send":
@@ -166,6 +173,8 @@ class JournalLog:
             self.moves[int(record["k"])].done = True
         elif kind == "end":
             self.end_status = str(record["status"])
+        elif kind == "board":
+            self.board = str(record["state"])
 
 
 def load_journal(path: str | Path) -> JournalLog:
@@ -281,6 +290,10 @@ class Journal:
     def record_end(self, status: str) -> None:
         """Record how the run ended (done, fault, estopped, stopped)."""
         self.append({"type": "end", "status": status})
+
+    def record_board(self, state: str) -> None:
+        """Record that the disks now stand as ``state`` (a state string), put there after the run stopped."""
+        self.append({"type": "board", "state": state})
 
     def close(self) -> None:
         """Close the file (every record is already on disk)."""

@@ -59,6 +59,12 @@ def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal
     """
     session = robot.session
     status = session.status()
+    entry = log.open_move
+    if entry is not None and int(status.last_queued_cmd) > log.last_cmd_id:
+        raise RunFault(
+            f"the arm moved after the run stopped (hanoibot home or jog), so the journal cannot say where disk "
+            f"{entry.move.disk} is: resume with --board STATE (last known: {last_known_board(log, plan)})"
+        )
     if int(status.last_queued_cmd) > int(status.last_done_cmd) and str(status.mode) in ("MOVING", "HELD"):
         session.estop()
         status = session.status()
@@ -107,9 +113,16 @@ def _grip_after_hold(status: Status) -> str:
     return str(status.grip)
 
 
+def recorded_board(log: JournalLog) -> State | None:
+    """Where ``hanoibot home`` put the disks after the run stopped, if it recorded that in the journal."""
+    return State.parse(log.board, int(log.plan_spec["pegs"])) if log.board is not None else None
+
+
 def last_known_board(log: JournalLog, plan: Plan) -> str:
-    """Where the journal last saw the disks (the state after its confirmed moves), and the disk that was moving."""
-    text = plan.state_at(log.moves_done).to_string()
+    """Where the journal last saw the disks (the state after its confirmed moves, or where ``home`` put them),
+    and the disk that was moving."""
+    recorded = recorded_board(log)
+    text = (recorded or plan.state_at(log.moves_done)).to_string()
     entry = log.open_move
     if entry is None:
         return text
@@ -150,9 +163,11 @@ def resume_after_reset(log: JournalLog, plan: Plan, robot: Robot, board: State) 
             f"board {board} has {board.n_disks} disks on {board.pegs} pegs but the journal's run has "
             f"{plan.start.n_disks} on {plan.start.pegs}: confirm the state of this run's board"
         )
+    first_cmd_id = max(log.last_cmd_id, int(status.last_queued_cmd)) + 1
+    if board == plan.goal:  # the last move was made but not confirmed: only homing is left
+        return ResumePoint(plan, plan.length, MotionPhase.APPROACH, board, first_cmd_id, same_boot=False)
     if isinstance(plan, ColourRunPlan):
         replanned: Plan = plan.replan_from(board)
     else:
         replanned = make_plan(board.n_disks, pegs=board.pegs, rules=plan.rules, start=board, goal=plan.goal)
-    first_cmd_id = max(log.last_cmd_id, int(status.last_queued_cmd)) + 1
     return ResumePoint(replanned, 0, MotionPhase.APPROACH, board, first_cmd_id, same_boot=False)

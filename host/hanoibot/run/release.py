@@ -53,11 +53,12 @@ def release_board(session: Session, *, clear: bool) -> tuple[str, ...]:
 LIFT_WAIT_MARGIN_S = 5.0
 
 
-def lift_clear(robot: Robot) -> bool:
+def lift_clear(robot: Robot, *, first_cmd_id: int = 0) -> bool:
     """Lift the grip point straight up until a held disk would clear every peg tip, gripper unchanged.
 
     Does nothing on an unconfigured board (it has not moved) or when the arm is high enough already; returns True
-    when it lifted. RunFault when no straight line up is reachable (jog the arm clear by hand then).
+    when it lifted. Command ids start at ``first_cmd_id`` or above. RunFault when no straight line up is reachable
+    (jog the arm clear by hand then).
     """
     from ..errors import UnreachableError
     from ..motion.kinematics import Point
@@ -78,7 +79,7 @@ def lift_clear(robot: Robot) -> bool:
         pieces = straight_line(config, pulses_us, Point(point.x_mm, point.y_mm, safe_z_mm), pulses_us[-1])
     except UnreachableError as err:
         raise RunFault(f"cannot lift the arm straight up from here ({err}): jog it clear with hanoibot jog") from err
-    cmd_id = max(session.last_sent_cmd, int(status.last_queued_cmd), int(status.last_done_cmd))
+    cmd_id = max(session.last_sent_cmd, int(status.last_queued_cmd), int(status.last_done_cmd), first_cmd_id - 1)
     here = pulses_us
     for target in pieces:
         cmd_id += 1

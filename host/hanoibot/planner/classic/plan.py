@@ -12,9 +12,16 @@ from ...errors import PlanError
 from ...puzzle import Move, Rules, State, peg_letter
 from ..base import Plan
 from . import methods, towers
-from .turing import TuringRun
 
 MoveSource = Callable[[int, int, int, int], Iterator[Move]]
+
+
+def turing_moves(n_disks: int, src: int, dst: int, k: int) -> Iterator[Move]:
+    """Basov's Turing machine from move ``k`` (:class:`~.turing.TuringRun`, imported when first run)."""
+    from .turing import TuringRun
+
+    return TuringRun(n_disks, src, dst, k)
+
 
 #: Generation methods by their command-line name; the first is the default.
 METHODS: dict[str, MoveSource] = {
@@ -22,7 +29,7 @@ METHODS: dict[str, MoveSource] = {
     "iterative": methods.iterative_moves,
     "gray": methods.gray_moves,
     "bits": methods.bits_moves,
-    "turing": TuringRun,
+    "turing": turing_moves,
 }
 DEFAULT_METHOD = "recursive"
 

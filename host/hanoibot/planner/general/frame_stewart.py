@@ -83,6 +83,15 @@ class FrameStewartTower(Tower):
         """Class, disks, source, target and the pegs it may use."""
         return (*super().block_key(), self.free)
 
+    def renamed(self) -> tuple[Tower, Sequence[int], Sequence[int]] | None:
+        """The same transfer of disks 1..m over pegs 0..p-1 (the source and target at their places in ``free``),
+        renamed onto this tower's disks and pegs: the split depends only on m and p, the spare pegs on their order."""
+        m, free = len(self.labels), self.free
+        if self.labels == range(1, m + 1) and free == tuple(range(len(free))):
+            return None
+        canonical = FrameStewartTower(range(1, m + 1), free.index(self.src), free.index(self.dst), range(len(free)))
+        return canonical, self.labels, free
+
     @property
     def length(self) -> int:
         """FS_p(m) for m disks on p = len(free) pegs."""

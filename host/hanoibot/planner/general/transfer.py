@@ -12,7 +12,7 @@ common case of disks ``1..m``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from functools import cache
+from functools import cache, partial
 from itertools import chain
 from typing import TypeGuard, overload
 
@@ -178,6 +178,12 @@ class Tower(Transfer):
         """What fixes this run's moves: its class, disks and pegs (subclasses add their other pegs)."""
         return (type(self), tuple(self.labels), self.src, self.dst)
 
+    def renamed(self) -> tuple[Tower, Sequence[int], Sequence[int]] | None:
+        """(canonical tower, disk labels, pegs) when this run is the canonical tower's run with every disk ``d``
+        renamed ``labels[d - 1]`` and every peg ``q`` renamed ``pegs[q]``, so towers of one shape share one
+        canonical block; None when this tower is itself canonical or has no such form."""
+        return None
+
     def apply_to(self, where: list[int]) -> None:
         """Every disk of the tower ends on ``dst``."""
         for label in self.labels:
@@ -271,13 +277,49 @@ def _classic_indices(height: int) -> tuple[int, ...]:
 
 
 _PAIRS = ((0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1))
+#: Makes a Move from a (disk, src, dst) tuple in C (what ``Move(disk, src, dst)`` does, without a Python frame).
+_new_move = partial(tuple.__new__, Move)
 
 
 def _classic_block(tower: ClassicTower) -> tuple[Move, ...]:
     """The moves of a small classic tower: the canonical index block mapped through a table of its own moves."""
     real = (tower.src, tower.aux, tower.dst)
-    table = [Move(label, real[a], real[b]) for label in tower.labels for a, b in _PAIRS]
+    table = list(map(_new_move, ((label, real[a], real[b]) for label in tower.labels for a, b in _PAIRS)))
     return tuple(map(table.__getitem__, _classic_indices(len(tower.labels))))
+
+
+#: Canonical blocks by block key: (indices into the block's distinct moves; those moves' disk indices (disk - 1),
+#: source pegs and target pegs, as three columns).
+_shapes: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
+
+
+def _shape(tower: Tower) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The canonical ``tower``'s block as indices into its distinct moves, and those moves as columns (built once)."""
+    key = tower.block_key()
+    shape = _shapes.get(key)
+    if shape is None:
+        index: dict[Move, int] = {}
+        indices = tuple(index.setdefault(move, len(index)) for move in _block(tower))
+        columns = (
+            tuple(move.disk - 1 for move in index),
+            tuple(move.src for move in index),
+            tuple(move.dst for move in index),
+        )
+        shape = _shapes[key] = (indices, columns)
+        if len(_shapes) > _BLOCKS_KEPT:
+            del _shapes[next(iter(_shapes))]
+    return shape
+
+
+def _renamed_block(tower: Tower, labels: Sequence[int], pegs: Sequence[int]) -> tuple[Move, ...]:
+    """The moves of the canonical ``tower`` with its disks and pegs renamed: a table of the run's own distinct
+    moves, then the canonical indices mapped through it, both at C speed."""
+    indices, (disks, sources, targets) = _shape(tower)
+    renamed = zip(
+        map(labels.__getitem__, disks), map(pegs.__getitem__, sources), map(pegs.__getitem__, targets), strict=True
+    )
+    table = list(map(_new_move, renamed))
+    return tuple(map(table.__getitem__, indices))
 
 
 def _block(node: Tower) -> tuple[Move, ...]:
@@ -285,8 +327,11 @@ def _block(node: Tower) -> tuple[Move, ...]:
     key = node.block_key()
     block = _blocks.get(key)
     if block is None:
+        renamed = node.renamed()
         if isinstance(node, ClassicTower):
             block = _classic_block(node)
+        elif renamed is not None:
+            block = _renamed_block(*renamed)
         else:
             block = tuple(chain.from_iterable(_pieces(node, 0, split_root=True)))
         if len(_blocks) >= _BLOCKS_KEPT:

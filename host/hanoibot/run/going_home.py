@@ -1,0 +1,291 @@
+"""Going home from anywhere: after a stop in mid-move, lift clear, put a held disk down on a legal peg, then home.
+
+``hanoibot home`` takes over the board (:func:`~hanoibot.run.release.release_board`), and then:
+
+1. works out where the disks are: the run's journal (the moves it confirmed and the move that was open) and the
+   board (which segment of that move it finished, and the grip sensor) say which disk, if any, is in the gripper
+   and where the others stand (:func:`disks_at_stop`);
+2. closes the fingers firmly on a held disk and lifts straight up until it clears every peg and stack;
+3. carries the disk to a legal peg (the one it came from when it may go back, else any peg the run's rules allow
+   it to move to, :func:`peg_for`), lowers it onto the stack and lets go;
+4. writes where the disks now are into the journal (so ``resume`` replans from there) and only then travels home.
+
+When the disk's identity or a legal peg is not known, the operator is asked (``ask``), or nothing moves and a
+:class:`~hanoibot.errors.RunFault` says what to do: a held disk is never let go of anywhere else.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import RunFault
+from ..motion.phases import MotionPhase
+from ..motion.segments import Segment, put_down_segments, regrip_segments
+from ..planner.base import Plan
+from ..puzzle import Rules, State, peg_index, peg_letter
+from .journal import Journal, JournalLog, load_journal
+from .recovery import check_journal, disk_in_gripper
+from .release import LIFT_WAIT_MARGIN_S, lift_clear, release_board
+from .robot import Robot
+from .sequencer import Phase
+
+#: Asks the operator a question and returns the answer line (None when nobody can answer).
+Ask = Callable[[str], str | None]
+
+#: Command ids ``home`` skips before its own: more than a run journals ahead of what it sent, so ids a stopped run
+#: journaled but never sent are never reused, and ``resume`` sees from the board's ids that the arm moved since.
+TAKEOVER_ID_GAP = 1000
+#: Why no journal names a held disk when ``home`` was given none.
+NO_JOURNAL = "no journal says which"
+#: Phases of a move in which, at a stop, the disk is still on its source peg (when the fingers hold nothing).
+ON_SOURCE = (MotionPhase.APPROACH, MotionPhase.DESCEND, MotionPhase.GRIP, MotionPhase.LIFT)
+
+
+@dataclass(frozen=True)
+class DisksAtStop:
+    """Where the disks are after a stop: ``state`` counts a held disk on the peg it was taken from, ``source``.
+
+    ``held`` is the disk between the fingers (None when they hold nothing).
+    """
+
+    state: State
+    held: int | None = None
+    source: int | None = None
+
+    def put_down_on(self, peg: int) -> DisksAtStop:
+        """The disks once the held one is put down on ``peg`` (0 = A), the fingers empty."""
+        if self.held is None or self.source is None or peg == self.source:
+            return DisksAtStop(self.state)
+        stacks = [list(stack) for stack in self.state.stacks]
+        stacks[peg].append(stacks[self.source].pop())
+        return DisksAtStop(State(stacks))
+
+
+def disks_at_stop(log: JournalLog, plan: Plan, last_done_cmd: int, grip: str) -> DisksAtStop:
+    """Where the disks are, by the journal and the board: ``last_done_cmd`` is the last command id the board
+    finished, ``grip`` its grip-sensor word (``held``, ``empty``; ``none``/``unknown`` without a verdict).
+
+    RunFault, naming what to do, when they cannot tell: a held disk with no open move, a disk neither in the
+    gripper nor on a peg, or (without a grip sensor) a stop while the fingers were closing or opening.
+    """
+    state = plan.state_at(log.moves_done) if log.board is None else State.parse(log.board, plan.rules.pegs)
+    entry = log.open_move
+    if entry is None:
+        if grip == "held":
+            raise RunFault(
+                "the gripper holds a disk but the journal has no move under way: tell which disk it is (run "
+                "hanoibot home --clear at a terminal) or take it out by hand, then run hanoibot home --clear"
+            )
+        return DisksAtStop(state)
+    disk, src, _ = entry.move
+    phase = entry.phase_after(last_done_cmd)
+    if grip == "held" and phase is not MotionPhase.RETREAT:
+        return DisksAtStop(state, disk, src)
+    if phase is None or phase is MotionPhase.RETREAT:
+        return DisksAtStop(state.apply(entry.move, plan.rules))  # released: the move is made
+    if grip == "empty":
+        if phase in ON_SOURCE:
+            return DisksAtStop(state)  # not picked yet (or the pick missed)
+        if phase is MotionPhase.RELEASE:
+            return DisksAtStop(state.apply(entry.move, plan.rules))
+        raise RunFault(
+            f"disk {disk} is neither in the gripper nor where the journal expects it (stopped in {phase}): "
+            "put it on a peg by hand, run hanoibot home --clear, then resume with --board STATE"
+        )
+    if phase in (MotionPhase.APPROACH, MotionPhase.DESCEND):
+        return DisksAtStop(state)
+    if phase.carries_disk:
+        return DisksAtStop(state, disk, src)
+    raise RunFault(
+        f"without a grip sensor it is unknown whether disk {disk} is in the gripper (stopped in {phase}): "
+        "run hanoibot resume --journal FILE, which finishes the move"
+    )
+
+
+def peg_for(at_stop: DisksAtStop, rules: Rules) -> int | None:
+    """The peg (0 = A) to put the held disk on: back on its source when it may lie there, else the first peg the
+    rules let it move to from its source; None when there is none."""
+    disk, source = at_stop.held, at_stop.source
+    if disk is None or source is None:
+        return None
+    state = at_stop.state
+    below = state.stacks[source][-2] if len(state.stacks[source]) > 1 else None
+    if rules.may_land(disk, below, state.n_disks):
+        return source
+    for move in state.legal_moves(rules):
+        if move.disk == disk and move.src == source:
+            return move.dst
+    return None
+
+
+def go_home(robot: Robot, *, clear: bool, journal_path: str | Path | None = None, ask: Ask | None = None) -> str:
+    """Bring the arm home from wherever it stopped: :func:`put_away`, then :func:`home_arm`; returns what was done
+    with a held disk ("" if none). RunFault when a held disk cannot be put down safely or homing fails."""
+    said, next_cmd_id = put_away(robot, clear=clear, journal_path=journal_path, ask=ask)
+    failed = home_arm(robot, next_cmd_id)
+    if failed is not None:
+        raise RunFault(f"homing failed: {failed}")
+    return said
+
+
+def put_away(
+    robot: Robot, *, clear: bool, journal_path: str | Path | None = None, ask: Ask | None = None
+) -> tuple[str, int]:
+    """Take over the board, lift clear and put a held disk down; returns what was done with a held disk ("" if
+    none) and the next free command id.
+
+    ``journal_path``: the stopped run's journal, which says which disk is held and where the others are; the
+    state the disks are left in is appended to it. RunFault (nothing more moves) when a held disk cannot be put
+    down safely and ``ask`` cannot tell where, or when a latched fault needs ``clear``.
+    """
+    session = robot.session
+    status = session.status()
+    if str(status.mode) == "UNCONFIGURED" and disk_in_gripper(robot, status):
+        raise RunFault(
+            "the board was reset with a disk in the gripper (grip sensor): homing would open the fingers; take "
+            "the disk out by hand and put it on a peg, then run hanoibot home"
+        )
+    log, plan = _journal_of(robot, journal_path)
+    done = ""
+    with contextlib.ExitStack() as stack:
+        # Held (locked) from before anything moves until the board is recorded: no other process writes it meanwhile.
+        journal = stack.enter_context(Journal.open_append(journal_path)) if log and journal_path else None
+        release_board(session, clear=clear)
+        status = session.status()
+        unnamed = NO_JOURNAL if journal_path is None else f"the journal {str(journal_path)!r} is of an earlier boot"
+        at_stop = _disks(robot, log, plan, int(status.last_done_cmd), str(status.grip), ask, unnamed)
+        last_id = max(session.last_sent_cmd, int(status.last_queued_cmd), log.last_cmd_id if log is not None else 0)
+        next_id = last_id + TAKEOVER_ID_GAP
+        if at_stop is not None and at_stop.held is not None:
+            peg = peg_for(at_stop, plan.rules if plan is not None else Rules(at_stop.state.pegs))
+            if peg is None:
+                peg = _ask_peg(at_stop, ask)
+            next_id = _put_down(robot, at_stop, peg, next_id)
+            where = "back on" if peg == at_stop.source else "on"
+            done = f"put disk {at_stop.held} {where} peg {peg_letter(peg)}"
+            at_stop = at_stop.put_down_on(peg)
+        else:
+            lift_clear(robot, first_cmd_id=next_id)
+        if journal is not None and at_stop is not None:
+            journal.record_board(at_stop.state.to_string())
+    return done, next_id
+
+
+def home_arm(robot: Robot, first_cmd_id: int = 1) -> str | None:
+    """Configure the board if it was reset and move the arm to its start pose, with command ids from
+    ``first_cmd_id`` on; returns why that failed, or None when the arm is home."""
+    sequencer = robot.sequencer(first_cmd_id=max(first_cmd_id, robot.session.last_sent_cmd + 1))
+    configure = str(robot.session.status().mode) == "UNCONFIGURED"
+    if sequencer.connect(open_link=False, configure=configure) is not Phase.READY:
+        return sequencer.reason or "the board did not reach its start pose"
+    return None
+
+
+def _put_down(robot: Robot, at_stop: DisksAtStop, peg: int, first_cmd_id: int) -> int:
+    """Regrip the held disk, lift it clear, put it down on ``peg``; returns the next free command id."""
+    disk, source = at_stop.held, at_stop.source
+    assert disk is not None and source is not None
+    next_id = _play(robot, regrip_segments(robot.config, disk, _pose_us(robot)), first_cmd_id)
+    lift_clear(robot, first_cmd_id=next_id)
+    segments = put_down_segments(robot.config, at_stop.state, disk, source, peg, from_pulses_us=_pose_us(robot))
+    return _play(robot, segments, robot.session.last_sent_cmd + 1)
+
+
+def _journal_of(robot: Robot, path: str | Path | None) -> tuple[JournalLog | None, Plan | None]:
+    """The journal at ``path`` and its plan, when it was written on this boot of the board (else None, None)."""
+    if path is None:
+        return None, None
+    log = load_journal(path)
+    plan = check_journal(log, robot.config.config_hash, str(path))
+    if log.boot_id != robot.boot_id:
+        return None, None  # the board was reset since: its command ids say nothing about that run
+    return log, plan
+
+
+def _disks(
+    robot: Robot,
+    log: JournalLog | None,
+    plan: Plan | None,
+    last_done_cmd: int,
+    grip: str,
+    ask: Ask | None,
+    unnamed: str,
+) -> DisksAtStop | None:
+    """Where the disks are (None: unknown, and the fingers hold nothing); asks or raises for a held disk.
+
+    ``unnamed`` says why no journal can name a held disk (for the message)."""
+    if log is not None and plan is not None:
+        try:
+            return disks_at_stop(log, plan, last_done_cmd, grip)
+        except RunFault:
+            if grip != "held" or ask is None:
+                raise
+    elif grip != "held":
+        return None
+    return _ask_disks(robot, ask, unnamed)
+
+
+def _ask_disks(robot: Robot, ask: Ask | None, unnamed: str) -> DisksAtStop:
+    """Ask which disk is held and where the others are; RunFault when nobody can answer."""
+    what = (
+        f"the gripper holds a disk and {unnamed}: run hanoibot home --clear --journal FILE with the run's "
+        "journal, or at a terminal to be asked which disk it is; or take the disk out by hand"
+    )
+    answer = (
+        ask(
+            "The gripper holds a disk. Type the board with that disk on top of the peg it came from "
+            "(e.g. ACB or A:3,1/B:2/C:) and the held disk's number, e.g. 'AAB 1': "
+        )
+        if ask is not None
+        else None
+    )
+    if not answer:
+        raise RunFault(what)
+    try:
+        text, disk_text = answer.split()
+        state = State.parse(text, len(robot.config.board.pegs))
+        disk = int(disk_text)
+        source = state.peg_of(disk)
+    except (ValueError, TypeError) as err:
+        raise RunFault(f"{answer!r} is not a board and a disk number ({err}): nothing moved; {what}") from None
+    if state.top(source) != disk:
+        raise RunFault(f"disk {disk} is not on top of its peg in {text}: nothing moved; {what}")
+    return DisksAtStop(state, disk, source)
+
+
+def _ask_peg(at_stop: DisksAtStop, ask: Ask | None) -> int:
+    """Ask which peg to put the held disk on when the rules allow none; RunFault when nobody answers."""
+    what = (
+        f"disk {at_stop.held} may not go back on its peg nor onto any other under the run's rules: the arm holds "
+        "it; take it out by hand and put it where it may lie, then run hanoibot home --clear"
+    )
+    answer = ask(f"No legal peg for disk {at_stop.held}. Which peg shall it go on (A, B, ...)? ") if ask else None
+    if not answer:
+        raise RunFault(what)
+    pegs = at_stop.state.pegs
+    try:
+        peg = peg_index(answer.strip().upper())
+    except ValueError:
+        peg = -1
+    if not 0 <= peg < pegs:
+        raise RunFault(f"peg {answer.strip()!r} is not one of A to {peg_letter(pegs - 1)}: nothing moved; {what}")
+    return peg
+
+
+def _pose_us(robot: Robot) -> tuple[int, ...]:
+    """Every channel's pulse (µs) now."""
+    return tuple(int(p) for p in robot.session.status().pulses_us)
+
+
+def _play(robot: Robot, segments: Sequence[Segment], first_cmd_id: int) -> int:
+    """Send ``segments`` one at a time as command ids from ``first_cmd_id`` on, each waited for (bounded by its
+    duration); returns the next free command id."""
+    cmd_id = first_cmd_id
+    for segment in segments:
+        robot.session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms)
+        robot.session.wait_done(cmd_id, timeout_s=segment.duration_ms / 1000 + LIFT_WAIT_MARGIN_S)
+        cmd_id += 1
+    return cmd_id
