@@ -359,10 +359,11 @@ class LinkCore:
         return self._last_tx_s + self._heartbeat_s
 
     def _room_s(self, nbytes: int, rto_s: float) -> float:
-        """When ``nbytes`` more may be written, in s: now if they fit in flight, else when the oldest frame in
-        flight expires (more room may come sooner, with an answer)."""
+        """When ``nbytes`` more may be written, in s: -inf if they fit in flight now (never "now": a wall clock
+        moves on while the timers are computed), else when the oldest frame in flight expires (more room may come
+        sooner, with an answer)."""
         if self._flight.has_room(nbytes):
-            return self.clock.now_s()
+            return -math.inf
         return self._flight.oldest_expires_s(rto_s)
 
     def _is_queued(self, entry: Pending) -> bool:
