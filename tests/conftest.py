@@ -1,5 +1,6 @@
 """Shared pytest set-up: hypothesis profiles (``ci`` is derandomized so CI runs are repeatable), and the link
-transports the hardware-facing tests run on: ``sim://`` and a pty to ``hanoibot emulate`` always, and a real
+transports the hardware-facing tests run on: ``sim://``, a pty to ``hanoibot emulate`` and the virtual Pico
+(``vpico://``, marked slow and vpico: make test runs it alone, after the parallel run) always, and a real
 board when ``--hil-port /dev/ttyACM0`` is given (the option comes from the hanoibot pytest plugin,
 :mod:`hanoibot.testing`, which the package registers as a pytest11 entry point)."""
 
@@ -36,7 +37,8 @@ def hil_port(config: pytest.Config) -> str | None:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run every test that takes ``link_transport`` once per transport."""
     if "link_transport" in metafunc.fixturenames:
-        kinds = ["sim", "pty"]
+        vpico = pytest.param("vpico", marks=[pytest.mark.slow, pytest.mark.vpico])
+        kinds: list[object] = ["sim", "pty", vpico]
         if hil_port(metafunc.config) is not None:
             kinds.append("hil")
         metafunc.parametrize("link_transport", kinds, indirect=True)
@@ -44,7 +46,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 @pytest.fixture
 def link_transport(request: pytest.FixtureRequest) -> Iterator[Transport]:
-    """A :class:`link_checks.Transport` for the parametrized kind (sim, pty or hil)."""
+    """A :class:`link_checks.Transport` for the parametrized kind (sim, pty, vpico or hil)."""
     transport = open_transport(request.param, hil_port=hil_port(request.config))
     yield transport
     transport.close()

@@ -1,4 +1,5 @@
-"""Test bodies shared by the link tests over sim://, over a pty to ``hanoibot emulate``, and on a real board.
+"""Test bodies shared by the link tests over sim://, over a pty to ``hanoibot emulate``, on the virtual Pico
+(``vpico://``) and on a real board.
 
 Each body takes an open :class:`~hanoibot.link.session.Session`, so the same code runs on every transport.
 The MOVE targets walk a "snake" through (channel 0, channel 1): consecutive targets differ by exactly 1 µs on one
@@ -79,7 +80,7 @@ class Transport:
         self.emulator = emulator
 
     def executed_cmd_ids(self, session: Session) -> list[int] | None:
-        """Command ids the board executed, from the simulator or the emulator's log (None on a real board)."""
+        """Command ids the board executed, from the simulator or the emulator's log (None on a real board or vpico)."""
         if self.kind == "sim":
             return session.port.board.executed_cmd_ids()  # type: ignore[union-attr]
         if self.emulator is not None:
@@ -110,9 +111,15 @@ class Transport:
 
 
 def open_transport(kind: str, *, hil_port: str | None = None) -> Transport:
-    """A ready transport: ``sim`` (bare simulated board), ``pty`` (emulator process) or ``hil`` (real board)."""
+    """A ready transport: ``sim`` (bare simulated board), ``pty`` (emulator process), ``vpico`` (the virtual Pico:
+    stock MicroPython on an emulated RP2040, booted by the first open of its URL) or ``hil`` (real board)."""
     if kind == "sim":
         return Transport(kind, "sim://?world=0")
+    if kind == "vpico":
+        from vpico_checks import require_machine_near_real_time
+
+        require_machine_near_real_time()  # the bodies use a board's link bounds (1 s of silence)
+        return Transport(kind, "vpico://?world=0")
     if kind == "pty":
         emulator = EmulatorProcess("--no-world")
         emulator.start()

@@ -11,6 +11,10 @@ or holding arm into the REPL (frames never contain 0x03; it is then read as nois
 off, Ctrl-C latches ESTOP and ``serve`` returns so the REPL comes up (mpremote needs that to copy files: send
 RELEASE first: ``hanoibot home --release``).
 
+Input is read and handled in small chunks (about one frame each) only until the next control step is due, so a
+burst of frames (a host filling the motion queue, or a host faster than a slow board) waits in the USB buffer
+instead of delaying the step: motion is stepped every period, never in jumps of many periods' worth.
+
 When the board is idle (nothing queued, nothing received in this loop) the garbage collector runs at most once
 a second, so a collection never lands in the middle of a motion.
 """
@@ -18,6 +22,7 @@ a second, so a collection never lands in the middle of a motion.
 import binascii
 
 GC_EVERY_MS = 1000  # least time between two idle garbage collections
+READ_CHUNK_BYTES = 64  # input read and handled at once: about one MOVE frame, a few ms of work at 125 MHz
 
 _RESET_CAUSES = (
     ("PWRON_RESET", "power"),
@@ -56,7 +61,7 @@ class StreamPort:
     there.
     """
 
-    def __init__(self, poller, rx, tx, *, max_read_bytes: int = 512) -> None:
+    def __init__(self, poller, rx, tx, *, max_read_bytes: int = READ_CHUNK_BYTES) -> None:
         self._poller = poller
         self._rx = rx
         self._tx = tx
@@ -117,10 +122,20 @@ def serve(
     try:
         while loops != max_loops:
             loops += 1
+            received = False
             data = port.read_available()
-            if data:
+            while data:  # handle input chunk by chunk until the control step is due; the rest waits
+                received = True
                 controller.feed(data)
-            out = controller.step(clock.ticks_ms())
+                if clock.ticks_diff(clock.ticks_ms(), next_ms) >= 0:
+                    break
+                data = port.read_available()
+            now_ms = clock.ticks_ms()
+            out = controller.step(now_ms)
+            if clock.ticks_diff(next_ms, now_ms) <= 0:  # this was the periodic step: schedule the next one
+                next_ms = clock.ticks_add(next_ms, period_ms)
+                if clock.ticks_diff(next_ms, now_ms) <= 0:  # overran: do not try to catch up
+                    next_ms = clock.ticks_add(now_ms, period_ms)
             if out:
                 port.write(out)
             want = -1 if controller.is_driving else 3
@@ -131,17 +146,13 @@ def serve(
                 wdt = make_wdt()
             if wdt is not None:
                 wdt.feed()
-            if collect is not None and not data and not controller.motion.is_busy:
+            if collect is not None and not received and not controller.motion.is_busy:
                 if clock.ticks_diff(clock.ticks_ms(), collected_ms) >= GC_EVERY_MS:
                     collect()
                     collected_ms = clock.ticks_ms()
             wait_ms = clock.ticks_diff(next_ms, clock.ticks_ms())
             if wait_ms > 0:
                 port.wait(wait_ms)
-            if clock.ticks_diff(next_ms, clock.ticks_ms()) <= 0:
-                next_ms = clock.ticks_add(next_ms, period_ms)
-                if clock.ticks_diff(next_ms, clock.ticks_ms()) <= 0:  # overran: do not try to catch up
-                    next_ms = clock.ticks_add(clock.ticks_ms(), period_ms)
     except KeyboardInterrupt:
         controller.estop()
         controller.report_status()  # tell the host at once

@@ -27,7 +27,7 @@ from hanoifw.ticks import TICKS_PERIOD, ticks_diff_ms
 HARD_MIN_PULSE_US = p.HARD_MIN_PULSE_US  # no CONFIG may set a limit outside these
 HARD_MAX_PULSE_US = p.HARD_MAX_PULSE_US
 MAX_CHANNELS = 9  # a CONFIG carries 4 values per channel and one more: at most protocol.MAX_FIELDS
-MAX_STEP_MS = 50  # default cap of one step's time: a stalled loop slows motion down instead of making it jump
+MAX_STEP_MS = 20  # cap of one step's time (two 10 ms periods): a late step slows motion instead of jumping it
 MAX_PENDING_FRAMES = 32  # outgoing frames kept between steps; more are dropped and counted
 __all__ = ["TICKS_PERIOD", "Controller", "ticks_diff_ms"]
 # Bounds that keep every frame the board sends under protocol.MAX_FRAME_LEN, even with 16 channels

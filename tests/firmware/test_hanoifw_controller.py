@@ -404,6 +404,21 @@ def test_a_stalled_loop_slows_motion_instead_of_jumping():
     assert done_ids(fast.step(2000)) == [1]
 
 
+def test_a_late_step_advances_motion_by_at_most_two_periods():
+    # A step 50 ms after the last (a slow board's overrun) used to advance the pulses 50 ms along the profile at
+    # once; a servo at its speed limit cannot follow such a jump and leaves the planned path.
+    host = Host()
+    host.start()
+    host.move(1, 1000, 1900)
+    for _ in range(45):
+        host.run(CONTROL_PERIOD_MS)
+    before_us = host.ctl.pulses_us[0]
+    host.ctl.feed(p.encode(p.PING, 0, 0))
+    host.step(50)
+    peak_us_per_ms = 400 * 1.875 / 1000  # the minimum-jerk profile's top speed is 1.875 times the average
+    assert host.ctl.pulses_us[0] - before_us <= 2 * CONTROL_PERIOD_MS * peak_us_per_ms + 1
+
+
 def test_motion_crosses_the_tick_counter_wrap():
     assert ticks_diff_ms(5, TICKS_PERIOD - 5) == 10 and ticks_diff_ms(TICKS_PERIOD - 5, 5) == -10
     host = Host()

@@ -1,8 +1,8 @@
 """``hanoibot emulate`` over a real pseudo-terminal, and link bodies that run on every transport.
 
-Tests taking ``link_transport`` run on sim://, on a pty to an emulator in another process, and on a real board
-with ``--hil-port``. Unplug/replug: the host closes and reopens the port; the emulator pulls its virtual cable
-(SIGUSR1: a new pty behind the same symlink) and the session reconnects by itself.
+Tests taking ``link_transport`` run on sim://, on a pty to an emulator in another process, on the virtual Pico
+(vpico://) and on a real board with ``--hil-port``. Unplug/replug: the host closes and reopens the port; the
+emulator pulls its virtual cable (SIGUSR1: a new pty behind the same symlink) and the session reconnects by itself.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def test_estop_from_a_second_terminal_stops_the_run_and_resume_and_home_clear_re
         port = emulator.port_path
         run = start_run(port, journal)
         try:
-            for second in (("status",), ("home", "--clear")):
+            for second in (("status",), ("home", "--clear"), ("resume", "--journal", str(journal), "--plain")):
                 refused = hanoibot(*second, "--port", port)
                 assert refused.returncode == 2, refused
                 assert refused.stderr.count("\n") == 1, refused.stderr

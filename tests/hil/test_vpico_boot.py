@@ -12,7 +12,7 @@ from hanoibot.link.session import Session
 from vpico_checks import require_machine_near_real_time
 
 # Slow: the emulated chip needs a free core (about 0.4x real time); on a loaded machine a boot takes a minute.
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
 
 def test_the_board_answers_status_over_vpico() -> None:

@@ -14,7 +14,7 @@ import pytest
 from hanoibot.sim.vpico.flash import firmware_dir, firmware_files
 from hanoibot.sim.vpico.process import BoardTraceback, VirtualPico
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
 #: A CPython-only call added to a firmware module: MicroPython has no dataclasses module.
 CPYTHON_ONLY = "import dataclasses\n_FIELDS = dataclasses.fields\n"

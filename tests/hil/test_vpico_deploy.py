@@ -12,7 +12,7 @@ import pytest
 from hanoibot.sim.vpico.flash import firmware_dir
 from vpico_checks import require_machine_near_real_time
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
 #: Generous bounds: the emulated chip runs far below real time on a busy machine.
 STEP_TIMEOUT_S = 600

@@ -13,7 +13,7 @@ from hanoibot.link.core import LinkCore
 from hanoibot.link.session import Session
 from hanoibot.run.robot import Robot
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
 STAGGER_S = 0.2  # board_config.ENABLE_STAGGER_MS
 

@@ -13,7 +13,7 @@ import pytest
 from hanoibot.sim.vpico import sensors
 from hanoibot.sim.vpico.process import USB_FIFO_BYTES, VirtualPico
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
 PROBE = b"""import machine, sys
 pwm = machine.PWM(machine.Pin(6), freq=50, duty_u16=4915)

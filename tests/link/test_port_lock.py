@@ -43,8 +43,9 @@ def test_a_second_process_is_refused_with_the_holder_named() -> None:
             PortLock("sim://?seed=3").acquire()  # the same port with other options
         message = str(refused.value)
         assert f"pid {holder.pid}" in message
-        assert "-c sim://" in message  # its command line
-        assert "hanoibot estop --port sim://?seed=3" in message
+        assert "`python -c sim://` (pid" in message  # its command line
+        assert message.startswith("port sim:// is in use by `python -c")
+        assert "hanoibot estop --port sim://`" in message
         assert "\n" not in message
     finally:
         holder.communicate("\n", timeout=20)

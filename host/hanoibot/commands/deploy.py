@@ -53,14 +53,24 @@ def say(line: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Deploy; returns 0 once the board has answered HELLO (or, with --dry-run, once the plan is printed)."""
-    from ..deploy.board import BoardFiles
-    from ..deploy.compiler import DeployError, compiler_for
-    from ..deploy.steps import build, check_supported, copy_and_verify, firmware_files, wait_for_hello
+    from ..deploy.compiler import DeployError
+    from ..deploy.steps import firmware_files
+    from ..link.port_lock import PortLock
     from ..sim.vpico.flash import firmware_dir
 
     if args.hello_timeout_s <= 0:
         raise DeployError(f"--hello-timeout-s must be above 0, got {args.hello_timeout_s:g}")
     files = firmware_files(args.firmware or firmware_dir())
+    with PortLock(args.port):  # no run may use the board while its files change (PortBusy names the holder)
+        return _deploy(args, files)
+
+
+def _deploy(args: argparse.Namespace, files: Any) -> int:
+    """Copy ``files`` to the board on ``--port``, reset it and wait for HELLO (the caller holds the port)."""
+    from ..deploy.board import BoardFiles
+    from ..deploy.compiler import compiler_for
+    from ..deploy.steps import build, check_supported, copy_and_verify, wait_for_hello
+
     say(f"connecting to {args.port}")
     with BoardFiles(args.port) as board:
         info = board.identify()

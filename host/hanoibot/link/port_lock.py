@@ -79,14 +79,17 @@ def command_line() -> str:
     """How this process was started, as a person would type it (``hanoibot run -n 5``)."""
     program = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
     if program in ("__main__.py", "hanoibot"):
-        program = "hanoibot"
+        return shlex.join(["hanoibot", *sys.argv[1:]])
+    if program == "-c":
+        return shlex.join(["python", "-c", *sys.argv[1:]])  # the code itself is not in argv
     return shlex.join([program, *sys.argv[1:]])
 
 
 def busy_message(url: str, holder: Holder | None) -> str:
     """The one line for a port someone else holds (who, and what to do)."""
     who = "another process" if holder is None else f"`{holder.command}` (pid {holder.pid})"
-    return f"port {url} is in use by {who}; stop it first or run `hanoibot estop --port {url}`"
+    port = port_key(url) if "://" in url else url  # a URL without the options a command may have added
+    return f"port {port} is in use by {who}; stop it first or run `hanoibot estop --port {port}`"
 
 
 class _Claim:

@@ -2,7 +2,8 @@
 
 URL: ``vpico://[?option=value&...]`` with ``servo=pwm|pca9685`` (how the virtual board drives its servos,
 written into its board_config.py; default pwm), ``realtime=1|0`` (cap emulated time at wall time, default 1;
-0 runs free), the world options ``board``, ``config``, ``speed``, ``world=0`` as for ``sim://``, and the wire
+0 runs free), ``slow=K`` (cap the chip at 1/K of a real RP2040's speed, K >= 1: a busy machine, made
+repeatable), the world options ``board``, ``config``, ``speed``, ``world=0`` as for ``sim://``, and the wire
 faults ``flip``, ``drop``, ``insert``, ``dup``, ``seed`` between the host and the board's USB port. The first
 open boots the chip and returns once the firmware has announced itself (a firmware exception raises
 :class:`~hanoibot.sim.vpico.process.BoardTraceback` with the board's traceback); reopening plugs the cable back
@@ -20,12 +21,18 @@ from urllib.parse import parse_qsl, urlsplit
 from serial.serialutil import PortNotOpenError, SerialBase, SerialException, SerialTimeoutException
 
 from ...errors import ConfigError
-from ...sim.factory import FAULT_OPTIONS, WORLD_OPTIONS, make_world
+from ...sim.factory import FAULT_OPTIONS, WORLD_OPTIONS, chip_slowdown, make_world
 from ...sim.faults import ByteFaults, FaultSpec
 from ...sim.vpico.flash import SERVO_DRIVERS
 from ...sim.vpico.process import VirtualPico
 
-KNOWN_OPTIONS = (*(name for name in FAULT_OPTIONS if name != "reset_after"), *WORLD_OPTIONS, "servo", "realtime")
+KNOWN_OPTIONS = (
+    *(name for name in FAULT_OPTIONS if name != "reset_after"),
+    *WORLD_OPTIONS,
+    "servo",
+    "realtime",
+    "slow",
+)
 
 
 def parse_vpico_url(url: str) -> dict[str, str]:
@@ -42,6 +49,8 @@ def parse_vpico_url(url: str) -> dict[str, str]:
         options[name] = value
     if options.get("realtime", "1") not in ("0", "1"):
         raise ConfigError(f"vpico:// option realtime={options['realtime']!r} is invalid: expected 0 or 1")
+    if "slow" in options:
+        chip_slowdown(options["slow"])
     if options.get("servo", "pwm") not in SERVO_DRIVERS:
         raise ConfigError(f"vpico:// option servo={options['servo']!r} is invalid: expected pwm or pca9685")
     return options
@@ -53,6 +62,7 @@ def make_pico(options: dict[str, str], **kwargs: Any) -> VirtualPico:
     return VirtualPico(
         servo_driver=options.get("servo", "pwm"),
         realtime=options.get("realtime", "1") == "1",
+        slow=chip_slowdown(options["slow"]) if "slow" in options else 1.0,
         world=make_world(options),
         **kwargs,
     )

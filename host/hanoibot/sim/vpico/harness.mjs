@@ -11,7 +11,8 @@
 //               {"ev":"tick","t_us":T,"pulses_us":[..]}  every tick_us of emulated time: servo pulses (null = off)
 //               {"ev":"boot","n":K,"cause":"power"|"wdt"}  a (re)boot of the chip; "connected" when USB enumerated
 //               {"ev":"stats", ...}         cycle counts, on request ({"op":"stats"})
-// Emulated time runs at most as fast as wall time (options.realtime) or free (idle time skipped to the next alarm).
+// Emulated time runs at most as fast as wall time (options.realtime), at most options.time_scale times wall time
+// (a throttled chip: 0.25 = a quarter of a real RP2040's speed, as on a busy machine), or free (idle time skipped).
 
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -29,6 +30,7 @@ const FLASH_BASE = 0x10000000;
 const SLICE_NS = 1e6; // run at most 1 ms of emulated time between looks at the host
 const USB_FIFO_BYTES = 512;
 const TICK_NS = (options.tick_us || 10000) * 1000;
+const TIME_SCALE = options.time_scale || 1; // emulated ns per wall ns at most, when options.realtime
 
 // --- boot ROM with flash erase/program routed to us (gap 1 of the README) ------------------------------------
 const bootromBytes = readFileSync(bootromPath);
@@ -286,7 +288,7 @@ function runSlice() {
     flushOut();
     process.exit(0);
   }
-  const wallNs = (performance.now() - wallOriginMs) * 1e6;
+  const wallNs = (performance.now() - wallOriginMs) * 1e6 * TIME_SCALE;
   let limitNs = nowNs() + SLICE_NS;
   if (options.realtime) {
     limitNs = Math.min(limitNs, wallNs);

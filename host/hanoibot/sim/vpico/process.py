@@ -47,8 +47,10 @@ class VirtualPico:
 
     ``servo_driver`` ("pwm" or "pca9685") is written into the board's ``board_config.py`` and tells the harness
     which outputs to read back; ``realtime`` caps emulated time at wall time (False: free-running, idle time
-    skipped); ``world`` (a :class:`~hanoibot.sim.world.SimWorld` or None) is moved by the servo pulses;
-    ``files`` replaces the firmware files (path on the board -> bytes); ``uf2`` another UF2 file.
+    skipped); with ``realtime``, ``slow`` (>= 1) caps it at 1/``slow`` of wall time instead (a chip that many
+    times slower than a real RP2040, as on a busy machine; the emulator may be slower still); ``world`` (a
+    :class:`~hanoibot.sim.world.SimWorld` or None) is moved by the servo pulses; ``files`` replaces the
+    firmware files (path on the board -> bytes); ``uf2`` another UF2 file.
     """
 
     def __init__(
@@ -56,6 +58,7 @@ class VirtualPico:
         *,
         servo_driver: str = "pwm",
         realtime: bool = True,
+        slow: float = 1.0,
         world: Any = None,
         files: dict[str, bytes] | None = None,
         uf2: Path | None = None,
@@ -65,6 +68,7 @@ class VirtualPico:
 
         self.servo_driver = servo_driver
         self.realtime = realtime
+        self.slow = slow
         self.world = world
         self.on_event = on_event
         self.files = files if files is not None else firmware_files(servo_driver=servo_driver)
@@ -96,6 +100,8 @@ class VirtualPico:
         self._stderr = b""
         if world is not None and hasattr(world, "attach"):
             world.attach(self)
+        if world is not None and hasattr(world, "on_event"):
+            world.on_event = self._log_world_event  # picks, places, drops and faults reach the event log
 
     # --- lifecycle ---------------------------------------------------------------------------------------
     def __enter__(self) -> VirtualPico:
@@ -119,6 +125,7 @@ class VirtualPico:
         flash_path.write_bytes(flash)
         options = {
             "realtime": self.realtime,
+            "time_scale": 1.0 / self.slow,
             "servo_driver": self.servo_driver,
             "pwm_pins": list(PWM_PINS),
             "pca9685_channels": list(PCA9685_CHANNELS),
@@ -350,6 +357,13 @@ class VirtualPico:
                 if not self.tracebacks or self.tracebacks[-1] != traceback:
                     self.tracebacks.append(traceback)
                 return
+
+    def _log_world_event(self, event: Event) -> None:
+        """A pick, place, drop or fault seen by the world, logged like the board's own events (as ``emulate`` does)."""
+        record: Event = {"t_s": round(float(event.get("t_s", self.time_s)), 6), "source": "world"}
+        record.update((key, value) for key, value in event.items() if key != "t_s")
+        if self.on_event is not None:
+            self.on_event(record)
 
     def _log(self, event: Event) -> None:
         if self.on_event is not None:
