@@ -460,7 +460,8 @@ class Motion:
                 for ch in range(self.channels):
                     self._start_us[ch] = targets[ch]
                 self._elapsed_ms -= duration_ms - overlap_ms
-                self._overlap_ms = -1
+                # A segment queued behind the new one has waited since before this step: it may blend.
+                self._overlap_ms = self._overlap_with_next() if self._count > 1 else -1
                 continue
             remaining_ms = self._elapsed_ms - duration_ms
             for ch in range(self.channels):

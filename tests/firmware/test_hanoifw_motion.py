@@ -152,3 +152,19 @@ def test_no_blend_with_a_minimum_jerk_neighbour():
     done = []
     motion.advance(100, pose, done)
     assert done == [1] and pose == [1400]
+
+
+def test_short_segments_blend_one_after_another_at_the_board_tick():
+    # Regression: a segment that took over in the middle of a 10 ms step did not let the one queued behind it
+    # blend when its own overlap began within that step.
+    motion = Motion(1, 8)
+    pose = [1000]
+    done = []
+    for cmd_id in range(1, 5):
+        motion.push(cmd_id, 60, [1000 + 100 * cmd_id], 25, 25 if cmd_id > 1 else 0)
+    elapsed_ms = 0
+    while motion.is_busy:
+        motion.advance(10, pose, done)
+        elapsed_ms += 10
+    assert done == [1, 2, 3, 4] and pose == [1400]
+    assert elapsed_ms == 4 * 60 - 3 * 25 + 5  # every corner blended; the last step ends on the 10 ms grid
