@@ -135,7 +135,6 @@ def serve_host(servos, held_us, grip_sensor, rail_sense):
         period_ms=cfg.CONTROL_PERIOD_MS,
         kbd_intr=micropython.kbd_intr,
         collect=gc.collect,
-        mem_free=gc.mem_free,
     )
     if result == "interrupted":
         print("hanoibot: Ctrl-C: stopped with every servo output off; REPL follows")

@@ -16,16 +16,17 @@ burst of frames (a host filling the motion queue, or a host faster than a slow b
 instead of delaying the step: motion is stepped every period, never in jumps of many periods' worth.
 
 When the board is idle (nothing queued, nothing received in this loop) the garbage collector runs at most once
-a second. While the arm moves, frame handling still makes garbage (about 10 KB/s when MOVEs stream in); when the
-free heap falls below LOW_HEAP_BYTES the collection runs right after a control step, so the next step is late by
-at most the collection (about 7 ms on an RP2040) instead of MicroPython collecting by itself at whatever
-allocation finds the heap full, in the middle of input handling.
+a second. While the arm moves, frame handling still makes garbage (on an RP2040 about 4 bytes per input byte,
+about 10 KB/s when MOVEs stream in; the heap has about 200 KB free): after every COLLECT_EVERY_RX_BYTES of input
+the collection runs right after a control step, so the next step is late by at most the collection (about 7 ms)
+instead of MicroPython collecting by itself at whatever allocation finds the heap full, in the middle of input
+handling. (Counting input is cheap; asking ``gc.mem_free()`` walks the whole heap, a few ms each time.)
 """
 
 import binascii
 
 GC_EVERY_MS = 1000  # least time between two idle garbage collections
-LOW_HEAP_BYTES = 16384  # below this much free heap, collect right after the next control step (also while moving)
+COLLECT_EVERY_RX_BYTES = 8192  # input handled between two collections at most (also while moving)
 READ_CHUNK_BYTES = 64  # input read and handled at once: about one MOVE frame, a few ms of work at 125 MHz
 
 _RESET_CAUSES = (
@@ -116,7 +117,6 @@ def serve(
     max_loops: int = -1,
     kbd_intr=None,
     collect=None,
-    mem_free=None,
 ) -> str:
     """Run ``controller`` every ``period_ms`` (waking early when bytes arrive) until Ctrl-C or ``max_loops``.
 
@@ -124,12 +124,13 @@ def serve(
     ``read_available``, ``wait`` and ``write``; ``make_wdt`` (or None) is called once, when the controller is
     first configured, and returns an object with ``feed`` (a ``machine.WDT``). ``kbd_intr`` (or None) is
     ``micropython.kbd_intr``: given -1 while an output is on, 3 otherwise. ``collect`` (or None) is
-    ``gc.collect``, called when idle, and right after a step when ``mem_free()`` (``gc.mem_free``, or None) is
-    below LOW_HEAP_BYTES. Returns "interrupted" after Ctrl-C (ESTOP latched, every output off) or
+    ``gc.collect``, called when idle, and right after a step once COLLECT_EVERY_RX_BYTES of input were handled
+    since the last collection. Returns "interrupted" after Ctrl-C (ESTOP latched, every output off) or
     "stopped" after ``max_loops`` loops.
     """
     next_ms = clock.ticks_add(clock.ticks_ms(), period_ms)
     collected_ms = clock.ticks_ms()
+    rx_bytes = 0  # input handled since the last collection
     loops = 0
     wdt = None
     ctrl_c = None  # the kbd_intr setting in force (None: not set yet)
@@ -140,6 +141,7 @@ def serve(
             data = port.read_available()
             while data:  # handle input chunk by chunk until the control step is due; the rest waits
                 received = True
+                rx_bytes += len(data)
                 controller.feed(data)
                 if clock.ticks_diff(clock.ticks_ms(), next_ms) >= 0:
                     break
@@ -162,12 +164,12 @@ def serve(
                 wdt.feed()
             if collect is not None:
                 idle = not received and not controller.motion.is_busy
-                if idle and clock.ticks_diff(clock.ticks_ms(), collected_ms) >= GC_EVERY_MS:
+                if rx_bytes >= COLLECT_EVERY_RX_BYTES or (
+                    idle and clock.ticks_diff(clock.ticks_ms(), collected_ms) >= GC_EVERY_MS
+                ):
                     collect()
                     collected_ms = clock.ticks_ms()
-                elif mem_free is not None and mem_free() < LOW_HEAP_BYTES:
-                    collect()
-                    collected_ms = clock.ticks_ms()
+                    rx_bytes = 0
             wait_ms = clock.ticks_diff(next_ms, clock.ticks_ms())
             if wait_ms > 0:
                 port.wait(wait_ms)

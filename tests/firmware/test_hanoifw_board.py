@@ -10,7 +10,7 @@ from fwfakes import (
     heap_bytes_during,
 )
 from hanoifw import protocol as p
-from hanoifw.board import LOW_HEAP_BYTES, StreamPort, make_boot_id, reset_cause_name, serve
+from hanoifw.board import COLLECT_EVERY_RX_BYTES, StreamPort, make_boot_id, reset_cause_name, serve
 from hanoifw.controller import Controller
 
 
@@ -281,38 +281,37 @@ def test_a_burst_of_frames_on_a_slow_board_never_delays_the_control_step_by_more
     assert worst_gap_ms <= 2 * CONTROL_PERIOD_MS, f"a control step came {worst_gap_ms} ms after the previous one"
 
 
-def test_a_low_heap_is_collected_right_after_a_step_also_while_moving():
+def test_garbage_is_collected_right_after_a_step_every_so_much_input_also_while_moving():
     # Frame handling makes garbage while the arm moves; left alone, MicroPython collects at whatever allocation
-    # finds the heap full (about 7 ms, in the middle of input handling). Below LOW_HEAP_BYTES the loop collects
-    # right after a control step instead.
+    # finds the heap full (about 7 ms, in the middle of input handling). After COLLECT_EVERY_RX_BYTES of input the
+    # loop collects right after a control step instead.
     clock = FakeClock()
     script = {1: p.encode(p.SYNC, 0, 0, ("t",)), 2: p.encode(p.CONFIG, 1, 0, config_fields(5))}
-    script[3] = p.encode(p.MOVE, 2, 0, [1, 2000] + [1900] * 5)
-    for loop in range(4, 200):
-        script[loop] = p.encode(p.PING, 0, 0, ("hb",))
+    script[3] = p.encode(p.MOVE, 2, 0, [1, 3000] + [1900] * 5)
+    ping = p.encode(p.PING, 0, 0, ("heartbeat-with-a-long-token",))
+    for loop in range(4, 280):
+        script[loop] = ping * 2
     port = ScriptedPort(clock, script)
     events = []
-    heap = [LOW_HEAP_BYTES * 4]
-    lowest = [heap[0]]
 
     class Noted(Controller):
         def step(self, now_ms):
-            events.append(("step", self.motion.is_busy))
+            events.append(("step", self.motion.is_busy, 0))
             return Controller.step(self, now_ms)
 
         def feed(self, data):
-            heap[0] -= 200 * len(data)  # parsing and replying makes garbage
-            lowest[0] = min(lowest[0], heap[0])
-            events.append(("feed", self.motion.is_busy))
+            events.append(("feed", self.motion.is_busy, len(data)))
             Controller.feed(self, data)
 
     def collect():
-        heap[0] = LOW_HEAP_BYTES * 4
-        events.append(("collect", ctl.motion.is_busy))
+        events.append(("collect", ctl.motion.is_busy, 0))
 
     ctl = Noted(FakeServos(), boot_id="feedf00d", stagger_ms=0)
-    serve(ctl, port, clock, period_ms=CONTROL_PERIOD_MS, max_loops=200, collect=collect, mem_free=lambda: heap[0])
+    serve(ctl, port, clock, period_ms=CONTROL_PERIOD_MS, max_loops=280, collect=collect)
     collections = [i for i, event in enumerate(events) if event[0] == "collect"]
     assert [events[i][1] for i in collections].count(True) >= 2, "collected while moving"
     assert all(events[i - 1][0] == "step" for i in collections), "each collection right after a control step"
-    assert lowest[0] > 0, "the heap never ran out"
+    handled = 0
+    for kind, _busy, size in events:
+        handled = 0 if kind == "collect" else handled + size
+        assert handled < COLLECT_EVERY_RX_BYTES + 2 * len(ping), "too much input between two collections"
