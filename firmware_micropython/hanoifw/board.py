@@ -16,8 +16,8 @@ burst of frames (a host filling the motion queue, or a host faster than a slow b
 instead of delaying the step: motion is stepped every period, never in jumps of many periods' worth.
 
 When the board is idle (nothing queued, nothing received in this loop) the garbage collector runs at most once
-a second. While the arm moves, frame handling still makes garbage (on an RP2040 about 4 bytes per input byte,
-about 10 KB/s when MOVEs stream in; the heap has about 200 KB free): after every COLLECT_EVERY_RX_BYTES of input
+a second. While the arm moves, frame handling still makes garbage (on an RP2040 about 25 bytes per input byte;
+the heap has about 200 KB free): after every COLLECT_EVERY_RX_BYTES of input
 the collection runs right after a control step, so the next step is late by at most the collection (about 7 ms)
 instead of MicroPython collecting by itself at whatever allocation finds the heap full, in the middle of input
 handling. (Counting input is cheap; asking ``gc.mem_free()`` walks the whole heap, a few ms each time.)
@@ -26,8 +26,8 @@ handling. (Counting input is cheap; asking ``gc.mem_free()`` walks the whole hea
 import binascii
 
 GC_EVERY_MS = 1000  # least time between two idle garbage collections
-COLLECT_EVERY_RX_BYTES = 8192  # input handled between two collections at most (also while moving)
-READ_CHUNK_BYTES = 64  # input read and handled at once: about one MOVE frame, a few ms of work at 125 MHz
+COLLECT_EVERY_RX_BYTES = 2048  # input handled between two collections at most (also while moving): ~50 KB garbage
+READ_CHUNK_BYTES = 32  # input read and handled at once: under one MOVE frame, a few ms of work at 125 MHz
 
 _RESET_CAUSES = (
     ("PWRON_RESET", "power"),
