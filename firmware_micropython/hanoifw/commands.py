@@ -59,13 +59,17 @@ def parse_config(fields: "list[str]", channels: int, hard_min_us: int, hard_max_
 def parse_move(
     fields: "list[str]", channels: int, mins_us: "list[int]", maxs_us: "list[int]", max_duration_ms: int
 ) -> tuple:
-    """Parse MOVE fields ``cmd_id,duration_ms,pulse_us...`` (one pulse per channel) against the limits.
+    """Parse MOVE fields ``cmd_id,duration_ms,pulse_us...[,ramp_ms,blend_ms]`` (one pulse per channel).
 
     ``duration_ms`` must be 1..``max_duration_ms``; a pulse outside ``mins_us..maxs_us`` of its channel is
-    refused (never clamped). The value is ``(duration_ms, targets_us)``.
+    refused (never clamped). Without the two profile fields the segment is minimum-jerk (``ramp_ms`` -1); with
+    them it is trapezoidal: ``ramp_ms`` 0..duration/2, ``blend_ms`` 0..``ramp_ms``. The value is
+    ``(duration_ms, targets_us, ramp_ms, blend_ms)``.
     """
-    if len(fields) != 2 + channels:
-        return p.E_BAD_CHANNELS, "MOVE has %d pulses: expected %d" % (len(fields) - 2, channels), None
+    profiled = len(fields) == 4 + channels
+    if len(fields) != 2 + channels and not profiled:
+        text = "MOVE has %d pulses: expected %d, then optionally ramp_ms,blend_ms" % (len(fields) - 2, channels)
+        return p.E_BAD_CHANNELS, text, None
     duration_ms = p.parse_uint(fields[1], max_duration_ms)
     if duration_ms < 1:
         return p.E_BAD_DURATION, "duration %s ms: expected 1..%d" % (fields[1][:8], max_duration_ms), None
@@ -80,7 +84,21 @@ def parse_move(
                 None,
             )
         targets.append(pulse_us)
-    return "", "", (duration_ms, targets)
+    ramp_ms = -1
+    blend_ms = 0
+    if profiled:
+        ramp_ms = p.parse_uint(fields[2 + channels], duration_ms // 2)
+        if ramp_ms < 0:
+            text = fields[2 + channels][:8]
+            return p.E_BAD_DURATION, "ramp %s ms: expected 0..%d (half the duration)" % (text, duration_ms // 2), None
+        blend_ms = p.parse_uint(fields[3 + channels], ramp_ms)
+        if blend_ms < 0:
+            return (
+                p.E_BAD_DURATION,
+                "blend %s ms: expected 0..%d (the ramp)" % (fields[3 + channels][:8], ramp_ms),
+                None,
+            )
+    return "", "", (duration_ms, targets, ramp_ms, blend_ms)
 
 
 def check_speeds(

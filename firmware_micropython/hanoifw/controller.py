@@ -344,12 +344,12 @@ class Controller:
         if move is None:
             self._reject(code, cmd_id, text)
             return True
-        duration_ms, targets_us = move
+        duration_ms, targets_us, ramp_ms, blend_ms = move
         code, text = check_speeds(self.motion.end_pose(self.pulses_us), targets_us, duration_ms, self.max_speeds_us_s)
         if code:
             self._reject(code, cmd_id, text)
             return True
-        if not self.motion.push(cmd_id, duration_ms, targets_us):
+        if not self.motion.push(cmd_id, duration_ms, targets_us, ramp_ms, blend_ms):
             self._error(p.E_QUEUE_FULL, cmd_id, "queue full: not acked; resend later")
             return False
         self.last_queued_cmd = cmd_id

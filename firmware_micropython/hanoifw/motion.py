@@ -1,12 +1,25 @@
-"""Synchronized, smooth interpolation of all servo channels through a queue of segments.
+"""Synchronized interpolation of all servo channels through a queue of segments, with blends between them.
 
-A segment is (cmd_id, duration_ms, target pulse per channel). It starts from the pose where the previous one
-ended, and every channel follows the same minimum-jerk profile s(u) = 10u^3 - 15u^4 + 6u^5 (u = elapsed / duration),
-so all channels start and finish together with zero velocity and acceleration at both ends.
+A segment is (cmd_id, duration_ms, target pulse per channel, ramp_ms, blend_ms). It runs from the pose where the
+previous one ended, and every channel follows the same time profile s(t) from 0 to 1, so all channels start and
+finish together:
 
-The profile is read from a 257-entry table (precomputed exactly, written out below) with linear interpolation, in
-Q16 fixed point: one division and a few small-integer operations per step, every intermediate value below 2**30 (a
-MicroPython small int, so a step allocates nothing), and an error below 0.3 us on a 2000 us move.
+* ``ramp_ms`` < 0 (a MOVE without profile fields): the minimum-jerk profile s(u) = 10u^3 - 15u^4 + 6u^5
+  (u = elapsed / duration), with zero velocity and acceleration at both ends;
+* ``ramp_ms`` >= 0: a trapezoidal speed profile: constant acceleration for ``ramp_ms``, constant speed, constant
+  deceleration for the last ``ramp_ms`` (``2 * ramp_ms <= duration_ms``; 0 is constant speed throughout).
+
+Blending: a trapezoidal segment with ``blend_ms`` > 0 starts that long before its trapezoidal predecessor ends, from
+the predecessor's target, and the two motions add up. The overlap is min(blend_ms, both ramps), so during it
+one segment decelerates while the next accelerates: every channel's velocity passes linearly from the one
+segment's cruise velocity to the next one's, never faster than the faster of the two. A segment blends only if it
+was queued before its predecessor's overlap began; one that arrives later starts when its predecessor has
+finished, from rest, so the arm follows either the planned blend or the plain corner, never something between.
+
+Both profiles are Q16 fixed point with every intermediate value below 2**30 (a MicroPython small int, so a step
+allocates nothing). The minimum-jerk profile is read from a 257-entry table (precomputed exactly, written out
+below) with linear interpolation: one division and a few small-integer operations per step, an error below
+0.3 us on a 2000 us move.
 """
 
 Q_BITS = 16
@@ -296,11 +309,42 @@ def min_jerk_q16(elapsed_ms: int, duration_ms: int) -> int:
     return low + (((_TABLE[i + 1] - low) * (u & ((1 << shift) - 1))) >> shift)
 
 
+def trapezoid_q16(elapsed_ms: int, duration_ms: int, ramp_ms: int) -> int:
+    """Return the progress of a trapezoidal profile at ``elapsed_ms`` of a ``duration_ms`` segment that
+    accelerates for ``ramp_ms`` and decelerates for the last ``ramp_ms`` (0 <= 2 * ramp_ms <= duration_ms), in
+    Q16 (0..65536): 0 at the start and exactly 65536 from the end on.
+
+    In units of u = elapsed / duration (14 bits) and r = ramp / duration: s = u^2 / (2r(1-r)) while
+    accelerating, (u - r/2) / (1 - r) at constant speed, 1 - (1-u)^2 / (2r(1-r)) while decelerating.
+    """
+    if elapsed_ms <= 0:
+        return 0
+    if elapsed_ms >= duration_ms:
+        return Q_ONE
+    full = 1 << U_BITS
+    u = (elapsed_ms << U_BITS) // duration_ms
+    r = (ramp_ms << U_BITS) // duration_ms
+    cruise = full - r
+    if u < r:
+        return (((u << 15) // cruise) * u) // r
+    if u <= cruise:
+        return ((2 * u - r) << 15) // cruise
+    w = full - u
+    return Q_ONE - (((w << 15) // cruise) * w) // r
+
+
+def _progress_q16(elapsed_ms: int, duration_ms: int, ramp_ms: int) -> int:
+    """Progress in Q16 of a segment: minimum jerk when ``ramp_ms`` < 0, else trapezoidal."""
+    if ramp_ms < 0:
+        return min_jerk_q16(elapsed_ms, duration_ms)
+    return trapezoid_q16(elapsed_ms, duration_ms, ramp_ms)
+
+
 class Motion:
     """A ring buffer of ``depth`` segments for ``channels`` servos and the segment being executed.
 
-    The executing segment keeps its slot until it finishes, so ``free_slots`` counts it as used.
-    All buffers are allocated here, once.
+    The executing segment keeps its slot until it finishes, so ``free_slots`` counts it as used; a segment that
+    has begun blending in keeps its slot too. All buffers are allocated here, once.
     """
 
     def __init__(self, channels: int, depth: int) -> None:
@@ -308,12 +352,15 @@ class Motion:
         self.depth = depth
         self._targets_us = [[0] * channels for _ in range(depth)]
         self._durations_ms = [0] * depth
+        self._ramps_ms = [0] * depth
+        self._blends_ms = [0] * depth
         self._cmd_ids = [0] * depth
         self._head = 0
         self._count = 0
         self._start_us = [0] * channels  # pose at which the executing segment began
         self._started = False
         self._elapsed_ms = 0
+        self._overlap_ms = -1  # how long the next segment overlaps the executing one; -1 = not decided yet
 
     @property
     def free_slots(self) -> int:
@@ -325,8 +372,14 @@ class Motion:
         """True while a segment is executing or queued."""
         return self._count > 0
 
-    def push(self, cmd_id: int, duration_ms: int, targets_us: "list[int]") -> bool:
-        """Queue a segment (``duration_ms`` >= 1, one target pulse per channel); False if the queue is full."""
+    def push(
+        self, cmd_id: int, duration_ms: int, targets_us: "list[int]", ramp_ms: int = -1, blend_ms: int = 0
+    ) -> bool:
+        """Queue a segment (``duration_ms`` >= 1, one target pulse per channel); False if the queue is full.
+
+        ``ramp_ms`` < 0 is the minimum-jerk profile; else trapezoidal with that ramp (2 * ramp_ms <= duration_ms),
+        blending into its predecessor for up to ``blend_ms`` (see the module's docstring).
+        """
         if self._count >= self.depth:
             return False
         slot = (self._head + self._count) % self.depth
@@ -334,6 +387,8 @@ class Motion:
         for ch in range(self.channels):
             row[ch] = targets_us[ch]
         self._durations_ms[slot] = duration_ms
+        self._ramps_ms[slot] = ramp_ms
+        self._blends_ms[slot] = blend_ms
         self._cmd_ids[slot] = cmd_id
         self._count += 1
         return True
@@ -348,6 +403,24 @@ class Motion:
         """Drop the executing segment and everything queued (the pose stays where it is)."""
         self._count = 0
         self._started = False
+
+    def _overlap_with_next(self) -> int:
+        """The overlap in ms the queued next segment may have with the executing one: the smallest of its
+        ``blend_ms`` and both ramps, when both are trapezoidal; 0 when there is no next segment or no blend."""
+        if self._count < 2:
+            return 0
+        slot = self._head
+        following = (slot + 1) % self.depth
+        ramp_ms = self._ramps_ms[slot]
+        next_ramp_ms = self._ramps_ms[following]
+        overlap_ms = self._blends_ms[following]
+        if ramp_ms < 0 or next_ramp_ms < 0:
+            return 0
+        if ramp_ms < overlap_ms:
+            overlap_ms = ramp_ms
+        if next_ramp_ms < overlap_ms:
+            overlap_ms = next_ramp_ms
+        return overlap_ms
 
     def advance(self, dt_ms: int, pose_us: "list[int]", done_ids: "list[int]") -> None:
         """Move ``dt_ms`` further along the queue, writing the new pulse of every channel into ``pose_us``
@@ -364,19 +437,60 @@ class Motion:
                     self._start_us[ch] = pose_us[ch]
                 self._started = True
                 self._elapsed_ms = 0
+                self._overlap_ms = -1
+            before_ms = self._elapsed_ms
             self._elapsed_ms += remaining_ms
+            remaining_ms = 0
             duration_ms = self._durations_ms[slot]
+            overlap_ms = self._overlap_ms
+            if overlap_ms < 0 and self._count > 1:
+                # Decided once, when the next segment is first seen: blend only if the overlap has not begun yet.
+                overlap_ms = self._overlap_with_next()
+                if before_ms > duration_ms - overlap_ms:
+                    overlap_ms = 0
+                self._overlap_ms = overlap_ms
             if self._elapsed_ms < duration_ms:
-                s = min_jerk_q16(self._elapsed_ms, duration_ms)
-                half = Q_ONE >> 1
-                for ch in range(self.channels):
-                    start = self._start_us[ch]
-                    pose_us[ch] = start + (((targets[ch] - start) * s + half) >> Q_BITS)
+                self._interpolate(slot, pose_us)
                 return
-            remaining_ms = self._elapsed_ms - duration_ms
-            for ch in range(self.channels):
-                pose_us[ch] = targets[ch]
             done_ids.append(self._cmd_ids[slot])
             self._head = (slot + 1) % self.depth
             self._count -= 1
+            if overlap_ms > 0 and self._count > 0:
+                # The next segment has run for elapsed - (duration - overlap) already, from this one's target.
+                for ch in range(self.channels):
+                    self._start_us[ch] = targets[ch]
+                self._elapsed_ms -= duration_ms - overlap_ms
+                # A segment queued behind the new one has waited since before this step: it may blend.
+                self._overlap_ms = self._overlap_with_next() if self._count > 1 else -1
+                continue
+            remaining_ms = self._elapsed_ms - duration_ms
+            for ch in range(self.channels):
+                pose_us[ch] = targets[ch]
             self._started = False
+
+    def _interpolate(self, slot: int, pose_us: "list[int]") -> None:
+        """Write the pose at the executing segment's elapsed time, plus the blending next segment's share.
+
+        Each channel is rounded once: (change * progress) of both segments is summed in Q16 first (each term
+        below 2**28, so the sum stays a small int).
+        """
+        targets = self._targets_us[slot]
+        elapsed_ms = self._elapsed_ms
+        duration_ms = self._durations_ms[slot]
+        s = _progress_q16(elapsed_ms, duration_ms, self._ramps_ms[slot])
+        half = Q_ONE >> 1
+        overlap_ms = self._overlap_ms
+        if overlap_ms <= 0 or elapsed_ms <= duration_ms - overlap_ms:
+            for ch in range(self.channels):
+                start = self._start_us[ch]
+                pose_us[ch] = start + (((targets[ch] - start) * s + half) >> Q_BITS)
+            return
+        following = (slot + 1) % self.depth
+        next_targets = self._targets_us[following]
+        s_next = _progress_q16(
+            elapsed_ms - (duration_ms - overlap_ms), self._durations_ms[following], self._ramps_ms[following]
+        )
+        for ch in range(self.channels):
+            start = self._start_us[ch]
+            target = targets[ch]
+            pose_us[ch] = start + (((target - start) * s + (next_targets[ch] - target) * s_next + half) >> Q_BITS)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     Fields = Sequence[str | int]
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3  # 3: MOVE may carry a trapezoidal profile and a blend (ramp_ms, blend_ms)
 SEQ_MOD = 65536  # sequence numbers and acks count modulo 2**16
 MAX_FRAME_LEN = 256  # bytes per frame including the closing newline
 MAX_FIELDS = 40  # fields after KIND,seq,ack

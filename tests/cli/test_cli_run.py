@@ -146,9 +146,9 @@ def motion_sent(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     for name in ("configure", "send_move"):
         original = getattr(Session, name)
 
-        def spy(self: Session, *args: Any, _name: str = name, _original: Any = original) -> Any:
+        def spy(self: Session, *args: Any, _name: str = name, _original: Any = original, **kwargs: Any) -> Any:
             sent.append(_name)
-            return _original(self, *args)
+            return _original(self, *args, **kwargs)
 
         monkeypatch.setattr(Session, name, spy)
     return sent

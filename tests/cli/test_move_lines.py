@@ -77,9 +77,9 @@ def test_long_runs_pass_whole_and_short_ones_are_batched() -> None:
 def test_each_move_and_each_recurring_block_is_formatted_once() -> None:
     made: list[Move] = []
 
-    def line(move: Move) -> str:
+    def line(move: Move) -> bytes:
         made.append(move)
-        return f"{move.disk}{move.src}{move.dst}\n"
+        return b"%d%d%d\n" % move
 
     text = RunText(line)
     block = tuple(moves(SHARED_RUN))
@@ -100,7 +100,7 @@ def test_numbered_lines_equal_one_format_per_move(sizes: list[int], lo: int, dat
     everything = [move for run in runs for move in run]
     count = data.draw(st.integers(0, len(everything)))
     tail: Callable[[Move], str] = lambda m: f"disk {m.disk} 100% {PEG_LETTERS[m.src]}\n"  # noqa: E731
-    got = "".join(numbered_lines(runs, lo, lo + count, "  %*d  ", tail))
+    got = b"".join(numbered_lines(runs, lo, lo + count, "  %*d  ", tail)).decode()
     widths = chunk_widths(lo, lo + count)
     expected = "".join(
         f"  {k:>{width}}  {tail(move)}"

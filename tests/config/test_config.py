@@ -14,7 +14,7 @@ import hanoibot.config.robot_config
 import pytest
 from hanoibot.config import default_config_path, is_packaged_config, load_config, packaged_config_path, parse_config
 from hanoibot.errors import ConfigError, HanoiError, UnreachableError
-from hanoibot.motion.geometry import JOINT_NAMES
+from hanoibot.motion.geometry import DEFAULT_MAX_ACCEL_DEG_S2, JOINT_NAMES
 from robot_configs import edited, four_pegs
 
 DEFAULT = load_config()
@@ -180,6 +180,9 @@ def test_missing_key_names_key_and_section() -> None:
             r"\[arm.shoulder\] max_speed_deg_s = 0.0: expected a number more",
         ),
         (setter("gripper", "max_speed_deg_s", -5.0), r"\[gripper\] max_speed_deg_s = -5.0"),
+        # an acceleration limit of zero, or a string
+        (setter("arm.elbow", "max_accel_deg_s2", 0), r"\[arm.elbow\] max_accel_deg_s2 = 0: expected a number more"),
+        (setter("gripper", "max_accel_deg_s2", "fast"), r"\[gripper\] max_accel_deg_s2 = 'fast': expected a number"),
         # inverted pulse ranges
         (setter("servos.base", "min_us", 2400), r"\[servos.base\] max_us = 2400: expected more than min_us = 2400"),
         # a pulse range the firmware would refuse (it takes 500-2500 µs)
@@ -286,6 +289,18 @@ def test_config_errors_are_hanoi_errors_and_value_errors() -> None:
 def test_a_grip_sensor_without_a_threshold_gets_the_documented_default() -> None:
     config = parse_config(edited(remover("gripper", "grip_threshold_u16")))
     assert config.gripper.grip_threshold_u16 == round(0.33 * 0.1 * 50 / 3.3 * 65536)  # 1.65 V: half the ADC range
+
+
+def test_acceleration_limits_are_read_and_default_when_left_out() -> None:
+    assert [joint.max_accel_deg_s2 for joint in DEFAULT.arm.joints] == [5000.0, 4000.0, 5000.0, 6000.0]
+    assert DEFAULT.gripper.max_accel_deg_s2 == 15000.0
+
+    def drop_both(document: Any) -> None:
+        remover("arm.base", "max_accel_deg_s2")(document)
+        remover("gripper", "max_accel_deg_s2")(document)
+
+    config = parse_config(edited(drop_both))
+    assert config.arm.joints[0].max_accel_deg_s2 == DEFAULT_MAX_ACCEL_DEG_S2 == config.gripper.max_accel_deg_s2
 
 
 # --- the coloured disk set --------------------------------------------------------------------------------

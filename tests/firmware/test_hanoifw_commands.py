@@ -29,7 +29,7 @@ def test_config_names_the_bad_channel():
 def test_move_checks_duration_and_every_pulse_against_its_channel():
     mins = [1000, 1100]
     maxs = [2000, 1900]
-    assert parse_move(["1", "300", "1000", "1900"], 2, mins, maxs, 60000) == ("", "", (300, [1000, 1900]))
+    assert parse_move(["1", "300", "1000", "1900"], 2, mins, maxs, 60000) == ("", "", (300, [1000, 1900], -1, 0))
     cases = (
         (["1", "300", "1000"], p.E_BAD_CHANNELS, "1 pulses"),
         (["1", "0", "1000", "1500"], p.E_BAD_DURATION, "duration 0"),
@@ -52,3 +52,23 @@ def test_speed_check_uses_the_average_speed_of_each_channel():
     assert code == p.E_TOO_FAST and "channel 1" in text
     assert check_speeds([0, 1500], [2500, 1500], 1, speeds) == ("", "")  # not output yet: enabled first
     assert check_speeds([500, 500], [2500, 2500], 60000, [34, 34]) == ("", "")  # 2000 us in 60 s, no overflow
+
+
+def test_move_with_a_profile_takes_ramp_and_blend_within_their_bounds():
+    mins, maxs = [1000, 1100], [2000, 1900]
+    assert parse_move(["1", "300", "1000", "1900", "150", "40"], 2, mins, maxs, 60000) == (
+        "",
+        "",
+        (300, [1000, 1900], 150, 40),
+    )
+    cases = (
+        (["1", "300", "1000", "1500", "151", "0"], "ramp 151 ms: expected 0..150"),
+        (["1", "300", "1000", "1500", "-1", "0"], "ramp -1 ms"),
+        (["1", "300", "1000", "1500", "100", "101"], "blend 101 ms: expected 0..100"),
+        (["1", "300", "1000", "1500", "100", "x"], "blend x ms"),
+    )
+    for fields, needle in cases:
+        code, text, value = parse_move(fields, 2, mins, maxs, 60000)
+        assert value is None and code == p.E_BAD_DURATION and needle in text, (fields, text)
+    code, _, value = parse_move(["1", "300", "1000", "1500", "100"], 2, mins, maxs, 60000)
+    assert value is None and code == p.E_BAD_CHANNELS

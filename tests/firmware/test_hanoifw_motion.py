@@ -1,11 +1,27 @@
 """Interpolator tests (also run under MicroPython): the profile against a float oracle, and the segment queue."""
 
-from hanoifw.motion import MAX_DURATION_MS, Q_ONE, Motion, min_jerk_q16
+from hanoifw.motion import MAX_DURATION_MS, Q_ONE, Motion, min_jerk_q16, trapezoid_q16
 
 
 def min_jerk(u):
     """Independent float oracle: s(u) = 10u^3 - 15u^4 + 6u^5."""
     return 10 * u**3 - 15 * u**4 + 6 * u**5
+
+
+def trapezoid(t, duration, ramp):
+    """Independent float oracle: position of a unit move with constant acceleration for ``ramp``, constant
+    speed, and constant deceleration for the last ``ramp`` (time units of the arguments)."""
+    t = min(max(t, 0.0), duration)
+    if ramp == 0:
+        return t / duration
+    peak = 1.0 / (duration - ramp)
+    accel = peak / ramp
+    if t < ramp:
+        return accel * t * t / 2
+    if t <= duration - ramp:
+        return peak * ramp / 2 + peak * (t - ramp)
+    left = duration - t
+    return 1.0 - accel * left * left / 2
 
 
 def test_profile_matches_the_oracle_is_monotone_and_exact_at_the_ends():
@@ -78,3 +94,77 @@ def test_ring_buffer_wraps_many_times_without_losing_order():
             motion.push(pushed, 1 + round_index % 3, [pushed])
         motion.advance(2, pose, done)
     assert done == list(range(1, len(done) + 1)) and len(done) > 40
+
+
+def test_trapezoid_matches_the_oracle_is_monotone_and_exact_at_the_ends():
+    for duration_ms, ramp_ms in ((20, 10), (100, 0), (333, 40), (1000, 500), (1000, 1), (MAX_DURATION_MS, 9000)):
+        stride = max(1, duration_ms // 997)
+        previous = -1
+        for elapsed_ms in range(-5, duration_ms + 6, stride):
+            s = trapezoid_q16(elapsed_ms, duration_ms, ramp_ms)
+            assert abs(s / Q_ONE - trapezoid(elapsed_ms, duration_ms, ramp_ms)) < 3e-4, (duration_ms, elapsed_ms)
+            assert s >= previous
+            previous = s
+        assert trapezoid_q16(0, duration_ms, ramp_ms) == 0
+        assert trapezoid_q16(duration_ms, duration_ms, ramp_ms) == Q_ONE
+
+
+def blended_run(late_ms=None):
+    """Two trapezoidal segments on one channel, 1000 -> 1400 -> 1800 us, 200 ms each with 50 ms ramps, the
+    second blending 50 ms into the first; ``late_ms``: push the second only after that much time."""
+    motion = Motion(1, 4)
+    pose = [1000]
+    done = []
+    motion.push(1, 200, [1400], 50, 0)
+    trace = []
+    if late_ms is None:
+        motion.push(2, 200, [1800], 50, 50)
+    for t_ms in range(1, 451):
+        if t_ms - 1 == late_ms:
+            motion.push(2, 200, [1800], 50, 50)
+        motion.advance(1, pose, done)
+        trace.append(pose[0])
+    return trace, done
+
+
+def test_a_blended_segment_starts_during_the_ramp_of_the_one_before_and_keeps_the_speed():
+    trace, done = blended_run()
+    assert done == [1, 2] and trace[-1] == 1800
+    assert trace[350 - 1] == 1800 and trace[340 - 1] < 1800  # 200 + 200 - 50 ms in all
+    speeds = [trace[i + 1] - trace[i] for i in range(len(trace) - 1)]  # us per ms
+    cruise = 400 / 150  # 400 us in 200 - 50 ms
+    assert max(speeds) <= cruise + 1  # whole-us steps
+    assert min(speeds[150:200]) >= cruise - 1.01  # through the blend the speed stays at cruise
+
+
+def test_a_segment_queued_after_the_overlap_began_waits_and_starts_from_rest():
+    trace, done = blended_run(late_ms=160)  # the overlap would have begun at 150 ms
+    assert done == [1, 2] and trace[-1] == 1800
+    assert trace[200 - 1] == 1400 and trace[201 - 1] == 1400  # at rest on the first target, then on
+    assert trace[400 - 1] == 1800 and trace[390 - 1] < 1800
+
+
+def test_no_blend_with_a_minimum_jerk_neighbour():
+    motion = Motion(1, 4)
+    pose = [1000]
+    motion.push(1, 100, [1400])
+    motion.push(2, 100, [1800], 50, 50)
+    done = []
+    motion.advance(100, pose, done)
+    assert done == [1] and pose == [1400]
+
+
+def test_short_segments_blend_one_after_another_at_the_board_tick():
+    # Regression: a segment that took over in the middle of a 10 ms step did not let the one queued behind it
+    # blend when its own overlap began within that step.
+    motion = Motion(1, 8)
+    pose = [1000]
+    done = []
+    for cmd_id in range(1, 5):
+        motion.push(cmd_id, 60, [1000 + 100 * cmd_id], 25, 25 if cmd_id > 1 else 0)
+    elapsed_ms = 0
+    while motion.is_busy:
+        motion.advance(10, pose, done)
+        elapsed_ms += 10
+    assert done == [1, 2, 3, 4] and pose == [1400]
+    assert elapsed_ms == 4 * 60 - 3 * 25 + 5  # every corner blended; the last step ends on the 10 ms grid

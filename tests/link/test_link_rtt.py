@@ -33,6 +33,19 @@ def test_back_off_doubles_up_to_the_cap_and_progress_clears_it() -> None:
     assert rtt.rto_s == pytest.approx(0.1)
 
 
+def test_back_off_doubles_the_floor_when_round_trips_take_no_time() -> None:
+    # On a virtual clock an answer can come in the same instant (round trip 0): the back-off must still double
+    # the timeout from its floor, and stop at the cap (it once doubled a zero for ever, up to an OverflowError).
+    rtt = RttEstimator(min_rto_s=0.03, max_rto_s=0.2)
+    rtt.sample(0.0)
+    seen = []
+    for _ in range(2000):
+        rtt.back_off()
+        seen.append(rtt.rto_s)
+    assert seen[:4] == pytest.approx([0.06, 0.12, 0.2, 0.2])
+    assert seen[-1] == pytest.approx(0.2)
+
+
 def test_probe_is_twice_the_recent_minimum_and_ignores_an_outlier() -> None:
     rtt = RttEstimator()
     assert rtt.probe_s == 0.0

@@ -1,7 +1,7 @@
 """Tests of hanoibot.motion.segments: every segment within joint and speed limits, heights from the stacks.
 
-The checks replay each segment the way the firmware does (every channel along one minimum-jerk profile
-s(u) = 10u³ - 15u⁴ + 6u⁵ over the segment's duration) and look at the joint speeds and the grip point.
+The checks replay the segments through the firmware's own interpolator (profiles and blends included, see
+tests/motion_replay.py) and look at the joint speeds and the grip point.
 """
 
 from __future__ import annotations
@@ -25,52 +25,35 @@ from hanoibot.motion.segments import (
 from hanoibot.puzzle import Move, State
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from motion_replay import firmware_trace
 from robot_configs import config_with, four_pegs
 
 CONFIG = load_config()
 #: Rounding a pulse to whole µs moves the grip point by up to about this much.
 ROUNDING_MM = 0.6
-SAMPLES = 48
 
 
 FOUR_PEGS = config_with(four_pegs)
 
 
-def min_jerk(u: float) -> float:
-    """Progress of the firmware's profile at fraction ``u`` of a segment."""
-    return u**3 * (10 - 15 * u + 6 * u * u)
-
-
-def replay(config: RobotConfig, from_us: Sequence[int], segment: Segment) -> list[tuple[float, list[float]]]:
-    """(time in s, pulses) at SAMPLES + 1 instants of ``segment`` as the firmware would drive it."""
-    duration_s = segment.duration_ms / 1000
-    out = []
-    for i in range(SAMPLES + 1):
-        s = min_jerk(i / SAMPLES)
-        out.append(
-            (duration_s * i / SAMPLES, [a + (b - a) * s for a, b in zip(from_us, segment.pulses_us, strict=True)])
-        )
-    return out
-
-
 def assert_within_limits(config: RobotConfig, from_us: Sequence[int], segments: list[Segment]) -> None:
-    """Every pulse inside its range, every joint inside its limits and below its top speed, at every instant."""
+    """Every pulse inside its range, every joint inside its limits and below its top speed, at every firmware tick
+    (10 ms; a commanded pulse is rounded to whole µs, so each step may be 1 µs longer than the motion)."""
     lows, highs = config.min_pulses_us(), config.max_pulses_us()
-    pose = list(from_us)
     for segment in segments:
         assert len(segment.pulses_us) == config.channels
         assert all(isinstance(p, int) for p in segment.pulses_us)
         assert all(lo <= p <= hi for lo, p, hi in zip(lows, segment.pulses_us, highs, strict=True)), segment
-        for joint, angle in zip(config.arm.joints, config.joint_angles(segment.pulses_us), strict=True):
+    trace = firmware_trace(from_us, segments, step_ms=10)
+    for (t0, p0, _), (t1, p1, k) in itertools.pairwise(trace):
+        for joint, angle in zip(config.arm.joints, config.joint_angles(p1), strict=True):
             assert joint.contains(angle, tolerance_deg=1e-6), (joint, angle)
-        samples = replay(config, pose, segment)
-        for (t0, p0), (t1, p1) in itertools.pairwise(samples):
-            a0, a1 = config.joint_angles(p0), config.joint_angles(p1)
-            for joint, x0, x1 in zip(config.arm.joints, a0, a1, strict=True):
-                assert abs(x1 - x0) / (t1 - t0) <= joint.max_speed_deg_s * 1.001, (segment, joint.name)
-            gripper_deg_s = abs(p1[4] - p0[4]) / config.gripper.us_per_deg / (t1 - t0)
-            assert gripper_deg_s <= config.gripper.max_speed_deg_s * 1.001
-        pose = list(segment.pulses_us)
+        for ch, (servo, joint) in enumerate(zip(config.servos, config.arm.joints, strict=False)):
+            step_us = max(abs(p1[ch] - p0[ch]) - 1, 0)
+            travel_deg = step_us * servo.calibration.max_deg_per_us(p0[ch], p1[ch])
+            assert travel_deg / (t1 - t0) <= joint.max_speed_deg_s * 1.001, (segments[k], joint.name)
+        gripper_deg_s = max(abs(p1[4] - p0[4]) - 1, 0) / config.gripper.us_per_deg / (t1 - t0)
+        assert gripper_deg_s <= config.gripper.max_speed_deg_s * 1.001
 
 
 def collapse(phases: list[str]) -> list[str]:
@@ -78,14 +61,8 @@ def collapse(phases: list[str]) -> list[str]:
 
 
 def path_of(config: RobotConfig, from_us: Sequence[int], segments: list[Segment], phases: set[str]) -> list[Point]:
-    """Grip points along the segments of ``phases`` (sampled as the firmware drives them)."""
-    points = []
-    pose = list(from_us)
-    for segment in segments:
-        if segment.phase in phases:
-            points += [config.grip_point(p) for _, p in replay(config, pose, segment)]
-        pose = list(segment.pulses_us)
-    return points
+    """Grip points, every firmware millisecond, while a segment of ``phases`` executes."""
+    return [config.grip_point(p) for _, p, k in firmware_trace(from_us, segments) if segments[k].phase in phases]
 
 
 def phase_end(config: RobotConfig, segments: list[Segment], phase: str) -> Point:
@@ -196,7 +173,7 @@ def test_durations_come_from_distances_not_fixed_delays() -> None:
 
 
 @pytest.mark.parametrize("settle_ms", [0, 10, 40, 150])
-def test_gripper_moves_and_the_travel_end_holding_still_for_the_settle_time(settle_ms: int) -> None:
+def test_the_grip_ends_holding_still_for_the_settle_time_and_the_release_does_not(settle_ms: int) -> None:
     def change(document: Any) -> None:
         document["motion"]["settle_ms"] = settle_ms
 
@@ -205,10 +182,12 @@ def test_gripper_moves_and_the_travel_end_holding_still_for_the_settle_time(sett
     before = [tuple(config.start_pulses_us()), *(s.pulses_us for s in segments)]
     holds = [(i, s.phase, s.duration_ms) for i, s in enumerate(segments) if s.pulses_us == before[i]]
     hold_ms = max(settle_ms, 20)  # at least two 10 ms firmware ticks
-    expected = [(phase, hold_ms) for phase in ("grip", "travel", "release")] if settle_ms else []
-    assert [(phase, ms) for _, phase, ms in holds] == expected
-    for i, phase, _ in holds:
-        assert segments[i - 1].phase == phase != segments[i + 1].phase, "the hold ends its phase, after its move"
+    assert all(ms == hold_ms for _, _, ms in holds) and (holds == []) == (settle_ms == 0)
+    grip = [i for i, s in enumerate(segments) if s.phase == "grip"]
+    assert [s.duration_ms for s in segments[grip[0] : grip[-1] + 1]][1:] == ([hold_ms] if settle_ms else [])
+    assert segments[grip[-1] + 1].phase == "lift" and segments[grip[-1] + 1].blend_ms == 0
+    release = [s for s in segments if s.phase == "release"]
+    assert len(release) == 1 and release[0].pulses_us[:4] == before[segments.index(release[0])][:4]
 
 
 def test_approach_starts_from_the_current_pose() -> None:

@@ -86,6 +86,7 @@ def test_a_run_reaches_the_goal_with_every_planned_move_exactly_once(
     goal = State.tower(n_disks, pegs - 1, pegs)
     plan, board, job = run_on_sim(start, goal, flip=flip, config_path=four_peg_config(tmp_path) if pegs == 4 else None)
     assert board.world.state == goal
+    assert board.world.faults() == [], "the blended paths stay clear of the board, on a noisy wire too"
     assert moves_seen_by_the_world(board.world.events) == list(plan)
     executed = [e["cmd_id"] for e in board.events if e["event"] == "executed"]
     assert executed == sorted(set(executed)), "a command id ran twice or out of order"

@@ -70,7 +70,8 @@ class MiniHost:
                 segment = segments[queued]
                 self.cmd_id += 1
                 queued += 1
-                self._send("MOVE", [self.cmd_id, segment.duration_ms, *segment.pulses_us])
+                profile = [] if segment.ramp_ms is None else [segment.ramp_ms, segment.blend_ms]
+                self._send("MOVE", [self.cmd_id, segment.duration_ms, *segment.pulses_us, *profile])
             self.board.feed(p.encode("PING", 0, 0, ["hb"]))
             self.board.run_until(self.board.clock.now_s() + POLL_S)
         assert self.board.controller.last_done_cmd == last_id >= first_id
@@ -82,7 +83,8 @@ class MiniHost:
         state = start
         for k, move in enumerate(moves):
             segments = segments_for_move(self.config, state, move, from_pulses_us=self.pose_us)
-            grip_end = [s.phase for s in segments].index("grip") + 1
+            phases = [s.phase for s in segments]
+            grip_end = len(phases) - phases[::-1].index("grip")  # the grip and its settle hold, as the sequencer
             ok = self.run(segments[:grip_end])
             if ok and self.status()["grip"] == "empty":
                 return f"failed pick at move {k}"
@@ -118,11 +120,13 @@ def test_the_grip_sensor_reports_the_held_disk_through_the_firmware_status() -> 
     board = SimBoard(world=world, max_speed_us_per_s=world.max_speed_us_per_s)
     host = MiniHost(board, CONFIG)
     segments = segments_for_move(CONFIG, State.tower(3), Move(1, 0, 2))
-    assert host.run(segments[: [s.phase for s in segments].index("grip") + 1])
+    phases = [s.phase for s in segments]
+    grip_end = len(phases) - phases[::-1].index("grip")  # the grip and its settle hold, as the sequencer
+    assert host.run(segments[:grip_end])
     held = host.status()
     # 0.55 A stall current x 0.1 ohm x gain 50 = 2.75 V of the ADC's 3.3 V
     assert held["grip"] == "held" and abs(held["grip_raw"] - 2.75 / 3.3 * 65535) <= 1
-    assert host.run(segments[[s.phase for s in segments].index("grip") + 1 :])
+    assert host.run(segments[grip_end:])
     empty = host.status()
     assert empty["grip"] == "empty" and abs(empty["grip_raw"] - 0.12 * 0.1 * 50 / 3.3 * 65535) <= 1
     assert world.state == State.parse("CAA")

@@ -9,6 +9,7 @@ import pytest
 from hanoibot.clock import VirtualClock
 from hanoibot.config import load_config
 from hanoibot.errors import ConfigError
+from hanoibot.motion.blends import NEAR_FACTOR
 from hanoibot.motion.segments import segments_for_moves
 from hanoibot.planner import make_plan
 from hanoibot.sim.board import SimBoard
@@ -155,7 +156,9 @@ def worst_distance_from_peg_axis_mm(ping_seed: int) -> tuple[float, float]:
         while sent < len(items) and sent - board.controller.last_done_cmd < 6:
             sent += 1
             _move, segment = items[sent - 1]
-            board.feed(protocol.encode("MOVE", sent + 1, 0, [sent, segment.duration_ms, *segment.pulses_us]))
+            profile = [] if segment.ramp_ms is None else [segment.ramp_ms, segment.blend_ms]
+            fields = [sent, segment.duration_ms, *segment.pulses_us, *profile]
+            board.feed(protocol.encode("MOVE", sent + 1, 0, fields))
         t_s += 0.001
         board.run_until(t_s)
         if t_s >= next_ping_s:
@@ -168,6 +171,8 @@ def worst_distance_from_peg_axis_mm(ping_seed: int) -> tuple[float, float]:
         peg = CONFIG.board.peg(move.src if VERTICAL_PHASES[segment.phase] == "src" else move.dst)
         horn = CONFIG.grip_point([p or 0.0 for p in board.servos.positions_us()])
         command = CONFIG.grip_point(board.controller.pulses_us)
+        if command.z_mm >= peg.height_mm or segment.phase not in ("lift", "lower"):
+            continue  # the axis matters for a held disk threaded on the peg, not above the tip or for open fingers
         worst_horn_mm = max(worst_horn_mm, math.hypot(horn.x_mm - peg.x_mm, horn.y_mm - peg.y_mm))
         worst_command_mm = max(worst_command_mm, math.hypot(command.x_mm - peg.x_mm, command.y_mm - peg.y_mm))
     return worst_horn_mm, worst_command_mm
@@ -178,8 +183,12 @@ def worst_distance_from_peg_axis_mm(ping_seed: int) -> tuple[float, float]:
 def test_the_horns_keep_a_lift_on_its_peg_axis_between_control_ticks(ping_seed: int) -> None:
     # Regression: with servos that ran to each new pulse at full speed, a held disk left the axis by more than the
     # 1 mm its hole allows (2.0-2.5 mm here, COLLISION in sim:// runs), though the commands stayed within 1 mm.
+    # Where a travel blends into the lower the trailing horns may add a little to the pieces' own wander: the
+    # planner allows NEAR_FACTOR line tolerances (hanoibot.motion.blends).
     horn_mm, command_mm = worst_distance_from_peg_axis_mm(ping_seed)
-    assert horn_mm <= command_mm + 0.1, f"the horns took the grip point {horn_mm:.2f} mm from the axis"
+    allowed_mm = NEAR_FACTOR * CONFIG.motion.line_tolerance_mm
+    assert command_mm <= allowed_mm
+    assert horn_mm <= allowed_mm + 0.1, f"the horns took the grip point {horn_mm:.2f} mm from the axis"
 
 
 def test_first_pulse_after_release_snaps() -> None:

@@ -1,10 +1,10 @@
 """Lines of text for many moves at C speed, from the runs of moves a plan hands out (:meth:`Plan.runs_from`).
 
-Each distinct move's line is made once. A long run (a plan's memoised block comes back as the same tuple object
-every time its sub-tower recurs) is joined into one string once and kept by identity; numbered lines keep the
-line numbers out of that string as ``%d`` fields, so a recurring block costs one ``%`` format (a C loop) with the
-numbers as a ``tuple(range(...))``. Short runs are gathered into batches first, so a plan of many single moves does
-not pay a format call per move.
+Lines are ASCII bytes, for the binary buffer under the text stream. Each distinct move's line is made once. A long
+run (a plan's memoised block comes back as the same tuple object every time its sub-tower recurs) is joined into
+one bytes string once and kept by identity; numbered lines keep the line numbers out of that string as ``%d``
+fields, so a recurring block costs one ``%`` format (a C loop) with the numbers as a ``tuple(range(...))``. Short
+runs are gathered into batches first, so a plan of many single moves does not pay a format call per move.
 """
 
 from __future__ import annotations
@@ -26,49 +26,35 @@ MoveRun = Sequence[Move]
 
 
 class RunText:
-    """The text of runs of moves, each move's text made once by ``line(move)``; texts of long runs kept by identity.
+    """The text of runs of moves, each move's line made once by ``line(move)``; texts of long runs kept by
+    identity."""
 
-    ``joiner`` is ``""`` for str lines and ``b""`` for bytes lines.
-    """
-
-    def __init__(self, line: Callable[[Move], str], joiner: str = "") -> None:
+    def __init__(self, line: Callable[[Move], bytes]) -> None:
         self._lines = _Lines(line)
-        self._kept: dict[int, tuple[MoveRun, str]] = {}
-        self._joiner = joiner
+        self._kept: dict[int, tuple[MoveRun, bytes]] = {}
 
-    def of(self, run: MoveRun) -> str:
+    def of(self, run: MoveRun) -> bytes:
         """The lines of ``run`` joined (from the kept text when ``run`` is a long run seen before)."""
         if len(run) < SHARED_RUN:
-            return self._joiner.join(map(self._lines.__getitem__, run))
+            return b"".join(map(self._lines.__getitem__, run))
         kept = self._kept.get(id(run))
         if kept is not None and kept[0] is run:
             return kept[1]
-        text = self._joiner.join(map(self._lines.__getitem__, run))
+        text = b"".join(map(self._lines.__getitem__, run))
         if len(self._kept) >= KEPT_RUNS:
             del self._kept[next(iter(self._kept))]
         self._kept[id(run)] = (run, text)  # the run is kept too, so its id cannot be reused while its text is
         return text
 
 
-class BytesRunText:
-    """:class:`RunText` for bytes lines (the plain format, written to the binary buffer)."""
-
-    def __init__(self, line: Callable[[Move], bytes]) -> None:
-        self._text = RunText(line, b"")  # type: ignore[arg-type]  # the same joins, over bytes
-
-    def of(self, run: MoveRun) -> bytes:
-        """The lines of ``run`` joined."""
-        return self._text.of(run)  # type: ignore[return-value]
-
-
-class _Lines(dict[Move, str]):
+class _Lines(dict[Move, bytes]):
     """Each distinct move's line, made by ``make`` on first use."""
 
-    def __init__(self, make: Callable[[Move], str]) -> None:
+    def __init__(self, make: Callable[[Move], bytes]) -> None:
         super().__init__()
         self.make = make
 
-    def __missing__(self, move: Move) -> str:
+    def __missing__(self, move: Move) -> bytes:
         line = self[move] = self.make(move)
         return line
 
@@ -126,7 +112,9 @@ def width_spans(lo: int, hi: int) -> Iterator[tuple[int, int]]:
         start = end
 
 
-def numbered_lines(runs: Iterable[MoveRun], lo: int, hi: int, head: str, tail: Callable[[Move], str]) -> Iterator[str]:
+def numbered_lines(
+    runs: Iterable[MoveRun], lo: int, hi: int, head: str, tail: Callable[[Move], str]
+) -> Iterator[bytes]:
     """Text of moves ``lo`` .. ``hi - 1`` from ``runs`` (which start at move ``lo``), one ``head % k`` + ``tail(move)``
     line each, k the 1-based move number; a ``*`` in ``head`` is the padding width (see :func:`width_spans`). Pieces
     of up to a few thousand lines, in order."""
@@ -139,10 +127,11 @@ def numbered_lines(runs: Iterable[MoveRun], lo: int, hi: int, head: str, tail: C
             k += len(run)
 
 
-def _line_format(head: str, tail: Callable[[Move], str]) -> Callable[[Move], str]:
-    """A move's numbered line as a ``%`` format: ``head`` (with its number field), then ``tail(move)`` escaped."""
+def _line_format(head: str, tail: Callable[[Move], str]) -> Callable[[Move], bytes]:
+    """A move's numbered line as a bytes ``%`` format: ``head`` (with its number field), then ``tail(move)``
+    escaped."""
 
-    def line(move: Move) -> str:
-        return head + tail(move).replace("%", "%%")
+    def line(move: Move) -> bytes:
+        return (head + tail(move).replace("%", "%%")).encode()
 
     return line

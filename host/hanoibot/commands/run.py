@@ -31,6 +31,7 @@ EPILOG = """examples:
   hanoibot run --from ACAB --to C --report r.json    from a shuffled start; one JSON report at the end
   hanoibot run --port '/dev/ttyACM0' -n 4            on a real board
   hanoibot run --port 'sim://?flip=1e-2&seed=3'      the simulated arm over a noisy wire
+  hanoibot run --port '/dev/ttyACM0' --release       servo outputs off once the run is done (the arm goes limp)
   hanoibot run --puzzle bicolor -n 3                 the coloured disks: two alternating towers made monochrome
   hanoibot run --puzzle tricolor -n 2                three colour towers, each to another peg
 
@@ -62,6 +63,11 @@ def add_robot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="robot config TOML (default hardware/robot.toml)")
     parser.add_argument("--report", metavar="FILE", help="write one JSON object with the outcome to FILE")
     parser.add_argument("--plain", action="store_true", help="plain progress lines even on a terminal")
+    parser.add_argument(
+        "--release",
+        action="store_true",
+        help="switch every servo output off once the run is done (the arm goes limp: support it); not after a fault",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -219,6 +225,9 @@ def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) 
         colours = f"; colours {report.colours}" if report.colours is not None else ""
         board = f"board {report.final}{colours}"
         print(f"done: {report.moves_done} of {count_of(report.moves_total, 'move')}, {board}", flush=True)
+        if args.release:
+            job.robot.session.release()
+            print(f"released: every servo output is off on {job.robot.port_url} (the arm is limp)", flush=True)
         wrong = colours_wrong(job)
         if wrong:
             print(f"hanoibot: {wrong}", file=sys.stderr)

@@ -15,7 +15,7 @@ from itertools import islice
 
 from ..planner import ClassicPlan, Plan
 from ..puzzle import PEG_LETTERS, Move
-from .move_lines import BytesRunText, RunStream, numbered_lines
+from .move_lines import RunStream, RunText, numbered_lines
 from .words import count_of
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads the name), without importing typing at start-up
@@ -60,7 +60,7 @@ def write_plain(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:
             sink.write(piece)
         return None
     runs, moves = _open(plan, lo, hi)
-    text = BytesRunText(lambda m: (m.plain() + "\n").encode())
+    text = RunText(lambda m: (m.plain() + "\n").encode())
     for run in RunStream(runs).take(hi - lo):
         sink.write(text.of(run))
     return _steps(moves, at_end=hi == plan.length)
@@ -88,8 +88,10 @@ def _write_numbered(plan: Plan, lo: int, hi: int, out: TextIO, head: str, tail: 
     ``hi - 1`` (k is 1-based); the width is the number of digits of the largest k in each chunk of 8 192 moves,
     so padding follows what is printed, not the plan's length (302 digits for n = 1000). Returns Turing steps."""
     runs, moves = _open(plan, lo, hi)
+    out.flush()
+    sink = out.buffer
     for text in numbered_lines(runs, lo, hi, head, tail):
-        out.write(text)
+        sink.write(text)
     return _steps(moves, at_end=hi == plan.length)
 
 

@@ -20,7 +20,7 @@ from hanoifw.protocol import HARD_MAX_PULSE_US, HARD_MIN_PULSE_US, MAX_GRIP_THRE
 
 from ..errors import ConfigError
 from ..motion.calibration import Calibration, LinearCalibration, PointsCalibration
-from ..motion.geometry import JOINT_NAMES, Arm, Board, ColourSet, Joint, Peg
+from ..motion.geometry import DEFAULT_MAX_ACCEL_DEG_S2, JOINT_NAMES, Arm, Board, ColourSet, Joint, Peg
 from ..motion.hardware import Gripper, MotionSettings, Servo
 from ..motion.robot import RobotConfig
 from ..motion.workspace import check_board, check_reachable
@@ -171,8 +171,9 @@ def _read_arm(section: Section) -> Arm:
         if max_deg <= min_deg:
             raise table.error("max_deg", max_deg, f"more than min_deg = {min_deg:g}")
         speed_deg_s = table.number("max_speed_deg_s", 0.0, 2000.0, low_open=True)
+        accel_deg_s2 = table.number("max_accel_deg_s2", 0.0, 100000.0, low_open=True, default=DEFAULT_MAX_ACCEL_DEG_S2)
         table.finish()
-        joints.append(Joint(joint, min_deg, max_deg, speed_deg_s))
+        joints.append(Joint(joint, min_deg, max_deg, speed_deg_s, accel_deg_s2))
     section.finish()
     return Arm(
         shoulder_height_mm, upper_arm_mm, forearm_mm, tool_length_mm, (joints[0], joints[1], joints[2], joints[3])
@@ -249,6 +250,7 @@ def _read_gripper(servo: Section, section: Section) -> Gripper:
     closed_width_mm = section.number("closed_width_mm", 0.0, open_width_mm, high_open=True)
     finger_length_mm = section.number("finger_length_mm", 1.0, 500.0)
     speed_deg_s = section.number("max_speed_deg_s", 0.0, 3000.0, low_open=True)
+    accel_deg_s2 = section.number("max_accel_deg_s2", 0.0, 100000.0, low_open=True, default=DEFAULT_MAX_ACCEL_DEG_S2)
     squeeze_mm = section.number("squeeze_mm", 0.0, 20.0)
     grip_sensor = section.boolean("grip_sensor")
     threshold = 0
@@ -259,7 +261,7 @@ def _read_gripper(servo: Section, section: Section) -> Gripper:
     section.finish()
     return Gripper(
         min_us, max_us, us_per_deg, open_us, closed_us, open_width_mm, closed_width_mm,
-        finger_length_mm, speed_deg_s, squeeze_mm, grip_sensor, threshold,
+        finger_length_mm, speed_deg_s, squeeze_mm, grip_sensor, threshold, accel_deg_s2,
     )  # fmt: skip
 
 

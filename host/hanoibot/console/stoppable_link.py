@@ -52,7 +52,9 @@ class StoppableSession(Session):
                     raise
             self._on_tick()
 
-    def send_move(self, cmd_id: int, pulses_us: Sequence[int], duration_ms: int) -> None:
+    def send_move(
+        self, cmd_id: int, pulses_us: Sequence[int], duration_ms: int, *, ramp_ms: int | None = None, blend_ms: int = 0
+    ) -> None:
         """:meth:`Session.send_move`, refused once an e-stop was asked for."""
         self.check_estop()
-        super().send_move(cmd_id, pulses_us, duration_ms)
+        super().send_move(cmd_id, pulses_us, duration_ms, ramp_ms=ramp_ms, blend_ms=blend_ms)

@@ -9,6 +9,10 @@ asked about with a PING: the PONG's cumulative ack tells at once whether the boa
 round trip instead of a retransmission timeout; the adaptive RTO (:mod:`hanoibot.link.rtt`) is the fallback.
 Lost ACKs and DONEs are recovered from later ACK and STATUS frames, which carry ``last_done_cmd``. When idle, a
 heartbeat (PING, or STATUS every ``status_every_s``) keeps the firmware watchdog fed and shows a reboot quickly.
+A slow board is never flooded: every frame but ESTOP waits until the bytes written and not yet answered
+(:mod:`hanoibot.link.flight`) leave room for it, a heartbeat goes a period after the last frame and only once the
+last question was answered or its answer is a resend timeout overdue (then it is asked again at once, so a lost
+answer or a reboot is seen within round trips, not heartbeat periods), and go-back-N resends only what room allows.
 Every blocking read is bounded by the next timer, and on ``sim://`` it advances the simulator's virtual clock.
 """
 
@@ -26,6 +30,7 @@ from hanoifw import protocol
 from ..clock import Clock, WallClock
 from ..errors import BadCommand, BoardError, BoardReset, LinkLost, LinkTimeout, PortError, SessionTakenOver
 from .control import ESTOPPED
+from .flight import InFlight
 from .port import READ_QUANTUM_S, close_quietly, open_port, read_available, reopen_port
 from .port_lock import PortLock
 from .rtt import RttEstimator
@@ -38,8 +43,9 @@ _QUIET_ERRORS = (protocol.E_QUEUE_FULL,)
 _TIMEOUT_STEP_S = 0.0005
 #: Shortest time between two PINGs asking about the same unacked frame, in s.
 _MIN_REPROBE_S = 0.001
-#: Heartbeat period while the board is quiet, in s.
-_SILENT_HEARTBEAT_S = 0.01
+#: Bytes of the longest PING or STATUS request: room in flight reliable frames leave free, so that the board can
+#: always be asked (whether a frame was lost, whether it rebooted).
+_QUERY_BYTES = 40
 #: PINGs remembered while their PONG is awaited.
 _MAX_PINGS = 32
 #: How often the port's control socket is checked for e-stop requests, in s of wall-clock time.
@@ -51,7 +57,7 @@ class LinkCore:
 
     Times in s of ``clock`` (a sim:// port's virtual clock replaces it): ``silence_s`` without a valid frame is
     LinkLost; ``handshake_s`` bounds SYNC/HELLO; ``reconnect_s`` bounds reopening a vanished port (0 = PortError
-    at once); ``heartbeat_s`` is the longest gap between frames to the board (also capped at an eighth of the
+    at once); ``heartbeat_s`` is the longest gap between frames to the board (also capped at a quarter of the
     board's watchdog); ``status_every_s`` is how often a heartbeat is a STATUS rather than a PING.
     """
 
@@ -110,6 +116,17 @@ class LinkCore:
         self._probe_sent_s = 0.0
         self._last_rx_s = 0.0
         self._last_tx_s = 0.0
+        self._flight = InFlight()
+        self._progress_s = 0.0  # when an ack last covered a new frame
+        # Reliable frames to be (re)sent as soon as there is room in flight, oldest first.
+        self._to_send: deque[Pending] = deque()
+        # The last question (PING or STATUS) asked: its number among the frames written and when; the highest
+        # such number known answered; and the numbers of the STATUS requests not yet answered, oldest first.
+        self._query_order = 0
+        self._query_s = 0.0
+        self._answered_order = 0
+        self._status_orders: deque[int] = deque(maxlen=_MAX_PINGS)
+        self._suspect_reset = False  # a sign of a reboot was seen: STATUS is asked again and again till one comes
         self._lock: PortLock | None = None
         self._taken_over: SessionTakenOver | None = None
         self._acked_seq = 0
@@ -162,6 +179,8 @@ class LinkCore:
         """After :class:`BoardReset`: forget the old boot's frames and commands and shake hands again."""
         self._reset = None
         self._window.clear()
+        self._to_send.clear()
+        self._flight.clear()
         self._open_cmds.clear()
         self.boot_id = ""
         self._handshake()
@@ -217,6 +236,7 @@ class LinkCore:
         sync_seq = self._window.next_seq
         sync = protocol.encode(protocol.SYNC, sync_seq, self._rx_ack(), [token])
         start_s = self.clock.now_s()
+        first_sync_order = self._frames_written + 1
         hello: Hello | None = None
         attempts = 0
         # No timer runs while handshaking, so reads must block (and let sim:// time pass) even when a timer of
@@ -240,7 +260,10 @@ class LinkCore:
         if attempts == 1:
             self.rtt.sample(self.clock.now_s() - start_s)  # one SYNC, one HELLO: an unambiguous round trip
         self._adopt_hello(hello)
+        self._flight.read_up_to(first_sync_order, self.clock.now_s())  # it read a SYNC: all before the first
         self._window.restart(sync_seq + 1, ack=self._rx_ack())
+        self._to_send.clear()
+        self._to_send.extend(self._window.pending())  # renumbered, sent as room allows
         self._acked_seq = sync_seq
 
     def _read_hello(self, sync_seq: int) -> Hello | None:
@@ -259,8 +282,9 @@ class LinkCore:
         self.boot_id = hello.boot_id
         self.last_done_cmd = max(self.last_done_cmd, hello.last_done_cmd)
         self.last_sent_cmd = max(self.last_sent_cmd, hello.last_queued_cmd)
-        # An eighth of the board's watchdog: it trips only if seven heartbeats in a row are lost.
-        self._heartbeat_s = min(self._heartbeat_max_s, hello.watchdog_ms / 8000.0)
+        # At most a quarter of the board's watchdog: with a lost answer asked again after a resend timeout, it
+        # trips only if several heartbeats in a row are lost.
+        self._heartbeat_s = min(self._heartbeat_max_s, hello.watchdog_ms / 4000.0)
         self._last_rx_s = self.clock.now_s()
 
     def service(self, *, wait: bool) -> None:
@@ -300,29 +324,51 @@ class LinkCore:
         wait_s = min(READ_QUANTUM_S, min(self._timer_deadlines_s()) - self.clock.now_s())
         return 0.0 if wait_s <= 0 else math.ceil(wait_s / _TIMEOUT_STEP_S) * _TIMEOUT_STEP_S
 
-    def _timer_deadlines_s(self) -> tuple[float, float, float, float]:
-        """When each timer fires, in s of the session clock: (retransmit, probe, heartbeat, silence). The
-        same numbers decide both how long to block and what fires, so a timer can never be due yet not fire."""
+    def _timer_deadlines_s(self) -> tuple[float, float, float, float, float, float]:
+        """When each timer fires, in s of the session clock: (retransmit, probe, heartbeat, silence, flush, ask
+        whether the board rebooted). The same numbers decide both how long to block and what fires, so a timer
+        can never be due yet not fire: a frame that needs room in flight is not due before there is room (answers
+        come in reads, or the oldest frame in flight expires, see :mod:`hanoibot.link.flight`)."""
         never_s = math.inf
-        retransmit_s = probe_s = never_s
+        rto_s = self.resend_timeout_s()
+        query_room_s = self._room_s(_QUERY_BYTES, rto_s)
+        retransmit_s = probe_s = flush_s = never_s
         oldest = self._window.oldest
-        if oldest is not None:
-            retransmit_s = oldest.sent_s + self.resend_timeout_s() if oldest.transmissions else -never_s
-            if oldest.transmissions:
-                probe_s = oldest.sent_s + self.rtt.probe_s
-                if (oldest.seq, oldest.transmissions) == self._probe_key:
-                    # Asked already and no verdict yet (the PING or PONG may be lost too): ask again soon.
-                    probe_s = max(probe_s, self._probe_sent_s + max(2 * self.rtt.probe_s, _MIN_REPROBE_S))
-        # Once the board has been quiet for a heartbeat period, ask every _SILENT_HEARTBEAT_S: on a noisy line a
-        # run of lost replies must not add up to the silence bound while the board is in fact fine. Never more
-        # often than the board's shortest recent round trip, though: a slow board (the virtual Pico) would
-        # otherwise spend all its time answering PINGs asked before the last answer could arrive.
-        silent_every_s = max(_SILENT_HEARTBEAT_S, self.rtt.probe_s / 2)
-        heartbeat_s = min(
-            self._last_tx_s + self._heartbeat_s,
-            max(self._last_tx_s + silent_every_s, self._last_rx_s + self._heartbeat_s),
-        )
-        return retransmit_s, probe_s, heartbeat_s, self._last_rx_s + self.silence_s
+        if oldest is not None and oldest.transmissions and not self._is_queued(oldest):
+            # Timed from the last ack that made progress if that is later (RFC 6298, 5.3): a frame behind others
+            # waits for the board to read those first, and is not late for that.
+            since_s = max(oldest.sent_s, self._progress_s)
+            retransmit_s = since_s + rto_s
+            probe_s = since_s + self.rtt.probe_s
+            if (oldest.seq, oldest.transmissions) == self._probe_key:
+                # Asked already and no verdict yet (the PING or PONG may be lost too): ask again soon.
+                probe_s = max(probe_s, self._probe_sent_s + max(2 * self.rtt.probe_s, _MIN_REPROBE_S))
+            probe_s = max(probe_s, query_room_s)
+        if self._to_send:
+            flush_s = self._room_s(len(self._to_send[0].frame) + _QUERY_BYTES, rto_s)
+        heartbeat_s = max(self._heartbeat_due_s(rto_s), query_room_s)
+        reset_check_s = self._status_asked_s + self._reask_s() if self._suspect_reset else never_s
+        return retransmit_s, probe_s, heartbeat_s, self._last_rx_s + self.silence_s, flush_s, reset_check_s
+
+    def _heartbeat_due_s(self, rto_s: float) -> float:
+        """When the next heartbeat is due, in s: a heartbeat period after the last frame sent; but while a question
+        is unanswered, a resend timeout after it (at most a period): a lost answer is asked again at once, yet a
+        board is never asked faster than it answers."""
+        if self._query_order > self._answered_order:
+            return self._query_s + min(rto_s, self._heartbeat_s)
+        return self._last_tx_s + self._heartbeat_s
+
+    def _room_s(self, nbytes: int, rto_s: float) -> float:
+        """When ``nbytes`` more may be written, in s: -inf if they fit in flight now (never "now": a wall clock
+        moves on while the timers are computed), else when the oldest frame in flight expires (more room may come
+        sooner, with an answer)."""
+        if self._flight.has_room(nbytes):
+            return -math.inf
+        return self._flight.oldest_expires_s(rto_s)
+
+    def _is_queued(self, entry: Pending) -> bool:
+        """True if ``entry`` waits for room to be (re)sent."""
+        return bool(self._to_send) and self._to_send[0] is entry
 
     def _transmit(self, frame: bytes) -> None:
         """Write one frame; if the port vanished, reconnect (the frame is resent by the window if reliable)."""
@@ -334,6 +380,7 @@ class LinkCore:
             self._port_lost(err)
         self._last_tx_s = self.clock.now_s()
         self._frames_written += 1
+        self._flight.written(self._frames_written, len(frame), self._last_tx_s)
 
     def _port_lost(self, err: BaseException) -> None:
         """The port failed under us: reconnect within the bound, else PortError naming it."""
@@ -347,7 +394,7 @@ class LinkCore:
         now_s = self.clock.now_s()
         self._last_rx_s = now_s
         if self._board_seq is not None and seq != (self._board_seq + 1) % protocol.SEQ_MOD:
-            self.ask_status()  # a board frame was lost: STATUS tells what it said (last_done_cmd, faults)
+            self._ask_if_reset()  # a board frame was lost (or it rebooted): STATUS tells what it said and its boot
         self._board_seq = seq
         if kind == protocol.HELLO:
             if fields[2:3] != [self.boot_id]:
@@ -357,11 +404,11 @@ class LinkCore:
                 self._session_taken_over()  # the board answered someone else's SYNC
             return
         if kind == protocol.ERROR and fields[:1] == [protocol.E_NO_SESSION]:
-            self.ask_status()  # the board forgot our session: did it reboot?
+            self._ask_if_reset()  # the board forgot our session: did it reboot?
             return
         if not self._is_ours(ack):
             if kind != protocol.STATUS:
-                self.ask_status()  # another boot or another host's session: the STATUS's boot id tells which
+                self._ask_if_reset()  # another boot or another host's session: the STATUS's boot id tells which
                 return
             status = parse_status(fields)
             if status.boot_id != self.boot_id:
@@ -414,9 +461,16 @@ class LinkCore:
             self.send_immediate(protocol.ESTOP)  # the board answers with a STATUS
 
     def _take_ack(self, kind: str, ack: int, now_s: float) -> None:
-        """Drop what a cumulative ack covers; RTT sample; an ACK that covers nothing means a frame was lost."""
-        if self._window.take_ack(ack):
+        """Drop what a cumulative ack covers; the newest frame it covers, if sent once, is an RTT sample and
+        proves the board read everything written up to it."""
+        acked = self._window.take_ack(ack)
+        if acked:
             self.rtt.clear_back_off()
+            self._progress_s = now_s
+        if acked and acked[-1].transmissions == 1:
+            # Sent once: the board read that very copy (and all before it), and its round trip is a clean sample.
+            self._flight.read_up_to(acked[-1].sent_order, now_s)
+            self.rtt.sample(now_s - acked[-1].sent_s)
 
     def _on_pong(self, token: str, now_s: float) -> None:
         """A PONG gives a clean RTT sample, and proves a loss: the board saw the oldest frame's last
@@ -425,6 +479,8 @@ class LinkCore:
         if sent is None:
             return
         sent_s, ping_order = sent
+        self._flight.read_up_to(ping_order, now_s)
+        self._answered_order = max(self._answered_order, ping_order)
         self.rtt.sample(now_s - sent_s)
         self._pong_rtt_s[token] = now_s - sent_s
         oldest = self._window.oldest
@@ -441,6 +497,11 @@ class LinkCore:
         """Keep a STATUS; a new boot id is a reset."""
         if status.boot_id != self.boot_id:
             self._board_reset(status.boot_id, "unknown")
+        if self._status_orders:  # it answers the oldest request still open (or a later one)
+            order = self._status_orders.popleft()
+            self._flight.read_up_to(order, now_s)
+            self._answered_order = max(self._answered_order, order)
+        self._suspect_reset = False
         self.last_status = status
         self._status_s = now_s
         self.statuses += 1
@@ -469,17 +530,23 @@ class LinkCore:
         """Retransmit on timeout, probe an overdue ack, send a heartbeat when idle, and give up after the
         silence bound."""
         now_s = self.clock.now_s()
-        retransmit_s, probe_s, heartbeat_s, silence_s = self._timer_deadlines_s()
+        self._flight.expire(now_s, self.resend_timeout_s())
+        retransmit_s, probe_s, heartbeat_s, silence_s, _, reset_check_s = self._timer_deadlines_s()
         oldest = self._window.oldest
         if oldest is not None and now_s >= retransmit_s:
-            if oldest.transmissions:
-                self.rtt.back_off()
+            self.rtt.back_off()
             self._resend_window()
-        elif oldest is not None and now_s >= probe_s:
+        else:
+            self._flush()  # what waited for room (after a resend timeout, the window is resent from its start)
+        if oldest is not None and now_s >= probe_s and now_s < retransmit_s:
             # Not acked as soon as expected: a PING now tells at once whether it was lost (see _on_pong).
             self._probe_key = (oldest.seq, oldest.transmissions)
             self._probe_sent_s = now_s
             self.send_ping()
+        if now_s >= reset_check_s:
+            # A sign of a reboot and no STATUS yet: ask again, room or not (a window of frames the new boot will
+            # never ack must not keep the question from being asked).
+            self.send_immediate(protocol.STATUS, urgent=True)
         if now_s >= heartbeat_s:
             self._heartbeat(now_s)
         if now_s >= silence_s:
@@ -494,14 +561,25 @@ class LinkCore:
         while self._window.is_full:
             self.service(wait=True)
         entry = self._window.add(kind, fields, ack=self._rx_ack(), cmd_id=cmd_id)
-        self._send_entry(entry)
+        self._to_send.append(entry)
+        self._flush()
         return entry
 
-    def send_immediate(self, kind: str, fields: Sequence[str | int] = ()) -> None:
-        """Send a frame the board acts on at once whatever its seq (ESTOP, STATUS, PING); never resent."""
+    def send_immediate(self, kind: str, fields: Sequence[str | int] = (), *, urgent: bool = False) -> bool:
+        """Send a frame the board acts on at once whatever its seq (ESTOP, STATUS, PING); never resent. All but
+        ESTOP and ``urgent`` ones need room in flight: False (nothing sent; ask again later) when there is none."""
+        frame = protocol.encode(kind, self._window.next_seq, self._rx_ack(), list(fields))
+        if not urgent and kind != protocol.ESTOP and not self._flight.has_room(len(frame)):
+            return False
+        order = self._frames_written + 1
+        if kind in (protocol.STATUS, protocol.PING):
+            self._query_order = order
+            self._query_s = self.clock.now_s()
         if kind == protocol.STATUS:
             self._status_asked_s = self.clock.now_s()
-        self._transmit(protocol.encode(kind, self._window.next_seq, self._rx_ack(), list(fields)))
+            self._status_orders.append(order)
+        self._transmit(frame)
+        return True
 
     def wait_acked(self, entry: Pending) -> None:
         """Service the link until the reliable frame ``entry`` is acked."""
@@ -542,14 +620,27 @@ class LinkCore:
         self._transmit(entry.frame)
 
     def _resend_window(self) -> None:
-        """Go back N: send every unacked frame again, oldest first."""
-        for entry in self._window.pending():
+        """Go back N: send every unacked frame again, oldest first, as room in flight allows."""
+        self._to_send.clear()
+        self._to_send.extend(self._window.pending())
+        self._flush()
+
+    def _flush(self) -> None:
+        """Send the reliable frames waiting to be (re)sent, oldest first, while they fit in flight."""
+        while self._to_send:
+            entry = self._to_send[0]
+            if entry.acked:
+                self._to_send.popleft()
+                continue
+            if not self._flight.has_room(len(entry.frame), keep_bytes=_QUERY_BYTES):
+                return
+            self._to_send.popleft()
             self._send_entry(entry)
 
     def _heartbeat(self, now_s: float) -> None:
         """Keep the watchdog fed: a short PING, or a STATUS when the last one is older than ``status_every_s``
         (STATUS shows a reboot and what was done; PONG is short, so it survives a noisy line more often)."""
-        if now_s - max(self._status_s, self._status_asked_s) >= self.status_every_s:
+        if self._suspect_reset or now_s - max(self._status_s, self._status_asked_s) >= self.status_every_s:
             self.ask_status()
         else:
             self.send_ping()
@@ -562,13 +653,26 @@ class LinkCore:
             del self._pings[next(iter(self._pings))]  # its PONG was lost
         while len(self._pong_rtt_s) >= _MAX_PINGS:
             del self._pong_rtt_s[next(iter(self._pong_rtt_s))]  # nobody asked for it
-        self._pings[token] = (self.clock.now_s(), self._frames_written + 1)
-        self.send_immediate(protocol.PING, [token])
+        sent_s, order = self.clock.now_s(), self._frames_written + 1
+        if self.send_immediate(protocol.PING, [token]):
+            self._pings[token] = (sent_s, order)
         return token
 
     def ask_status(self) -> None:
-        """Send a STATUS request (acted on at once by the board whatever its seq)."""
+        """Send a STATUS request (acted on at once by the board whatever its seq), if there is room in flight."""
         self.send_immediate(protocol.STATUS)
+
+    def _ask_if_reset(self) -> None:
+        """A frame hints at a reboot or a lost answer: ask STATUS now, and again each :meth:`_reask_s` until one
+        comes (a long STATUS or HELLO is often spoiled on a noisy line: asking often shows a reboot soon)."""
+        self._suspect_reset = True
+        if self.clock.now_s() - self._status_asked_s >= self._reask_s():
+            self.send_immediate(protocol.STATUS, urgent=True)
+
+    def _reask_s(self) -> float:
+        """How long after asking STATUS about a reboot to ask again, in s: once its answer is overdue (twice the
+        smoothed round trip, not backed off: the frames lost were not these), at least the shortest timeout."""
+        return max(self.rtt.min_rto_s, 2.0 * (self.rtt.srtt_s or 0.0))
 
     def _rx_ack(self) -> int:
         """Our ack of the board's frames: the last board seq seen (the board does not need it)."""
@@ -584,6 +688,8 @@ class LinkCore:
         """Record and raise BoardReset: unfinished commands have unknown fate and are dropped, never replayed."""
         unknown = tuple(self._unfinished())
         self._window.clear()
+        self._to_send.clear()
+        self._flight.clear()
         self._open_cmds.clear()
         shown = ", ".join(map(str, unknown[:8])) + (" ..." if len(unknown) > 8 else "")
         self._reset = BoardReset(

@@ -28,7 +28,7 @@ class RttEstimator:
     @property
     def rto_s(self) -> float:
         """The current retransmission timeout in s, back-off included, within [min_rto_s, max_rto_s]."""
-        return min(self.max_rto_s, max(self.min_rto_s, self._base_rto_s * self._backoff))
+        return min(self.max_rto_s, max(self.min_rto_s, self._base_rto_s) * self._backoff)
 
     @property
     def probe_s(self) -> float:
@@ -56,5 +56,5 @@ class RttEstimator:
 
     def back_off(self) -> None:
         """A retransmission timer expired: double the timeout (up to ``max_rto_s``)."""
-        if self._base_rto_s * self._backoff < self.max_rto_s:
+        if max(self.min_rto_s, self._base_rto_s) * self._backoff < self.max_rto_s:
             self._backoff *= 2

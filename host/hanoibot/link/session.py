@@ -150,9 +150,15 @@ class Session:
         self.core.wait_acked(self.core.send_reliable(protocol.RELEASE, []))
         self.core.last_status = None
 
-    def send_move(self, cmd_id: int, pulses_us: Sequence[int], duration_ms: int) -> None:
+    def send_move(
+        self, cmd_id: int, pulses_us: Sequence[int], duration_ms: int, *, ramp_ms: int | None = None, blend_ms: int = 0
+    ) -> None:
         """Queue MOVE ``cmd_id`` (targets in µs per channel, over ``duration_ms`` ms); blocks only while the
-        window or the board's queue is full."""
+        window or the board's queue is full.
+
+        ``ramp_ms`` None sends the plain MOVE (minimum-jerk profile); else a trapezoidal profile with that ramp
+        (0..duration/2 ms) that blends ``blend_ms`` (0..ramp) into the MOVE before it (docs/protocol.md).
+        """
         self._check_channels("pulses_us", pulses_us)
         if not self.last_sent_cmd < cmd_id <= protocol.MAX_CMD_ID:
             raise BadCommand(
@@ -161,10 +167,17 @@ class Session:
         max_duration_ms = self.core.hello.max_duration_ms if self.core.hello is not None else 60000
         if not 1 <= duration_ms <= max_duration_ms:
             raise BadCommand(f"duration {duration_ms} ms is invalid: expected 1..{max_duration_ms} ms")
+        fields = [cmd_id, duration_ms, *(int(p) for p in pulses_us)]
+        if ramp_ms is not None:
+            if not 0 <= ramp_ms <= duration_ms // 2:
+                raise BadCommand(f"ramp {ramp_ms} ms is invalid: expected 0..{duration_ms // 2} ms (half the duration)")
+            if not 0 <= blend_ms <= ramp_ms:
+                raise BadCommand(f"blend {blend_ms} ms is invalid: expected 0..{ramp_ms} ms (the ramp)")
+            fields += [ramp_ms, blend_ms]
         while self.core.window_is_full or len(self.core.unfinished_cmds()) >= self.queue_depth:
             self.core.service(wait=True)
             self._raise_if_stopped(cmd_id)
-        self.core.send_reliable(protocol.MOVE, [cmd_id, duration_ms, *(int(p) for p in pulses_us)], cmd_id=cmd_id)
+        self.core.send_reliable(protocol.MOVE, fields, cmd_id=cmd_id)
         self.core.note_move_sent(cmd_id)
 
     def wait_done(self, cmd_id: int, timeout_s: float | None = None) -> None:

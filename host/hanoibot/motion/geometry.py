@@ -95,14 +95,21 @@ class Board:
         return disks_on_peg * self.disk_thickness_mm
 
 
+#: Acceleration limit in deg/s² of a joint or gripper whose config gives none: a derated hobby servo reaches its
+#: derated top speed (about 180 deg/s) in 60 ms at this rate, several times gentler than it can.
+DEFAULT_MAX_ACCEL_DEG_S2 = 3000.0
+
+
 @dataclass(frozen=True)
 class Joint:
-    """One arm joint: its mechanical limits in degrees and its safe (derated) top speed in deg/s."""
+    """One arm joint: its mechanical limits in degrees, its safe (derated) top speed in deg/s and its
+    acceleration limit in deg/s²."""
 
     name: str
     min_deg: float
     max_deg: float
     max_speed_deg_s: float
+    max_accel_deg_s2: float = DEFAULT_MAX_ACCEL_DEG_S2
 
     def contains(self, angle_deg: float, tolerance_deg: float = 1e-9) -> bool:
         """True if ``angle_deg`` lies within the limits (plus ``tolerance_deg`` for rounding)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .calibration import Calibration
+from .geometry import DEFAULT_MAX_ACCEL_DEG_S2
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Gripper:
     squeeze_mm: float
     grip_sensor: bool
     grip_threshold_u16: int
+    max_accel_deg_s2: float = DEFAULT_MAX_ACCEL_DEG_S2
 
     def width_mm(self, pulse_us: float) -> float:
         """Finger gap in mm at pulse width ``pulse_us`` (linear between the open and closed pulses)."""

@@ -1,6 +1,6 @@
-"""Move -> Segments: the servo pulses and durations that pick a disk up and put it down on another peg.
+"""Move -> Segments: the servo pulses, durations and speed profiles that pick a disk up and put it down elsewhere.
 
-One move is eight phases (:class:`~.phases.MotionPhase`); a phase is one segment, or a few where a straight vertical
+One move is eight phases (:class:`~.phases.MotionPhase`); a phase is one piece, or a few where a straight vertical
 line or a level move is split so that the firmware's joint-space interpolation keeps the grip point on its path
 (see :mod:`hanoibot.motion.paths`). Heights come from the actual stacks and peg tips:
 
@@ -8,41 +8,49 @@ line or a level move is split so that the firmware's joint-space interpolation k
   opening to the disk's diameter plus ``clearance_mm`` on each side;
 - descend: straight down to the top disk's mid-plane;
 - grip: close to the disk's diameter minus ``squeeze_mm``, then hold still for ``settle_ms`` (a second segment to
-  the same pose) so the fingers are shut on the disk before the lift;
+  the same pose) so the fingers are shut on the disk before the lift, and the grip sensor can tell;
 - lift: straight up until the disk's bottom clears, by ``clearance_mm``, the tip (or stack) of every peg the
   travel will pass over;
-- travel: level, to above the destination peg, then hold still for ``settle_ms`` so the lagging base and arm
-  joints are over the peg's axis before the held disk is lowered over its tip;
+- travel: level, to above the destination peg;
 - lower: straight down to the destination stack's top;
-- release: open again, then hold for ``settle_ms`` so the fingers are clear of the disk before the retreat;
+- release: open again;
 - retreat: straight up until the open fingertips clear the destination peg's tip.
 
-Durations come from the servo speed limits and the measured settle time (:mod:`hanoibot.motion.timing`), never
-from fixed delays.
+Only grip and release need the arm at rest. The pieces in between form chains (approach + descend, lift + travel +
+lower, retreat) that the firmware runs without stopping: each piece has a trapezoidal profile timed from the
+servos' speed and acceleration limits, and blends into the next (:mod:`.profile`). A blend cuts its corner, so it
+is kept only where the cut is clear of the board (:mod:`.blends`); elsewhere the arm stops at that via point.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from ..errors import ConfigError, IllegalMove
 from ..puzzle import Move, State, peg_letter
+from .blends import Surroundings, Timed, first_unclear_segment
 from .geometry import Peg
 from .kinematics import Point
 from .paths import Pulses, clear_height_mm, level_move, pegs_near_path, pulses_at, straight_line
 from .phases import MotionPhase
+from .profile import chain_timing
 from .robot import RobotConfig
-from .timing import duration_ms, dwell_ms
+from .timing import MIN_DURATION_MS, duration_ms, dwell_ms
 
 
 class Segment(NamedTuple):
     """One firmware MOVE: every channel's target pulse (µs, channel order), the time to get there (ms), the phase
-    (None for the move home, which belongs to no pick-and-place)."""
+    (None for the move home, which belongs to no pick-and-place), and the speed profile: ``ramp_ms`` None for the
+    firmware's minimum-jerk profile, else trapezoidal with that ramp (ms), blending ``blend_ms`` into the segment
+    before it (:mod:`.profile`)."""
 
     pulses_us: tuple[int, ...]
     duration_ms: int
     phase: MotionPhase | None
+    ramp_ms: int | None = None
+    blend_ms: int = 0
 
 
 def home_segment(config: RobotConfig, from_pulses_us: Sequence[int] | None = None) -> Segment:
@@ -55,36 +63,86 @@ def home_segment(config: RobotConfig, from_pulses_us: Sequence[int] | None = Non
     return Segment(target, duration_ms(config, start, target), None)
 
 
-class _Builder:
-    """Collects the segments of one move, tracking the pose each piece starts from."""
+class _Chain:
+    """Pieces the arm runs without stopping, from rest at ``start_us`` to rest at the last one's target."""
 
-    def __init__(self, config: RobotConfig, from_us: Pulses) -> None:
+    def __init__(self, start_us: Pulses, around: Surroundings) -> None:
+        self.start_us = start_us
+        self.around = around
+        self.targets: list[Pulses] = []
+        self.phases: list[MotionPhase] = []
+
+
+class _Still(NamedTuple):
+    """A segment that moves no joint (a hold), with the board around it."""
+
+    segment: Segment
+    around: Surroundings
+
+
+#: How often a move's plan is made more careful (a stop, then a hold, at a via point) before it is given as is.
+MAX_FIXES = 24
+
+
+class _Builder:
+    """Collects the segments of one move: chains of pieces that blend into each other, and holds between them.
+
+    ``heights`` (disk counts per peg) and ``holds_disk`` describe the board for what is added next; the caller
+    updates them between the phases that change them.
+    """
+
+    def __init__(self, config: RobotConfig, from_us: Pulses, heights: list[int]) -> None:
         self.config = config
+        self.start_us = from_us
         self.pose_us = from_us
-        self.segments: list[Segment] = []
+        self.heights = heights
+        self.holds_disk = False
+        self.blocks: list[_Chain | _Still] = []
+        self._chain: _Chain | None = None
+
+    @property
+    def around(self) -> Surroundings:
+        """The board as it is now, for the segments added next."""
+        return Surroundings(tuple(self.heights), self.holds_disk)
 
     def add(self, phase: MotionPhase, pieces: list[Pulses]) -> None:
-        """Append ``pieces`` (end pulses) as segments of ``phase``; only the last one waits for the servos to settle."""
-        for i, target in enumerate(pieces):
-            settle = i == len(pieces) - 1
-            self.segments.append(Segment(target, duration_ms(self.config, self.pose_us, target, settle=settle), phase))
+        """Append ``pieces`` (end pulses) to the running chain as ``phase``; a phase that moves nothing gets a
+        short hold, so that every phase has a segment."""
+        moving = False
+        for target in pieces:
+            if target == self.pose_us:
+                continue
+            if self._chain is None:
+                self._chain = _Chain(self.pose_us, self.around)
+                self.blocks.append(self._chain)
+            self._chain.targets.append(target)
+            self._chain.phases.append(phase)
             self.pose_us = target
+            moving = True
+        if not moving:
+            self.rest()
+            self.blocks.append(_Still(Segment(self.pose_us, MIN_DURATION_MS, phase), self.around))
 
-    def gripper(self, phase: MotionPhase, gripper_us: int) -> None:
-        """Append ``phase``: move only the gripper to ``gripper_us``, then hold that pose for the settle time.
+    def rest(self) -> None:
+        """End the running chain: the arm comes to rest at its last target."""
+        self._chain = None
 
-        The move is timed like the last piece of any phase (settle time spread over it, so the trailing servo
-        can follow its command); the hold (:meth:`hold`) is a real pause in which the fingers finish shutting
-        on the disk (or opening) before the arm moves on.
-        """
+    def gripper(self, phase: MotionPhase, gripper_us: int, *, hold: bool) -> None:
+        """Append ``phase``: from rest, move only the gripper to ``gripper_us``, and come to rest; with ``hold``,
+        then hold that pose for the settle time (:meth:`hold`), so the fingers are shut on the disk before the
+        arm moves on."""
+        self.rest()
         self.add(phase, [(*self.pose_us[:4], gripper_us)])
-        self.hold(phase)
+        self.rest()
+        if hold:
+            self.hold(phase)
 
     def hold(self, phase: MotionPhase) -> None:
         """Append a segment of ``phase`` that holds the current pose for the settle time (none if it is 0)."""
         hold_ms = dwell_ms(self.config)
         if hold_ms > 0:
-            self.segments.append(Segment(self.pose_us, hold_ms, phase))
+            self.rest()
+            self.blocks.append(_Still(Segment(self.pose_us, hold_ms, phase), self.around))
 
     def vertical(self, phase: MotionPhase, peg: Peg, z_mm: float, gripper_us: int) -> None:
         """Append ``phase``: straight up or down along ``peg``'s axis to grip-point height ``z_mm``."""
@@ -104,6 +162,73 @@ class _Builder:
     def point(self) -> Point:
         """Where the grip point is now (mm)."""
         return self.config.grip_point(self.pose_us)
+
+    def segments(self) -> list[Segment]:
+        """The timed segments: blending wherever the trailing servos stay clear of the board
+        (:func:`~.blends.first_unclear_segment`); where they would not, the arm stops at that via point first, and
+        if that is not enough it also holds there for the settle time."""
+        stops: set[tuple[int, int]] = set()  # (block, piece) that starts from rest
+        holds: set[tuple[int, int]] = set()  # (block, piece) that starts after a settle hold
+        out, owners, arounds = self._timed(stops, holds)
+        for _ in range(MAX_FIXES):
+            timed = [Timed(s.pulses_us, s.duration_ms, s.ramp_ms, s.blend_ms) for s in out]
+            bad = first_unclear_segment(self.config, self.start_us, timed, arounds)
+            while bad is not None and bad > 0 and owners[bad] is None:
+                bad -= 1  # a hold cannot go wrong by itself: the motion before it did
+            owner = owners[bad] if bad is not None else None
+            if owner is None:
+                break
+            if owner[1] > 0 and owner not in stops:
+                stops.add(owner)
+            elif owner not in holds and dwell_ms(self.config) > 0:
+                holds.add(owner)
+            else:
+                break
+            out, owners, arounds = self._timed(stops, holds)
+        return out
+
+    def _timed(
+        self, stops: set[tuple[int, int]], holds: set[tuple[int, int]]
+    ) -> tuple[list[Segment], list[tuple[int, int] | None], list[Surroundings]]:
+        """Every block's segments in order, with the (block, piece) each comes from (None for holds) and the
+        board around it."""
+        out: list[Segment] = []
+        owners: list[tuple[int, int] | None] = []
+        arounds: list[Surroundings] = []
+        for b, block in enumerate(self.blocks):
+            if isinstance(block, _Still):
+                out.append(block.segment)
+                owners.append(None)
+                arounds.append(block.around)
+                continue
+            breaks = {0} | {i for (c, i) in stops | holds if c == b}
+            for i, segment in enumerate(timed_chain(self.config, block, breaks)):
+                if (b, i) in holds:
+                    pose_us = out[-1].pulses_us if out else self.start_us
+                    out.append(Segment(pose_us, dwell_ms(self.config), out[-1].phase if out else segment.phase))
+                    owners.append(None)
+                    arounds.append(block.around)
+                out.append(segment)
+                owners.append((b, i))
+                arounds.append(block.around)
+        return out, owners, arounds
+
+
+def timed_chain(config: RobotConfig, chain: _Chain, breaks: set[int]) -> list[Segment]:
+    """The segments of ``chain``, trapezoidal, each blending into the one before except the pieces in ``breaks``
+    (and the first), which start from rest: every run between breaks is timed as one chain (:mod:`.profile`)."""
+    targets = chain.targets
+    poses = [chain.start_us, *targets]
+    bounds = [*sorted(breaks | {0}), len(targets)]
+    segments: list[Segment] = []
+    for lo, hi in itertools.pairwise(bounds):
+        timing = chain_timing(config, poses[lo], targets[lo:hi])
+        if timing is None:  # no blend fits the acceleration limits: stop at every via point
+            return timed_chain(config, chain, set(range(len(targets))))
+        for j in range(lo, hi):
+            blend_ms = timing.ramp_ms if j > lo else 0
+            segments.append(Segment(targets[j], timing.durations_ms[j - lo], chain.phases[j], timing.ramp_ms, blend_ms))
+    return segments
 
 
 def _check_move(config: RobotConfig, state: State, move: Move) -> None:
@@ -138,8 +263,8 @@ def segments_for_move(
     diameter_mm = board.disk_diameter_mm(move.disk)
     open_us = round(config.gripper.pulse_for_width_us(diameter_mm + 2 * motion.clearance_mm))
     grip_us = _grip_us(config, diameter_mm)
-    build = _Builder(config, tuple(from_pulses_us) if from_pulses_us is not None else config.start_pulses_us())
     heights = [state_before.height(i) for i in range(state_before.pegs)]
+    build = _Builder(config, tuple(from_pulses_us) if from_pulses_us is not None else config.start_pulses_us(), heights)
 
     # The empty open fingers clear every peg between here and the source; rise first if we are lower.
     above_src = pulses_at(config, Point(src.x_mm, src.y_mm, src.height_mm), open_us)
@@ -147,28 +272,37 @@ def segments_for_move(
     hover_z_mm = _clear_z_mm(config, heights, build.pose_us, above_src, half_width_mm, {move.src})
     build.level(MotionPhase.APPROACH, src, hover_z_mm, open_us, rise_first=True)
     build.vertical(MotionPhase.DESCEND, src, board.grip_z_mm(heights[move.src] - 1), open_us)
-    build.gripper(MotionPhase.GRIP, grip_us)
+    build.gripper(MotionPhase.GRIP, grip_us, hold=True)
 
     # The held disk's bottom clears every peg (or stack) its path passes near, source and destination included.
     heights[move.src] -= 1
+    build.heights, build.holds_disk = heights, True
     lifted = pulses_at(config, Point(src.x_mm, src.y_mm, dst.height_mm), grip_us)
     above_dst = pulses_at(config, Point(dst.x_mm, dst.y_mm, dst.height_mm), grip_us)
     carry_z_mm = _clear_z_mm(config, heights, lifted, above_dst, diameter_mm / 2, {move.src, move.dst})
     carry_z_mm += board.disk_thickness_mm / 2
     build.vertical(MotionPhase.LIFT, src, carry_z_mm, grip_us)
-    _place(build, dst, carry_z_mm, board.grip_z_mm(heights[move.dst]), grip_us, open_us, rise_first=False)
-    return build.segments
+    _place(build, move.dst, carry_z_mm, board.grip_z_mm(heights[move.dst]), grip_us, open_us, rise_first=False)
+    return build.segments()
 
 
 def _place(
-    build: _Builder, dst: Peg, carry_z_mm: float, grip_z_mm: float, grip_us: int, open_us: int, *, rise_first: bool
+    build: _Builder, dst: int, carry_z_mm: float, grip_z_mm: float, grip_us: int, open_us: int, *, rise_first: bool
 ) -> None:
-    """Append travel (level at ``carry_z_mm``, then a settle hold), lower to ``grip_z_mm``, release, retreat."""
-    build.level(MotionPhase.TRAVEL, dst, carry_z_mm, grip_us, rise_first=rise_first)
-    build.hold(MotionPhase.TRAVEL)  # the trailing joints reach the peg axis before the disk goes down over the tip
-    build.vertical(MotionPhase.LOWER, dst, grip_z_mm, grip_us)
-    build.gripper(MotionPhase.RELEASE, open_us)
-    build.vertical(MotionPhase.RETREAT, dst, dst.height_mm + build.config.motion.clearance_mm, open_us)
+    """Append travel (level at ``carry_z_mm``), lower to ``grip_z_mm``, release and retreat at peg ``dst``.
+
+    ``build`` holds the disk, with the board's disk counts (the disk not counted on any peg)."""
+    peg = build.config.board.peg(dst)
+    build.holds_disk = True
+    build.level(MotionPhase.TRAVEL, peg, carry_z_mm, grip_us, rise_first=rise_first)
+    build.vertical(MotionPhase.LOWER, peg, grip_z_mm, grip_us)
+    build.gripper(MotionPhase.RELEASE, open_us, hold=False)
+    heights = [*build.heights]
+    while len(heights) <= dst:
+        heights.append(0)
+    heights[dst] += 1
+    build.heights, build.holds_disk = heights, False
+    build.vertical(MotionPhase.RETREAT, peg, peg.height_mm + build.config.motion.clearance_mm, open_us)
 
 
 def _grip_us(config: RobotConfig, diameter_mm: float) -> int:
@@ -178,9 +312,10 @@ def _grip_us(config: RobotConfig, diameter_mm: float) -> int:
 
 def regrip_segments(config: RobotConfig, disk: int, from_pulses_us: Sequence[int]) -> list[Segment]:
     """Segments that close the fingers firmly on ``disk`` (as a pick does) where the arm is, then settle."""
-    build = _Builder(config, tuple(from_pulses_us))
-    build.gripper(MotionPhase.GRIP, _grip_us(config, config.board.disk_diameter_mm(disk)))
-    return build.segments
+    build = _Builder(config, tuple(from_pulses_us), [])
+    build.holds_disk = True
+    build.gripper(MotionPhase.GRIP, _grip_us(config, config.board.disk_diameter_mm(disk)), hold=True)
+    return build.segments()
 
 
 def put_down_segments(
@@ -200,15 +335,16 @@ def put_down_segments(
     diameter_mm = board.disk_diameter_mm(disk)
     open_us = round(config.gripper.pulse_for_width_us(diameter_mm + 2 * config.motion.clearance_mm))
     grip_us = _grip_us(config, diameter_mm)
-    build = _Builder(config, (*from_pulses_us[:-1], grip_us))
     heights = [state.height(i) for i in range(state.pegs)]
     heights[src] -= 1
+    build = _Builder(config, (*from_pulses_us[:-1], grip_us), heights)
+    build.holds_disk = True
     peg = board.peg(dst)
     above_dst = pulses_at(config, Point(peg.x_mm, peg.y_mm, peg.height_mm), grip_us)
     clear_z_mm = _clear_z_mm(config, heights, build.pose_us, above_dst, diameter_mm / 2, {dst})
     carry_z_mm = max(clear_z_mm + board.disk_thickness_mm / 2, build.point.z_mm)
-    _place(build, peg, carry_z_mm, board.grip_z_mm(heights[dst]), grip_us, open_us, rise_first=True)
-    return build.segments
+    _place(build, dst, carry_z_mm, board.grip_z_mm(heights[dst]), grip_us, open_us, rise_first=True)
+    return build.segments()
 
 
 def _clear_z_mm(

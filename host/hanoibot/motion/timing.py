@@ -1,21 +1,15 @@
-"""Segment durations from the servo speed limits: every channel arrives together, the slowest sets the time.
+"""Durations of plain MOVEs from the servo speed limits: every channel arrives together, the slowest sets the time.
 
-The firmware moves all channels from their start to their end pulse along one shared, smooth time profile
-whose peak speed is ``profile_peak_ratio`` times the average (1.875 for its minimum-jerk profile). A segment
-therefore lasts ``peak_ratio * max(travel / speed)`` over the channels, rounded up to whole milliseconds, plus
-``settle_ms`` on the last piece of a phase. The firmware spreads the motion over the whole duration, so that
-extra time slows the piece a little and leaves the servos, which trail their command, time to come to rest
-before the next phase starts.
+Plain MOVEs (the move home, jogging, calibration, the settle hold after a grip) use the firmware's minimum-jerk
+profile, whose peak speed is ``profile_peak_ratio`` times the average (1.875). Such a segment therefore lasts
+``peak_ratio * max(travel / speed)`` over the channels, rounded up to whole milliseconds, plus ``settle_ms`` when
+the arm must be at rest after it (the firmware spreads the motion over the whole duration, so that extra time
+slows it a little and leaves the servos, which trail their command, time to come to rest). The pieces of a
+pick-and-place are timed with trapezoidal, blending profiles instead (:mod:`.profile`).
 
-The gripper cannot rely on that alone: with fast servos its closing move lasts a few control ticks, the servo
-(a position loop that trails its command) is still well short of the disk when the command arrives, and the lift
-must not start before the fingers are shut on the disk (nor the retreat before they are open). A gripper segment
-is therefore followed by a real pause of :func:`dwell_ms`, sent as a MOVE to the pose the gripper segment ends at.
-So is the travel: its base turn is the longest, fastest motion of a move, and the disk must be over the peg's
-axis, not a servo lag short of it, before it is lowered over the tip. A MOVE to the same pose is the one way to
-hold still the firmware offers: it moves every channel along one minimum-jerk profile over the whole duration, so
-a rest cannot be tacked onto the end of a motion. The hold costs one queue slot and one command id, and its DONE
-tells the host that the settle time is over (the sequencer reads the grip sensor then).
+A hold is a MOVE to the pose the arm is at (:func:`dwell_ms`): the one way to hold still the firmware offers. It
+costs one queue slot and one command id, and its DONE tells the host that the settle time is over (the sequencer
+reads the grip sensor then).
 
 For a calibration given as measured pairs the travel in degrees is taken at the steepest piece the pulses cross,
 so no part of the segment runs faster than the limit.

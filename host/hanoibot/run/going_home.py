@@ -285,7 +285,10 @@ def _play(robot: Robot, segments: Sequence[Segment], first_cmd_id: int) -> int:
     duration); returns the next free command id."""
     cmd_id = first_cmd_id
     for segment in segments:
-        robot.session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms)
+        if segment.ramp_ms is None:
+            robot.session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms)
+        else:  # its trapezoid; waited for, so it never blends: it starts and stops at rest
+            robot.session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms, ramp_ms=segment.ramp_ms)
         robot.session.wait_done(cmd_id, timeout_s=segment.duration_ms / 1000 + LIFT_WAIT_MARGIN_S)
         cmd_id += 1
     return cmd_id

@@ -28,7 +28,8 @@ DurationBetween = Callable[[Pulses, Pulses], int]
 
 
 class Item(NamedTuple):
-    """One segment with its command id: of move ``k`` (0-based in the plan); ``last_of_move`` ends the move."""
+    """One segment with its command id: of move ``k`` (0-based in the plan); ``last_of_move`` ends the move;
+    ``ramp_ms``/``blend_ms``: its speed profile (:class:`~hanoibot.motion.segments.Segment`)."""
 
     k: int
     move: Move
@@ -37,6 +38,8 @@ class Item(NamedTuple):
     duration_ms: int
     phase: MotionPhase
     last_of_move: bool
+    ramp_ms: int | None = None
+    blend_ms: int = 0
 
 
 class SegmentSource:
@@ -117,6 +120,10 @@ class SegmentSource:
             if self.journal is not None:
                 self.journal.record_send(k, items[0].move, first, first + len(items) - 1, [i.phase for i in items])
             self._pending.extend(item._replace(cmd_id=first + i) for i, item in enumerate(items))
+        # The first one starts from wherever the arm stopped (maybe inside a blend), so neither it nor the one
+        # after it blends: the arm reaches each of their targets and stops, as without blends.
+        for i in range(min(2, len(self._pending))):
+            self._pending[i] = self._pending[i]._replace(blend_ms=0)
 
     def _expand_next_move(self) -> bool:
         move = next(self._moves, None)
@@ -126,26 +133,37 @@ class SegmentSource:
         self._state = before.apply(move, self._rules)
         self.pick = (k, move, before)
         segments = list(self.segments_for(before, move, self.pose_us))
-        if self._first_phase is not MotionPhase.APPROACH:
+        cut = self._first_phase is not MotionPhase.APPROACH
+        if cut:
             phases = [segment.phase for segment in segments]
             segments = segments[phases.index(self._first_phase) :]
             self._first_phase = MotionPhase.APPROACH
-        self._expand(k, move, segments, self.pose_us)
+        self._expand(k, move, segments, self.pose_us, cut=cut)
         self._next_k += 1
         return True
 
-    def _expand(self, k: int, move: Move, segments: Sequence[Segment], from_us: Pulses | None) -> None:
-        """Number the segments, journal them, and line them up; the first one is given time from ``from_us``."""
+    def _expand(
+        self, k: int, move: Move, segments: Sequence[Segment], from_us: Pulses | None, *, cut: bool = False
+    ) -> None:
+        """Number the segments, journal them, and line them up.
+
+        ``cut``: the segments are the tail of a move planned from another pose, so the first one starts from
+        ``from_us`` instead: it is timed again from there and sent plain (minimum jerk), and nothing blends into it.
+        """
         phases = [_phase_of(segment, move) for segment in segments]
         first = self.take_cmd_ids(len(segments))
         if self.journal is not None:
             self.journal.record_send(k, move, first, first + len(segments) - 1, phases)
         for i, segment in enumerate(segments):
-            duration_ms = segment.duration_ms
-            if i == 0 and from_us is not None and self.duration_between is not None:
-                duration_ms = max(duration_ms, self.duration_between(from_us, tuple(segment.pulses_us)))
+            duration_ms, ramp_ms, blend_ms = segment.duration_ms, segment.ramp_ms, segment.blend_ms
+            if i == 0:
+                blend_ms = 0  # whatever ran before is not the segment this one was planned to blend into
+                if cut and from_us is not None and self.duration_between is not None:
+                    duration_ms = max(duration_ms, self.duration_between(from_us, tuple(segment.pulses_us)))
+                    ramp_ms = None
             last = i == len(segments) - 1
-            self._pending.append(Item(k, move, first + i, tuple(segment.pulses_us), duration_ms, phases[i], last))
+            item = Item(k, move, first + i, tuple(segment.pulses_us), duration_ms, phases[i], last, ramp_ms, blend_ms)
+            self._pending.append(item)
         self.pose_us = tuple(segments[-1].pulses_us)
 
 

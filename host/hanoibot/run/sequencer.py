@@ -153,7 +153,9 @@ class Link(Protocol):
         grip_threshold: int = 0,
     ) -> None: ...
 
-    def send_move(self, cmd_id: int, pulses_us: Sequence[int], duration_ms: int) -> None: ...
+    def send_move(
+        self, cmd_id: int, pulses_us: Sequence[int], duration_ms: int, *, ramp_ms: int | None = None, blend_ms: int = 0
+    ) -> None: ...
 
     def clear(self) -> None: ...
 
@@ -520,7 +522,7 @@ class Sequencer:
             ):
                 return
             try:
-                self.link.send_move(item.cmd_id, item.pulses_us, item.duration_ms)
+                self._send(item)
             except BoardError as err:
                 if self.in_flight.is_stale_refusal(err):
                     continue  # raised before this MOVE went out: send it now
@@ -529,6 +531,15 @@ class Sequencer:
             self._queued.append(item)
             if item.phase is MotionPhase.GRIP and self.has_grip_sensor:
                 self.in_flight.grip_sent()
+
+    def _send(self, item: Item) -> None:
+        """Send ``item`` as a MOVE: plain (minimum-jerk) or with its trapezoidal profile and blend."""
+        if item.ramp_ms is None:
+            self.link.send_move(item.cmd_id, item.pulses_us, item.duration_ms)
+        else:
+            self.link.send_move(
+                item.cmd_id, item.pulses_us, item.duration_ms, ramp_ms=item.ramp_ms, blend_ms=item.blend_ms
+            )
 
     def _board_faults(self) -> tuple[str, ...]:
         """The faults the board latched, asked best-effort (the link may be what failed)."""
