@@ -11,7 +11,7 @@ or holding arm into the REPL (frames never contain 0x03; it is then read as nois
 off, Ctrl-C latches ESTOP and ``serve`` returns so the REPL comes up (mpremote needs that to copy files: send
 RELEASE first: ``hanoibot home --release``).
 
-Input is read and handled in small chunks (about one frame each) only until the next control step is due, so a
+Input is read and handled in small chunks (32 bytes, under one frame) only until the next control step is due, so a
 burst of frames (a host filling the motion queue, or a host faster than a slow board) waits in the USB buffer
 instead of delaying the step: motion is stepped every period, never in jumps of many periods' worth.
 
