@@ -11,18 +11,23 @@ or holding arm into the REPL (frames never contain 0x03; it is then read as nois
 off, Ctrl-C latches ESTOP and ``serve`` returns so the REPL comes up (mpremote needs that to copy files: send
 RELEASE first: ``hanoibot home --release``).
 
-Input is read and handled in small chunks (about one frame each) only until the next control step is due, so a
+Input is read and handled in small chunks (32 bytes, under one frame) only until the next control step is due, so a
 burst of frames (a host filling the motion queue, or a host faster than a slow board) waits in the USB buffer
 instead of delaying the step: motion is stepped every period, never in jumps of many periods' worth.
 
 When the board is idle (nothing queued, nothing received in this loop) the garbage collector runs at most once
-a second, so a collection never lands in the middle of a motion.
+a second. While the arm moves, frame handling still makes garbage (on an RP2040 about 25 bytes per input byte;
+the heap has about 200 KB free): after every COLLECT_EVERY_RX_BYTES of input
+the collection runs right after a control step, so the next step is late by at most the collection (about 7 ms)
+instead of MicroPython collecting by itself at whatever allocation finds the heap full, in the middle of input
+handling. (Counting input is cheap; asking ``gc.mem_free()`` walks the whole heap, a few ms each time.)
 """
 
 import binascii
 
 GC_EVERY_MS = 1000  # least time between two idle garbage collections
-READ_CHUNK_BYTES = 64  # input read and handled at once: about one MOVE frame, a few ms of work at 125 MHz
+COLLECT_EVERY_RX_BYTES = 2048  # input handled between two collections at most (also while moving): ~50 KB garbage
+READ_CHUNK_BYTES = 32  # input read and handled at once: under one MOVE frame, a few ms of work at 125 MHz
 
 _RESET_CAUSES = (
     ("PWRON_RESET", "power"),
@@ -103,7 +108,15 @@ class StreamPort:
 
 
 def serve(
-    controller, port, clock, *, make_wdt=None, period_ms: int = 10, max_loops: int = -1, kbd_intr=None, collect=None
+    controller,
+    port,
+    clock,
+    *,
+    make_wdt=None,
+    period_ms: int = 10,
+    max_loops: int = -1,
+    kbd_intr=None,
+    collect=None,
 ) -> str:
     """Run ``controller`` every ``period_ms`` (waking early when bytes arrive) until Ctrl-C or ``max_loops``.
 
@@ -111,11 +124,13 @@ def serve(
     ``read_available``, ``wait`` and ``write``; ``make_wdt`` (or None) is called once, when the controller is
     first configured, and returns an object with ``feed`` (a ``machine.WDT``). ``kbd_intr`` (or None) is
     ``micropython.kbd_intr``: given -1 while an output is on, 3 otherwise. ``collect`` (or None) is
-    ``gc.collect``, called when idle. Returns "interrupted" after Ctrl-C (ESTOP latched, every output off) or
+    ``gc.collect``, called when idle, and right after a step once COLLECT_EVERY_RX_BYTES of input were handled
+    since the last collection. Returns "interrupted" after Ctrl-C (ESTOP latched, every output off) or
     "stopped" after ``max_loops`` loops.
     """
     next_ms = clock.ticks_add(clock.ticks_ms(), period_ms)
     collected_ms = clock.ticks_ms()
+    rx_bytes = 0  # input handled since the last collection
     loops = 0
     wdt = None
     ctrl_c = None  # the kbd_intr setting in force (None: not set yet)
@@ -126,6 +141,7 @@ def serve(
             data = port.read_available()
             while data:  # handle input chunk by chunk until the control step is due; the rest waits
                 received = True
+                rx_bytes += len(data)
                 controller.feed(data)
                 if clock.ticks_diff(clock.ticks_ms(), next_ms) >= 0:
                     break
@@ -146,10 +162,14 @@ def serve(
                 wdt = make_wdt()
             if wdt is not None:
                 wdt.feed()
-            if collect is not None and not received and not controller.motion.is_busy:
-                if clock.ticks_diff(clock.ticks_ms(), collected_ms) >= GC_EVERY_MS:
+            if collect is not None:
+                idle = not received and not controller.motion.is_busy
+                if rx_bytes >= COLLECT_EVERY_RX_BYTES or (
+                    idle and clock.ticks_diff(clock.ticks_ms(), collected_ms) >= GC_EVERY_MS
+                ):
                     collect()
                     collected_ms = clock.ticks_ms()
+                    rx_bytes = 0
             wait_ms = clock.ticks_diff(next_ms, clock.ticks_ms())
             if wait_ms > 0:
                 port.wait(wait_ms)

@@ -21,11 +21,13 @@ WRITE_TIMEOUT_S = 1.0
 def open_port(url: str, *, baudrate: int = 115200) -> serial.SerialBase:
     """Open ``url`` (a device path or any pyserial URL) with a short read timeout; PortError if it cannot be.
 
-    Modem lines: pyserial asserts both DTR and RTS when it opens a port. Boards whose USB-serial chip drives EN
-    (reset) and IO0 from RTS and DTR (esp32 dev kits) or reset on RTS (esp32-c3/s3 USB-serial-JTAG) must not see RTS
-    asserted, while the rp2 USB CDC port only sends once the host asserts DTR. So the port is opened with DTR
-    asserted and RTS released (DTR alone never pulls EN low). The OS may still raise both for an instant when it
-    opens the device; that is the same for every tool, mpremote included.
+    Modem lines: pyserial asserts both DTR and RTS when it opens a port unless told otherwise before ``open()``
+    (pyserial 3.5, ``serialposix.Serial.open``: ``os.open``, then ``_reconfigure_port``, then ``_update_dtr_state``
+    and ``_update_rts_state`` from the values set before). Boards whose USB-serial chip drives EN (reset) and IO0
+    from RTS and DTR (esp32 dev kits) or reset on RTS (esp32-c3/s3 USB-serial-JTAG) must not see RTS asserted, while
+    the rp2 USB CDC port only sends once the host asserts DTR. So the port is opened with DTR asserted and RTS
+    released (DTR alone never pulls EN low). The OS may still raise both for an instant in ``os.open``, before
+    pyserial sets them; that is the same for every tool, mpremote included.
     """
     try:
         port = serial.serial_for_url(
