@@ -107,8 +107,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (0 ok, 1 run failed, 2 bad input, 130 interrupted)."""
     # Exact move counts are huge integers (2**100000 - 1 has 30103 digits); print them whole.
     sys.set_int_max_str_digits(0)
+    is_process = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
+    try:
+        return _run(args)
+    finally:
+        if is_process:
+            import signal  # here, not at the top: start-up stays fast
+
+            # The command has ended: a late Ctrl-C (the second of a quick double press, after a fast stop) must not
+            # turn its exit code into a death by signal on the way out.
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command; the exit code, with errors turned into one line (see :func:`main`)."""
     try:
         code = int(args.run(args) or 0)
         sys.stdout.flush()

@@ -22,6 +22,9 @@ from hanoibot.sim.spawn import EmulatorProcess
 from link_checks import MOVE_MS, Transport, configure_snake, snake_pose_us, stream_snake
 
 COUNT = 60
+#: Bound in s on the streams of the bodies every transport runs: sized for the slowest, the virtual Pico at a
+#: quarter of real time (CONFIG's staggered enable alone takes 1 s of its time). A bound, not a speed claim.
+STREAM_TIMEOUT_S = 30.0
 
 
 def assert_executed_once_in_order(transport: Transport, session: Session, last_cmd_id: int) -> None:
@@ -38,7 +41,7 @@ def assert_executed_once_in_order(transport: Transport, session: Session, last_c
 def test_moves_stream_in_order(link_transport: Transport) -> None:
     with Session(link_transport.url) as session:
         configure_snake(session)
-        stream_snake(session, COUNT, timeout_s=10.0)
+        stream_snake(session, COUNT, timeout_s=STREAM_TIMEOUT_S)
         assert session.status().pulses_us == snake_pose_us(COUNT)
         assert_executed_once_in_order(link_transport, session, COUNT)
 
@@ -46,12 +49,12 @@ def test_moves_stream_in_order(link_transport: Transport) -> None:
 def test_host_closes_and_reopens_the_port(link_transport: Transport) -> None:
     with Session(link_transport.url) as session:
         configure_snake(session)
-        stream_snake(session, COUNT // 2, timeout_s=10.0)
+        stream_snake(session, COUNT // 2, timeout_s=STREAM_TIMEOUT_S)
         boot_id = session.boot_id
         session.close()
         session.open()
         assert session.boot_id == boot_id
-        stream_snake(session, COUNT // 2, first_cmd_id=COUNT // 2 + 1, timeout_s=10.0)
+        stream_snake(session, COUNT // 2, first_cmd_id=COUNT // 2 + 1, timeout_s=STREAM_TIMEOUT_S)
         assert_executed_once_in_order(link_transport, session, COUNT)
 
 
@@ -94,7 +97,7 @@ def test_estop_and_clear(link_transport: Transport) -> None:
         session.estop()
         assert session.status().mode == "ESTOP"
         session.clear()
-        stream_snake(session, 3, timeout_s=5.0)
+        stream_snake(session, 3, timeout_s=STREAM_TIMEOUT_S)
 
 
 # --- the command itself (pty only) ---------------------------------------------------------------------
