@@ -295,8 +295,11 @@ class LinkCore:
         if self._taken_over is not None:
             raise self._taken_over
         self._serve_control()
+        damaged = self._damaged_lines()
         for frame in self._reader.feed(self._read(wait=wait)):
             self._on_frame(*frame)
+        if self._damaged_lines() > damaged:
+            self._on_damaged_frame()
         self._run_timers()
         if self._errors:
             raise self._errors.pop(0)
@@ -349,6 +352,17 @@ class LinkCore:
         heartbeat_s = max(self._heartbeat_due_s(rto_s), query_room_s)
         reset_check_s = self._status_asked_s + self._reask_s() if self._suspect_reset else never_s
         return retransmit_s, probe_s, heartbeat_s, self._last_rx_s + self.silence_s, flush_s, reset_check_s
+
+    def _damaged_lines(self) -> int:
+        """Lines from the board dropped so far because they were damaged (bad CRC, malformed, oversized)."""
+        reader = self._reader
+        return int(reader.bad_crc + reader.malformed + reader.oversized)
+
+    def _on_damaged_frame(self) -> None:
+        """The board answered but the line spoiled the answer: the board is as quick as its round trips say, so
+        drop the back-off. Lost questions and frames are then asked and resent a measured resend timeout later, not
+        a doubled one, and on a noisy line enough of them fit in the silence bound."""
+        self.rtt.clear_back_off()
 
     def _heartbeat_due_s(self, rto_s: float) -> float:
         """When the next heartbeat is due, in s: a heartbeat period after the last frame sent; but while a question
