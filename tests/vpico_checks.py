@@ -3,13 +3,12 @@
 The emulated RP2040 runs at about 0.4x real time on a free core. Host timing (the link's 1 s silence bound,
 its heartbeats, the firmware's tick budget) is real time, so on a machine so loaded that the chip runs at a
 few percent of real time the firmware's ticks overrun and a run is no longer what a board would do. The
-measured speed decides, and the skip message says it. Under CI (``CI`` set) the check fails instead: there
-``make test`` runs these tests alone, after the parallel run, so a slow chip is a problem to look at.
+measured speed decides, and the skip message says it. ``make test`` runs these tests alone, after the parallel
+run, so the chip has a core to itself; on a two-core machine whose other core runs the host, that is still only
+0.2-0.3x, so the check skips (with the measured speed) rather than fails there too.
 """
 
 from __future__ import annotations
-
-import os
 
 import pytest
 
@@ -25,13 +24,10 @@ def emulator_speed(pico) -> float:
 
 
 def require_near_real_time(pico, min_speed: float = MIN_SPEED) -> None:
-    """Skip the calling test (fail it under CI) when the virtual Pico runs below ``min_speed`` of real time."""
+    """Skip the calling test when the virtual Pico runs below ``min_speed`` of real time."""
     speed = emulator_speed(pico)
     if speed < min_speed:
-        reason = f"the emulated chip runs at {speed:.2f}x real time (< {min_speed}x): machine too busy"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; make test runs the vpico tests alone, so something else took the CPU")
-        pytest.skip(reason)
+        pytest.skip(f"the emulated chip runs at {speed:.2f}x real time (< {min_speed}x): machine too busy")
 
 
 def require_machine_near_real_time(min_speed: float = MIN_SPEED) -> None:

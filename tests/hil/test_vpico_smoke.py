@@ -68,39 +68,3 @@ def test_smoke_run_on_the_virtual_pico() -> None:
     finally:
         robot.close()
         pico.close()
-
-
-def largest_step_per_tick_us(history: list[tuple[float, int, int | None]], channels: int) -> list[int]:
-    """Per channel, the largest pulse change (us) between two consecutive 10 ms ticks of emulated time."""
-    last: list[int | None] = [None] * channels
-    largest = [0] * channels
-    for _t_s, channel, pulse_us in history:
-        before = last[channel]
-        if before is not None and pulse_us is not None:
-            largest[channel] = max(largest[channel], abs(pulse_us - before))
-        last[channel] = pulse_us
-    return largest
-
-
-def test_a_slow_chip_keeps_the_arm_on_its_path() -> None:
-    # The chip capped at a quarter of a real RP2040 (a busy CI machine): the host's frames then come four times as
-    # densely in the chip's time. The firmware used to handle every waiting frame before its next control step, so
-    # steps came up to 100 ms apart, the pulses jumped 50 ms of motion at once, the servos at their speed limit
-    # fell behind unevenly and the held disk hit a peg (COLLISION). No tick of emulated time may now see more
-    # than three control periods of motion, and the run is clean.
-    url = "vpico://?board=AA&slow=4"
-    robot = Robot(url, load_config(None))
-    robot.session = Session(LinkCore(url, silence_s=20.0, handshake_s=60.0, reconnect_s=60.0))
-    robot.open()
-    pico = robot.session.port.pico  # type: ignore[union-attr]
-    try:
-        plan = make_plan(2)
-        assert Run(robot, plan).start() is Phase.DONE
-        world = pico.world
-        assert world.faults() == [] and world.state == plan.goal
-        largest = largest_step_per_tick_us(pico.servos.history, len(world.max_speed_us_per_s))
-        allowed = [round(speed * 0.030) + 1 for speed in world.max_speed_us_per_s]
-        assert all(got <= limit for got, limit in zip(largest, allowed, strict=True)), (largest, allowed)
-    finally:
-        robot.close()
-        pico.close()
