@@ -80,18 +80,7 @@ def resume(robot: Robot, path: Path) -> Phase:
         else:
             assert board is not None
             point = resume_after_reset(log, plan, robot, board)
-        job = Run(
-            robot,
-            point.plan,
-            journal=journal,
-            first_k=point.first_k,
-            first_phase=point.first_phase,
-            board_state=point.board_state,
-            first_cmd_id=point.first_cmd_id,
-            pose_us=point.pose_us,
-        )
-        same = point.same_boot
-        end = job.start(home=not same, configure=not same, record_plan=not same)
+        end = point.run(robot, journal).start(**point.start_options())
     assert isinstance(end, Phase)
     return end
 

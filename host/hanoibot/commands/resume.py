@@ -50,7 +50,6 @@ def run(args: argparse.Namespace) -> int:
     from ..run.journal import Journal, load_journal
     from ..run.recovery import check_journal, recorded_board, resume_after_reset, resume_same_boot
     from ..run.robot import Robot
-    from ..run.runner import Run
     from .output_files import check_output_paths
     from .run import check_not_empty, drive, make_view
     from .words import count_of
@@ -83,19 +82,8 @@ def run(args: argparse.Namespace) -> int:
         view = make_view(
             robot, point.plan.length, point.board_state, args, first_k=point.first_k, per_size=plan.rules.per_size
         )
-        job = Run(
-            robot,
-            point.plan,
-            journal=journal,
-            first_k=point.first_k,
-            first_phase=point.first_phase,
-            board_state=point.board_state,
-            first_cmd_id=point.first_cmd_id,
-            pose_us=point.pose_us,
-            on_move_done=view.move_done,
-        )
-        same = point.same_boot
-        return drive(job, view, args, home=not same, configure=not same, record_plan=not same)
+        job = point.run(robot, journal, on_move_done=view.move_done)
+        return drive(job, view, args, **point.start_options())
 
 
 def _parse_board(text: str, pegs: int) -> State:

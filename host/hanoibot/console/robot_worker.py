@@ -291,7 +291,6 @@ class RobotWorker:
         ``hanoibot resume``: same board boot, or the board as the robot believes it after a reset)."""
         from ..run.journal import Journal, load_journal
         from ..run.recovery import check_journal, resume_after_reset, resume_same_boot
-        from ..run.runner import Run
 
         robot = self._need_robot()
         if self._job is not None:
@@ -309,19 +308,9 @@ class RobotWorker:
             journal.close()
             raise
         self._journal_path = str(path)
-        job = Run(
-            robot,
-            point.plan,
-            journal=journal,
-            first_k=point.first_k,
-            first_phase=point.first_phase,
-            board_state=point.board_state,
-            first_cmd_id=point.first_cmd_id,
-            pose_us=point.pose_us,
-        )
-        same = point.same_boot
+        job = point.run(robot, journal)
         self._start(job, f"resuming {path.name} at move {point.first_k + 1} of {point.plan.length}")
-        self._follow(job.start(home=not same, configure=not same, record_plan=not same))
+        self._follow(job.start(**point.start_options()))
 
     def _unfinished_journal(self) -> Path:
         """The newest console journal in --journal-dir whose run did not finish."""

@@ -20,7 +20,7 @@ from ..puzzle import State, peg_letter
 from .journal import Journal, JournalLog
 from .release import disk_in_gripper
 from .robot import Robot
-from .runner import plan_from_spec
+from .runner import MoveListener, Run, plan_from_spec
 
 #: Faults after which the arm still holds its pose and the disks are where the journal says.
 HOLDING_FAULTS = ("HOST_LOST", "ESTOP")
@@ -40,6 +40,25 @@ class ResumePoint:
     first_cmd_id: int
     same_boot: bool
     pose_us: tuple[int, ...] | None = None
+
+    def run(self, robot: Robot, journal: Journal, on_move_done: MoveListener | None = None) -> Run:
+        """The run that goes on from this point on ``robot``, writing ``journal``."""
+        return Run(
+            robot,
+            self.plan,
+            journal=journal,
+            first_k=self.first_k,
+            first_phase=self.first_phase,
+            board_state=self.board_state,
+            first_cmd_id=self.first_cmd_id,
+            pose_us=self.pose_us,
+            on_move_done=on_move_done,
+        )
+
+    def start_options(self) -> dict[str, bool]:
+        """How that run starts: homing, CONFIG and recording the plan only after the board was reset."""
+        fresh = not self.same_boot
+        return {"home": fresh, "configure": fresh, "record_plan": fresh}
 
 
 def check_journal(log: JournalLog, config_hash: str, path: str) -> Plan:
