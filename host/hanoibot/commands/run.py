@@ -2,9 +2,9 @@
 
 Ctrl-C pauses safely: the board is told to HOLD at the next segment boundary, then the operator chooses to
 continue or stop; while it asks, the link and the port's control socket stay served (``hanoibot estop`` from
-another terminal ends the run e-stopped). Exit codes: 0 done, 1 the run stopped in fault or e-stop (or the report could not be written
-at the end), 2 bad input (nothing moved; this includes a --report or --journal path that cannot be written),
-130 stopped by the operator.
+another terminal ends the run e-stopped). Exit codes: 0 done, 1 the run stopped in fault or e-stop (or the report
+could not be written at the end), 2 bad input (nothing moved; this includes a --report or --journal path that
+cannot be written), 130 stopped by the operator.
 """
 
 from __future__ import annotations
