@@ -7,8 +7,8 @@ nobody to answer), Ctrl-C twice in a row, e-stopped by ``hanoibot estop`` from a
 port and latches the e-stop itself), and the host killed (SIGKILL). The four stopping rows stop the run once the
 world has logged :attr:`Bench.stop_at_pick` picks: a disk is in the gripper, the hardest moment to recover from.
 Columns are the command run next. Each must exit within :attr:`Bench.bound_s` with an expected code (0, except
-``home`` without ``--clear`` after an e-stop: exit 2 with the line that says to run ``hanoibot home --clear``),
-and the emulator's log must show no COLLISION or DROP after the row's run ended. ``run`` starts from where the
+``home`` or ``resume`` without ``--clear`` after an e-stop: exit 2 with the line that names ``--clear``, the
+board finishing no command; ``resume --clear`` then goes on), and the emulator's log must show no COLLISION or DROP after the row's run ended. ``run`` starts from where the
 world's log says the disks are (done, fault); ``resume`` goes on from the row's journal.
 
 :func:`check_cell` is the one test body; a :class:`Bench` says where it runs (which emulator, where its disks
@@ -94,6 +94,13 @@ def bad_events(events: list[Event]) -> list[Event]:
     return [e for e in events if e.get("event") == "fault" and e.get("fault") in ("COLLISION", "DROP")]
 
 
+def last_done_command(bench: Bench) -> int:
+    """The id of the last command the board finished, from ``hanoibot status --json``."""
+    status = hanoibot("status", "--json", "--port", bench.emulator.port_path, timeout_s=bench.bound_s)
+    assert status.returncode == 0, status.stderr
+    return int(json.loads(status.stdout)["last_done_cmd"])
+
+
 def wait_for_picks(bench: Bench, seen: int, count: int) -> None:
     """Wait (at most ``bench.bound_s``) until the world logged ``count`` picks after its first ``seen`` events."""
     deadline_s = time.monotonic() + bench.bound_s
@@ -152,6 +159,14 @@ def check_cell(bench: Bench, row: str, column: str, journal: Path) -> int:
         now = disks_after(bench.disks, events)
         assert now is not None, "a run that ended done or in fault left a disk in the air"
         result = hanoibot("run", "--plain", "--from", now, "--to", goal_for(now, "A"), *port, timeout_s=bound_s)
+        assert result.returncode == 0, result.stderr
+    elif (row, column) == ("estopped", "resume"):
+        # An e-stop is released only when asked to: resume refuses (nothing moves), resume --clear goes on.
+        done_before = last_done_command(bench)
+        result = hanoibot("resume", "--journal", str(journal), "--plain", *port, timeout_s=bound_s)
+        assert result.returncode == 2 and "--clear" in result.stderr, result.stderr
+        assert last_done_command(bench) == done_before, "resume moved the arm before the e-stop was released"
+        result = hanoibot("resume", "--journal", str(journal), "--plain", "--clear", *port, timeout_s=bound_s)
         assert result.returncode == 0, result.stderr
     elif column == "resume":
         result = hanoibot("resume", "--journal", str(journal), "--plain", *port, timeout_s=bound_s)
