@@ -8,8 +8,9 @@ port and latches the e-stop itself), and the host killed (SIGKILL). The four sto
 world has logged :attr:`Bench.stop_at_pick` picks: a disk is in the gripper, the hardest moment to recover from.
 Columns are the command run next. Each must exit within :attr:`Bench.bound_s` with an expected code (0, except
 ``home`` or ``resume`` without ``--clear`` after an e-stop: exit 2 with the line that names ``--clear``, the
-board finishing no command; ``resume --clear`` then goes on), and the emulator's log must show no COLLISION or DROP after the row's run ended. ``run`` starts from where the
-world's log says the disks are (done, fault); ``resume`` goes on from the row's journal.
+board finishing no command; ``resume --clear`` then goes on), and the emulator's log must show no COLLISION or
+DROP after the row's run ended. ``run`` starts from where the world's log says the disks are (done, fault);
+``resume`` goes on from the row's journal.
 
 :func:`check_cell` is the one test body; a :class:`Bench` says where it runs (which emulator, where its disks
 are, the bound), so the CPython emulator and the virtual Pico run the very same steps.

@@ -74,7 +74,7 @@ def register(subparsers: Any) -> None:
     pico.add_argument("--servo", choices=("pwm", "pca9685"), default="pwm", help="its servo driver (default pwm)")
     pico.add_argument("--free-running", action="store_true", help="let emulated time run ahead of the wall clock")
     pico.add_argument(
-        "--slow", metavar="K", help="run the chip at most 1/K as fast as a real RP2040 (a busy machine, made repeatable)"
+        "--slow", metavar="K", help="run the chip at most 1/K as fast as a real RP2040 (a busy machine, repeatable)"
     )
     pico.add_argument("--uf2", metavar="FILE", help="another MicroPython UF2 image (default: the vendored v1.27.0)")
     pico.add_argument("--blank", action="store_true", help="an empty filesystem: copy the firmware with mpremote")
