@@ -252,9 +252,9 @@ class StepTimes(Controller):
         Controller.__init__(self, *args, **kwargs)
         self.step_times_ms = []
 
-    def step(self, now_ms):
+    def step_view(self, now_ms):
         self.step_times_ms.append(now_ms)
-        return Controller.step(self, now_ms)
+        return Controller.step_view(self, now_ms)
 
 
 def test_a_burst_of_frames_on_a_slow_board_never_delays_the_control_step_by_more_than_a_period():
@@ -295,9 +295,9 @@ def test_garbage_is_collected_right_after_a_step_every_so_much_input_also_while_
     events = []
 
     class Noted(Controller):
-        def step(self, now_ms):
+        def step_view(self, now_ms):
             events.append(("step", self.motion.is_busy, 0))
-            return Controller.step(self, now_ms)
+            return Controller.step_view(self, now_ms)
 
         def feed(self, data):
             events.append(("feed", self.motion.is_busy, len(data)))
