@@ -62,7 +62,8 @@ S = {"free_import": gc.mem_free(), "free_min": 1 << 24, "gap_us": 0, "step_us": 
 _serve = fwmain.serve
 
 def serve(controller, port, clock, **kw):
-    real_step = controller.step
+    step_name = "step_view" if hasattr(controller, "step_view") else "step"  # what serve() calls
+    real_step = getattr(controller, step_name)
     real_collect = kw["collect"]
     last = [0, False]
 
@@ -94,7 +95,7 @@ def serve(controller, port, clock, **kw):
         if took > S["gc_us"]:
             S["gc_us"] = took
 
-    controller.step = step
+    setattr(controller, step_name, step)
     kw["collect"] = collect
     return _serve(controller, port, clock, **kw)
 
@@ -106,9 +107,10 @@ print("BENCH " + " ".join("%s=%d" % item for item in S.items()))
 """
 
 
-def probe_files() -> dict[str, bytes]:
-    """The shipped firmware with its main.py renamed fwmain.py, and the probe as main.py."""
-    files = firmware_files(servo_driver="pwm")
+def probe_files(folder: Path | None = None) -> dict[str, bytes]:
+    """The firmware in ``folder`` (default: this checkout's) with its main.py renamed fwmain.py, and the probe
+    as main.py."""
+    files = firmware_files(folder, servo_driver="pwm")
     files["fwmain.py"] = files.pop("main.py")
     files["main.py"] = PROBE
     return files
@@ -240,9 +242,17 @@ def figures(line: str) -> dict[str, int]:
 
 
 def main() -> None:
-    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--firmware",
+        type=Path,
+        metavar="DIR",
+        help="measure the firmware in DIR (a firmware_micropython folder, e.g. of an older checkout, to compare"
+        " before and after in the same session); default: this checkout's",
+    )
+    args = parser.parse_args()
     wall_start_s = time.monotonic()
-    with VirtualPico(realtime=False, files=probe_files()) as pico:
+    with VirtualPico(realtime=False, files=probe_files(args.firmware)) as pico:
         pico.wait_for_output(b"HELLO")
         print(f"(a) boot to HELLO: {(pico.boot_to_hello_s or 0) * 1000:.0f} ms emulated", flush=True)
         run_host(Host(pico))

@@ -16,8 +16,9 @@ burst of frames (a host filling the motion queue, or a host faster than a slow b
 instead of delaying the step: motion is stepped every period, never in jumps of many periods' worth.
 
 When the board is idle (nothing queued, nothing received in this loop) the garbage collector runs at most once
-a second. While the arm moves, frame handling still makes garbage (on an RP2040 about 25 bytes per input byte;
-the heap has about 200 KB free): after every COLLECT_EVERY_RX_BYTES of input
+a second. While the arm moves, frame handling still makes some garbage (about 13 bytes per input byte: each line's
+bytes object, its CRC and the replies' formatting; the heap has about 200 KB free): after every
+COLLECT_EVERY_RX_BYTES of input
 the collection runs right after a control step, so the next step is late by at most the collection (about 7 ms)
 instead of MicroPython collecting by itself at whatever allocation finds the heap full, in the middle of input
 handling. (Counting input is cheap; asking ``gc.mem_free()`` walks the whole heap, a few ms each time.)

@@ -158,9 +158,11 @@ class Controller:
 
     def feed(self, data) -> None:
         """Take received bytes (bytes, bytearray or memoryview); act on every complete frame in them. Never
-        raises. Each frame is handled in the receive buffer, so a MOVE allocates almost nothing."""
+        raises. Each frame is handled where it lies in the received bytes (see :mod:`hanoifw.rxframe`)."""
         reader = self.reader
         try:
+            if not isinstance(data, bytes):
+                data = bytes(data)  # one copy, so the receiver can search and check it with bytes methods
             pos = 0
             end = len(data)
             while pos < end:
@@ -400,32 +402,22 @@ class Controller:
             self.tx.add(p.encode(kind, seq, self.rx.ack, fields))
 
     def _send_ack(self) -> None:
-        """Queue ``ACK,seq,ack,free_slots,last_done_cmd``, written in place."""
+        """Queue ``ACK,seq,ack,free_slots,last_done_cmd``."""
         seq = self._next_seq()
         if seq >= 0:
-            tx = self.tx
-            tx.begin(b"ACK", seq, self.rx.ack)
-            tx.uint(self.motion.free_slots)
-            tx.uint(self.last_done_cmd)
-            tx.end()
+            self.tx.frame(b"ACK,%d,%d,%d,%d" % (seq, self.rx.ack, self.motion.free_slots, self.last_done_cmd))
 
     def _send_done(self, cmd_id: int) -> None:
-        """Queue ``DONE,seq,ack,cmd_id``, written in place."""
+        """Queue ``DONE,seq,ack,cmd_id``."""
         seq = self._next_seq()
         if seq >= 0:
-            tx = self.tx
-            tx.begin(b"DONE", seq, self.rx.ack)
-            tx.uint(cmd_id)
-            tx.end()
+            self.tx.frame(b"DONE,%d,%d,%d" % (seq, self.rx.ack, cmd_id))
 
     def _send_pong(self, ping: RxFrame) -> None:
-        """Queue ``PONG,seq,ack,token`` with the PING's token (cut to MAX_TOKEN_LEN), written in place."""
+        """Queue ``PONG,seq,ack,token`` with the PING's token (cut to MAX_TOKEN_LEN)."""
         seq = self._next_seq()
         if seq >= 0:
-            tx = self.tx
-            tx.begin(b"PONG", seq, self.rx.ack)
-            tx.field_from(ping, 0, MAX_TOKEN_LEN)
-            tx.end()
+            self.tx.frame(b"PONG,%d,%d,%s" % (seq, self.rx.ack, ping.field_bytes(0, MAX_TOKEN_LEN)))
 
     def _error(self, code: str, cmd_id: int, text: str) -> None:
         self._send(p.ERROR, (code, cmd_id, p.clean_text(text)))
