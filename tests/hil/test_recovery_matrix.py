@@ -5,8 +5,9 @@ fault (the board's disks are not where the run was told: the first pick misses),
 (Ctrl-C with nobody to answer), Ctrl-C twice in a row, e-stopped mid-move by ``hanoibot estop`` from a second
 process (the run holds the port and latches the e-stop itself), and the host killed mid-move (SIGKILL). Columns
 are the command run next. Each command must exit within :data:`BOUND_S` with an expected code (0, except
-``home`` without ``--clear`` after an e-stop: exit 2 with the line that says to run ``home --clear``), and the
-emulator's log must show no COLLISION or DROP after the row's run ended. ``run`` and ``resume`` are checked
+``home`` or ``resume`` without ``--clear`` after an e-stop: exit 2 with the line that names ``--clear``, nothing
+moving; ``resume --clear`` then goes on), and the emulator's log must show no COLLISION or DROP after the row's
+run ended. ``run`` and ``resume`` are checked
 where the disks are known (done, fault) or the journal knows them (resume after a stop, an e-stop or a kill).
 """
 
@@ -77,6 +78,11 @@ def wait_for_moves_sent(journal: Path, count: int) -> None:
     raise AssertionError(f"the run did not send {count} moves within {BOUND_S} s")
 
 
+def executed(emulator: EmulatorProcess, after: int) -> list[int]:
+    """Command ids the board executed after its first ``after`` log events."""
+    return [int(str(event["cmd_id"])) for event in emulator.events()[after:] if event.get("event") == "executed"]
+
+
 def bad_events(emulator: EmulatorProcess, after: int) -> list[dict[str, object]]:
     """COLLISION and DROP faults the board latched after its first ``after`` log events."""
     return [
@@ -97,6 +103,13 @@ def test_every_way_a_run_ends_leaves_a_board_the_next_command_can_use(row: str, 
         port = ["--port", emulator.port_path]
         if column == "run":
             result = hanoibot("run", "--plain", "--from", KNOWN_BOARD[row], "--to", "A", *port)
+            assert result.returncode == 0, result.stderr
+        elif (row, column) == ("estopped", "resume"):
+            # An e-stop is released only when asked to: resume refuses (nothing moves), resume --clear goes on.
+            result = hanoibot("resume", "--journal", str(journal), "--plain", *port)
+            assert result.returncode == 2 and "--clear" in result.stderr, result.stderr
+            assert executed(emulator, seen) == [], "resume moved the arm before the e-stop was released"
+            result = hanoibot("resume", "--journal", str(journal), "--plain", "--clear", *port)
             assert result.returncode == 0, result.stderr
         elif column == "resume":
             result = hanoibot("resume", "--journal", str(journal), "--plain", *port)

@@ -180,6 +180,11 @@ class Session:
         self.core.send_reliable(protocol.MOVE, fields, cmd_id=cmd_id)
         self.core.note_move_sent(cmd_id)
 
+    def skip_cmd_ids(self, up_to: int) -> None:
+        """Never send a MOVE with an id up to ``up_to``: the next one must be higher (ids another command may have
+        planned stay unused)."""
+        self.core.last_sent_cmd = max(self.core.last_sent_cmd, up_to)
+
     def wait_done(self, cmd_id: int, timeout_s: float | None = None) -> None:
         """Service the link until MOVE ``cmd_id`` has finished; LinkTimeout after ``timeout_s`` s."""
         if cmd_id > self.last_sent_cmd:
