@@ -97,6 +97,11 @@ class Session:
         return self.core.last_status
 
     @property
+    def estop_requests(self) -> int:
+        """E-stop requests other processes (``hanoibot estop``) sent to this port's control socket so far."""
+        return self.core.estop_requests
+
+    @property
     def retransmits(self) -> int:
         """Reliable frames sent again so far."""
         return self.core.retransmits
