@@ -185,6 +185,11 @@ class Controller:
             self._step(now_ms)
         except Exception as err:
             self._internal(err)
+        return self.replies_view()
+
+    def replies_view(self) -> memoryview:
+        """The frames queued since the last step (and the ACK of frames taken since), without a step: what the
+        board's loop sends when input wakes it between two steps. A view, like :meth:`step_view`."""
         if self._ack_due:
             self._send_ack()
         return self.tx.take()
