@@ -20,11 +20,12 @@ from hanoibot.errors import BoardReset
 from hanoibot.link.session import Session
 from hanoibot.sim.spawn import EmulatorProcess
 from link_checks import MOVE_MS, Transport, configure_snake, snake_pose_us, stream_snake
+from vpico_checks import CHIP_SLOW
 
 COUNT = 60
-#: Bound in s on the streams of the bodies every transport runs: sized for the slowest, the virtual Pico at a
-#: quarter of real time (CONFIG's staggered enable alone takes 1 s of its time). A bound, not a speed claim.
-STREAM_TIMEOUT_S = 30.0
+#: Bound in s on the streams of the bodies every transport runs: sized for the slowest, the virtual Pico capped at
+#: 1/CHIP_SLOW of real time: 8 s of its chip time (CONFIG's staggered enable alone takes 1 s). Not a speed claim.
+STREAM_TIMEOUT_S = 8.0 * CHIP_SLOW
 
 
 def assert_executed_once_in_order(transport: Transport, session: Session, last_cmd_id: int) -> None:

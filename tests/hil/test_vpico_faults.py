@@ -51,10 +51,22 @@ def moves_made(events: list[dict[str, Any]]) -> list[Move]:
     return moves
 
 
-def test_a_run_with_flipped_bits_makes_every_move_once() -> None:
+def fast_config(folder: Path, factor: float = 2.0) -> Path:
+    """The default robot with every servo ``factor`` times faster (a shorter run; no risk to the virtual arm)."""
+    document: Any = tomlkit.parse(default_config_path().read_text(encoding="utf-8"))
+    for joint in ("base", "shoulder", "elbow", "wrist"):
+        document["arm"][joint]["max_speed_deg_s"] = min(2000.0, document["arm"][joint]["max_speed_deg_s"] * factor)
+    document["gripper"]["max_speed_deg_s"] = min(3000.0, document["gripper"]["max_speed_deg_s"] * factor)
+    path = folder / "fast_robot.toml"
+    path.write_text(tomlkit.dumps(document), encoding="utf-8")
+    return path
+
+
+def test_a_run_with_flipped_bits_makes_every_move_once(tmp_path: Path) -> None:
     require_machine_sustains_the_cap()
-    disks = 3
-    robot = Robot(vpico_url(board="A" * disks, flip="1e-3", seed=11), load_config(None))
+    disks = 2
+    config = fast_config(tmp_path)
+    robot = Robot(vpico_url(board="A" * disks, config=config, flip="1e-3", seed=11), load_config(config))
     robot.open()
     port = robot.session.port
     pico = port.pico  # type: ignore[union-attr]
@@ -71,17 +83,6 @@ def test_a_run_with_flipped_bits_makes_every_move_once() -> None:
     finally:
         robot.close()
         pico.close()
-
-
-def fast_config(folder: Path, factor: float = 2.0) -> Path:
-    """The default robot with every servo ``factor`` times faster (a shorter run; no risk to the virtual arm)."""
-    document: Any = tomlkit.parse(default_config_path().read_text(encoding="utf-8"))
-    for joint in ("base", "shoulder", "elbow", "wrist"):
-        document["arm"][joint]["max_speed_deg_s"] = min(2000.0, document["arm"][joint]["max_speed_deg_s"] * factor)
-    document["gripper"]["max_speed_deg_s"] = min(3000.0, document["gripper"]["max_speed_deg_s"] * factor)
-    path = folder / "fast_robot.toml"
-    path.write_text(tomlkit.dumps(document), encoding="utf-8")
-    return path
 
 
 def moves_journaled(journal: Path) -> int:
