@@ -13,6 +13,7 @@
 //               {"ev":"stats", ...}         cycle counts, on request ({"op":"stats"})
 // Emulated time runs at most as fast as wall time (options.realtime), at most options.time_scale times wall time
 // (a throttled chip: 0.25 = a quarter of a real RP2040's speed, as on a busy machine), or free (idle time skipped).
+// A chip that falls behind the cap does not run faster than it later to catch up (lag beyond 20 ms is forgiven).
 
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -31,6 +32,9 @@ const SLICE_NS = 1e6; // run at most 1 ms of emulated time between looks at the 
 const USB_FIFO_BYTES = 512;
 const TICK_NS = (options.tick_us || 10000) * 1000;
 const TIME_SCALE = options.time_scale || 1; // emulated ns per wall ns at most, when options.realtime
+// With realtime, emulated time may trail the cap by this much (ns); lag beyond it is forgiven rather than caught up
+// later, so a chip that fell behind (a busy machine) never runs faster than the cap to catch up.
+const MAX_LAG_NS = 20e6;
 
 // --- boot ROM with flash erase/program routed to us (gap 1 of the README) ------------------------------------
 const bootromBytes = readFileSync(bootromPath);
@@ -93,6 +97,7 @@ let stopping = false;
 const wallOriginMs = performance.now();
 let cycles = 0;
 let idleNs = 0;
+let forgivenNs = 0; // emulated lag behind the cap that will not be caught up
 
 function nowNs() {
   return timeOffsetNs + chip.sim.clock.nanos;
@@ -288,9 +293,13 @@ function runSlice() {
     flushOut();
     process.exit(0);
   }
-  const wallNs = (performance.now() - wallOriginMs) * 1e6 * TIME_SCALE;
+  let wallNs = (performance.now() - wallOriginMs) * 1e6 * TIME_SCALE - forgivenNs;
   let limitNs = nowNs() + SLICE_NS;
   if (options.realtime) {
+    if (wallNs - nowNs() > MAX_LAG_NS) {
+      forgivenNs += wallNs - nowNs() - MAX_LAG_NS;
+      wallNs = nowNs() + MAX_LAG_NS;
+    }
     limitNs = Math.min(limitNs, wallNs);
   }
   const { sim, rp2040 } = chip;
