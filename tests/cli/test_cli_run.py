@@ -115,7 +115,7 @@ def test_ctrl_c_then_continue_finishes_the_run(
     monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
     views: list[Any] = []
 
-    def think_for_a_minute(view: Any) -> bool:
+    def think_for_a_minute(view: Any, keep_waiting: Any = None) -> bool:
         # the operator takes 60 s of robot time to answer: neither the ETA nor s_per_move may count it
         views.append(view)
         view.now_s.__self__.advance(60.0)
@@ -428,7 +428,7 @@ def test_ctrl_c_at_the_pause_prompt_stops_instead_of_queueing_another_pause(
         if k == 1:
             os.kill(os.getpid(), signal.SIGINT)
 
-    def ctrl_c_at_the_prompt(self: Any, question: str) -> str:
+    def ctrl_c_at_the_prompt(self: Any, question: str, keep_waiting: Any = None) -> str:
         asked.append(question)
         os.kill(os.getpid(), signal.SIGINT)
         return "c"  # never reached: Ctrl-C at the prompt means stop

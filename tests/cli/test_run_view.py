@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
+from collections.abc import Iterator
 
 import pytest
 from hanoibot.commands.run_view import RunView, format_duration_s
@@ -122,3 +125,43 @@ def test_a_coloured_run_names_and_draws_each_disk_by_size_and_colour() -> None:
         view.move_done(0, Move(1, 0, 2), State([[5, 4], [6, 3, 2], [1]]))
     text = out.getvalue()
     assert "disk 1 (1 red) A → C" in text and "1r" in text and "3g" in text, text[-400:]
+
+
+@pytest.fixture
+def stdin_pipe(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """stdin read from a pipe; yields the end the test writes to."""
+    read_end, write_end = os.pipe()
+    monkeypatch.setattr("sys.stdin", os.fdopen(read_end, "r"))
+    yield write_end
+    with contextlib.suppress(OSError):
+        os.close(write_end)
+
+
+def test_a_question_serves_the_caller_until_its_answer_comes(stdin_pipe: int) -> None:
+    calls: list[int] = []
+
+    def keep_waiting() -> bool:
+        calls.append(1)
+        if len(calls) == 3:
+            os.write(stdin_pipe, b"c\n")  # the operator answers while the link is being served
+        return True
+
+    out = io.StringIO()
+    with RunView(3, State.tower(2), Clock().now_s, live=False, out=out) as view:
+        assert view.ask("continue? ", keep_waiting) == "c"
+    assert len(calls) == 3 and out.getvalue().endswith("\ncontinue? ")
+
+
+def test_a_question_is_dropped_when_the_caller_stops_waiting_and_ends_at_end_of_input(stdin_pipe: int) -> None:
+    calls: list[int] = []
+
+    def keep_waiting() -> bool:
+        calls.append(1)
+        return len(calls) < 5  # e.g. an e-stop from another process ended the run meanwhile
+
+    with RunView(3, State.tower(2), Clock().now_s, live=False, out=io.StringIO()) as view:
+        assert view.ask("continue? ", keep_waiting) is None
+        assert len(calls) == 5
+        os.close(stdin_pipe)
+        with pytest.raises(EOFError):
+            view.ask("continue? ", lambda: True)

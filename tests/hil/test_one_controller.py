@@ -88,6 +88,8 @@ def test_estop_from_a_second_terminal_stops_the_run_and_resume_and_home_clear_re
         status = hanoibot("status", "--json", "--port", port)
         assert json.loads(status.stdout)["mode"] == "ESTOP"
         resume = hanoibot("resume", "--journal", str(journal), "--plain", "--port", port)
+        assert resume.returncode == 2 and "--clear" in resume.stderr, resume.stderr  # the e-stop needs a clear
+        resume = hanoibot("resume", "--journal", str(journal), "--plain", "--clear", "--port", port)
         assert resume.returncode == 0, resume.stderr
         assert "board CCC" in resume.stdout
         home = hanoibot("home", "--clear", "--port", port)

@@ -132,6 +132,19 @@ def test_motion_still_queued_on_the_board_is_flushed_first(tmp_path: Path) -> No
     assert point.first_phase == "lift", "the status after the e-stop says what finished (up to the grip's hold)"
 
 
+def test_a_latched_estop_is_released_only_when_told_and_nothing_is_sent_before(tmp_path: Path) -> None:
+    path, plan = journal_with(tmp_path, 1, 1)
+    estopped = {"last_done_cmd": 20, "last_queued_cmd": 24, "mode": "ESTOP", "faults": ("ESTOP",)}
+    session = FakeBoard([estopped])
+    with Journal.open_append(path) as journal:
+        with pytest.raises(RunFault, match=r"ESTOP: nothing moved.* hanoibot resume --journal \S+ --clear"):
+            resume_same_boot(load_journal(path), plan, robot_with(session), journal)
+        assert session.calls == [], "refused before anything was sent"
+        point = resume_same_boot(load_journal(path), plan, robot_with(session), journal, clear=True)
+    assert session.calls == ["clear", "resume"]
+    assert (point.first_k, point.first_phase) == (1, "lift"), "ids 16-30 are move 1: 20 ends its grip"
+
+
 def test_a_dropped_disk_is_never_resumed_blindly(tmp_path: Path) -> None:
     path, plan = journal_with(tmp_path, 0, 1)
     session = FakeBoard([{"last_done_cmd": 5, "last_queued_cmd": 10, "faults": ("DROP",)}])

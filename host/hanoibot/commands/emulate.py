@@ -19,6 +19,7 @@ EPILOG = """examples:
   kill -USR1 PID                                     unplug and replug the virtual cable
   hanoibot emulate --board AA --link /tmp/hb & sleep 1; hanoibot run -n 2 --port /tmp/hb
   hanoibot emulate --pico --link /tmp/pico           the virtual Pico; prints the pty once the firmware is up
+  hanoibot emulate --pico --slow 6 --link /tmp/pico  the same chip at most 1/6 as fast as a real RP2040
                                                      --board must match what `run` is told (-n/--from)
 
 The simulated disks start as --board (default AAA: 3 disks on A). Like a real board, the emulator cannot tell
@@ -72,6 +73,9 @@ def register(subparsers: Any) -> None:
     pico.add_argument("--pico", action="store_true", help="serve the virtual Pico instead of the simulated board")
     pico.add_argument("--servo", choices=("pwm", "pca9685"), default="pwm", help="its servo driver (default pwm)")
     pico.add_argument("--free-running", action="store_true", help="let emulated time run ahead of the wall clock")
+    pico.add_argument(
+        "--slow", metavar="K", help="run the chip at most 1/K as fast as a real RP2040 (a busy machine, repeatable)"
+    )
     pico.add_argument("--uf2", metavar="FILE", help="another MicroPython UF2 image (default: the vendored v1.27.0)")
     pico.add_argument("--blank", action="store_true", help="an empty filesystem: copy the firmware with mpremote")
     faults = parser.add_argument_group("wire faults (both directions)")
@@ -87,10 +91,14 @@ def run(args: argparse.Namespace) -> int:
     from ..sim.emulator import PtyEmulator
     from ..sim.factory import make_wire
 
-    names = ("flip", "drop", "insert", "dup", "seed", "reset_after", "speed", "board", "config", "rules")
+    names = ("flip", "drop", "insert", "dup", "seed", "reset_after", "speed", "board", "config", "rules", "slow")
     options = {name: str(getattr(args, name)) for name in names if getattr(args, name) is not None}
     if args.no_world:
         options["world"] = "0"
+    if args.slow is not None and not args.pico:
+        from ..errors import ConfigError
+
+        raise ConfigError(f"--slow {args.slow} needs --pico: only the virtual Pico's chip can be slowed")
     if args.pico:
         from .emulate_pico import serve_pico
 

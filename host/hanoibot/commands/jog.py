@@ -44,7 +44,8 @@ class Jogger:
         self.channel = 0
         status = robot.session.status()
         self.pulses_us = list(status.pulses_us)
-        self._next_cmd_id = max(int(status.last_queued_cmd), int(status.last_done_cmd)) + 1
+        last_id = max(robot.session.last_sent_cmd, int(status.last_queued_cmd), int(status.last_done_cmd))
+        self._next_cmd_id = last_id + 1
 
     def target_us(self, direction: int) -> tuple[int, str | None]:
         """The pulse in µs one step in ``direction`` (+1/-1) from now, shortened to the first limit it meets, and
@@ -222,11 +223,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def prepare_for_jogging(robot: Any) -> None:
-    """Configure an unconfigured board (its outputs start at the start pose); refuse while a fault is latched."""
+    """Take the board over (:func:`~hanoibot.run.release.release_board`: motion a stopped run left queued or held
+    is dropped, and command ids it may have planned are skipped) and configure an unconfigured board (its outputs
+    start at the start pose); refuse while a fault is latched."""
     from ..errors import RunFault
+    from ..run.release import SILENCE_FAULTS, release_board
 
     status = robot.session.status()
-    if status.faults:
-        raise RunFault(f"the board has latched {', '.join(status.faults)}: release it with hanoibot home --clear")
-    if status.mode == "UNCONFIGURED":
+    latched = [fault for fault in status.faults if fault not in SILENCE_FAULTS]
+    if latched:
+        raise RunFault(f"the board has latched {', '.join(latched)}: release it with hanoibot home --clear")
+    release_board(robot.session, clear=False)
+    if robot.session.status().mode == "UNCONFIGURED":
         robot.session.configure(*robot.limits())

@@ -4,6 +4,7 @@ Same board boot: the board is asked which command ids finished; what finished is
 sent again with fresh ids, and the run goes on. Board reset (new boot id): the arm is homed, the operator
 confirms where the disks are (``--board STATE`` or a prompt), and the rest is replanned from that state.
 After ``hanoibot home --journal FILE`` put the disks down, the rest is replanned from where it recorded them.
+A latched e-stop is released only with ``--clear`` (look at the arm first); without it nothing moves.
 Exit codes as ``hanoibot run``; 2 also for a journal of another robot config or plan, or no confirmation.
 """
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
 EPILOG = """examples:
   hanoibot resume --journal run.journal                      after the host was killed or the cable pulled
+  hanoibot resume --journal run.journal --clear              after an e-stop: release it and go on
   hanoibot resume --journal run.journal --board ACB          after a board reset: the disks are as ACB
   hanoibot resume --journal run.journal --port /dev/ttyACM1  the board came back under another name
 """
@@ -38,6 +40,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--journal", metavar="FILE", required=True, help="the journal the run wrote")
     parser.add_argument("--board", metavar="STATE", help="where the disks are now, if the board was reset")
+    parser.add_argument(
+        "--clear", action="store_true", help="release a latched e-stop and go on (look at the arm first)"
+    )
     add_robot_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -75,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     robot.open()
     with robot, Journal.open_append(args.journal) as journal:
         if robot.boot_id == log.boot_id and board is None:
-            point = resume_same_boot(log, plan, robot, journal)
+            point = resume_same_boot(log, plan, robot, journal, clear=args.clear)
         else:
             board = board or _ask_board(log, plan, f"the board was reset (boot {log.boot_id} -> {robot.boot_id})")
             point = resume_after_reset(log, plan, robot, board)

@@ -1,9 +1,10 @@
 """``hanoibot run``: plan a puzzle and play it on the arm (the simulated one by default), journaled.
 
 Ctrl-C pauses safely: the board is told to HOLD at the next segment boundary, then the operator chooses to
-continue or stop. Exit codes: 0 done, 1 the run stopped in fault or e-stop (or the report could not be written
-at the end), 2 bad input (nothing moved; this includes a --report or --journal path that cannot be written),
-130 stopped by the operator.
+continue or stop; while it asks, the link and the port's control socket stay served (``hanoibot estop`` from
+another terminal ends the run e-stopped). Exit codes: 0 done, 1 the run stopped in fault or e-stop (or the report
+could not be written at the end), 2 bad input (nothing moved; this includes a --report or --journal path that
+cannot be written), 130 stopped by the operator.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import argparse
 import contextlib
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..planner import plan_for
@@ -176,21 +177,25 @@ def interrupt_raises() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def ask_continue(view: Any) -> bool:
+def ask_continue(view: Any, keep_waiting: Callable[[], bool] | None = None) -> bool:
     """Ask the operator, after a pause, whether to continue (True) or stop; stop when nobody can answer, at
-    end of input and at Ctrl-C."""
+    end of input and at Ctrl-C. While no answer has come, ``keep_waiting()`` runs every few ms (it serves the
+    link); once it returns False (the run ended meanwhile, e.g. e-stopped from another process) the question is
+    dropped and the answer is False."""
     if not sys.stdin.isatty():
         view.message("paused: the arm is held; no terminal to ask, stopping")
         return False
     with interrupt_raises():
         while True:
             try:
-                answer = view.ask(PAUSE_QUESTION).strip().lower()
+                answer = view.ask(PAUSE_QUESTION, keep_waiting)
             except (EOFError, KeyboardInterrupt):
                 return False
-            if answer in ("c", "continue"):
+            if answer is None:
+                return False
+            if answer.strip().lower() in ("c", "continue"):
                 return True
-            if answer in ("s", "stop"):
+            if answer.strip().lower() in ("s", "stop"):
                 return False
 
 
@@ -217,8 +222,12 @@ def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) 
         phase = job.start(**start_options)
         while phase is Phase.PAUSED:
             with view.paused():
-                go_on = ask_continue(view)
-            phase = job.go_on() if go_on else job.stop()
+                go_on = ask_continue(view, job.keep_waiting)
+            if job.phase is not Phase.PAUSED:  # e-stopped from another process, or the link failed, meanwhile
+                view.message("")  # end the prompt's line
+                phase = job.phase
+            else:
+                phase = job.go_on() if go_on else job.stop()
     report = job.report()
     written = write_report(report, args.report) if args.report else True
     if phase is Phase.DONE:
@@ -235,6 +244,8 @@ def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) 
         return 0 if written else 1
     where = f"after {report.moves_done} of {count_of(report.moves_total, 'move')}"
     journal_hint = f"; continue with: hanoibot resume --journal {job.journal.path}" if job.journal else ""
+    if job.journal and phase is Phase.ESTOPPED:  # an e-stop is released only when asked to
+        journal_hint = f"; look at the arm, then continue with: hanoibot resume --journal {job.journal.path} --clear"
     if phase is Phase.DISCONNECTED:
         print(f"hanoibot: stopped by the operator {where}{journal_hint}", file=sys.stderr)
         return 130

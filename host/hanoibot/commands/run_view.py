@@ -18,6 +18,32 @@ from ..puzzle.colours import COLOUR_LETTERS, COLOUR_NAMES
 from ..render import render_board_ascii
 from .words import count_of
 
+#: How often a question waiting for its answer lets the caller serve the link, in s (well below the link's
+#: heartbeat period, 75 ms).
+ANSWER_POLL_S = 0.02
+
+
+def read_line_while(keep_waiting: Callable[[], bool]) -> str | None:
+    """A line from stdin (without its newline), calling ``keep_waiting()`` every :data:`ANSWER_POLL_S` s until it
+    comes; None as soon as ``keep_waiting()`` returns False, EOFError at the end of input. Reads the file
+    descriptor itself (a terminal gives a whole line per read), so nothing waits in Python's buffer unseen."""
+    import os
+    import select
+
+    fd = sys.stdin.fileno()
+    while True:
+        ready, _, _ = select.select([fd], [], [], ANSWER_POLL_S)
+        if ready:
+            try:
+                data = os.read(fd, 1024)
+            except OSError:  # EIO: the terminal closed
+                data = b""
+            if not data:
+                raise EOFError
+            return data.decode(errors="replace").rstrip("\r\n")
+        if not keep_waiting():
+            return None
+
 
 def format_duration_s(seconds: float | None) -> str:
     """``seconds`` as ``h:mm:ss`` (or ``-:--:--`` when unknown)."""
@@ -122,14 +148,25 @@ class RunView:
         else:
             print(text, file=self.out, flush=True)
 
-    def ask(self, question: str) -> str:
-        """Ask the operator ``question`` and return the answer line; the text is shown as is (no rich markup)."""
+    def ask(self, question: str, keep_waiting: Callable[[], bool] | None = None) -> str | None:
+        """Ask the operator ``question`` and return the answer line; the text is shown as is (no rich markup).
+
+        With ``keep_waiting``, stdin is watched and ``keep_waiting()`` runs every :data:`ANSWER_POLL_S` s until a
+        line comes; None as soon as it returns False. EOFError at the end of input."""
+        if keep_waiting is None:
+            if self._live is not None:
+                from rich.text import Text
+
+                answer: str = self._live.console.input(Text(question))
+                return answer
+            return input(question)
         if self._live is not None:
             from rich.text import Text
 
-            answer: str = self._live.console.input(Text(question))
-            return answer
-        return input(question)
+            self._live.console.print(Text(question), end="")
+        else:
+            print(question, end="", file=self.out, flush=True)
+        return read_line_while(keep_waiting)
 
     def _refresh(self) -> None:
         from rich.console import Group

@@ -92,7 +92,7 @@ class ControlServer:
 
 def ask_estop(path: str, timeout_s: float) -> str | None:
     """Ask the port holder listening at ``path`` to e-stop the arm; its answer, or None if there was none within
-    ``timeout_s`` s (nobody listening, or the holder busy elsewhere, e.g. at a prompt)."""
+    ``timeout_s`` s (nobody listening, or the holder hung; a run answers also at its pause prompt)."""
     deadline_s = time.monotonic() + timeout_s
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:

@@ -97,6 +97,11 @@ class Session:
         return self.core.last_status
 
     @property
+    def estop_requests(self) -> int:
+        """E-stop requests other processes (``hanoibot estop``) sent to this port's control socket so far."""
+        return self.core.estop_requests
+
+    @property
     def retransmits(self) -> int:
         """Reliable frames sent again so far."""
         return self.core.retransmits
@@ -179,6 +184,11 @@ class Session:
             self._raise_if_stopped(cmd_id)
         self.core.send_reliable(protocol.MOVE, fields, cmd_id=cmd_id)
         self.core.note_move_sent(cmd_id)
+
+    def skip_cmd_ids(self, up_to: int) -> None:
+        """Never send a MOVE with an id up to ``up_to``: the next one must be higher (ids another command may have
+        planned stay unused)."""
+        self.core.last_sent_cmd = max(self.core.last_sent_cmd, up_to)
 
     def wait_done(self, cmd_id: int, timeout_s: float | None = None) -> None:
         """Service the link until MOVE ``cmd_id`` has finished; LinkTimeout after ``timeout_s`` s."""

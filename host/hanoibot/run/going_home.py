@@ -35,9 +35,6 @@ from .sequencer import Phase
 #: Asks the operator a question and returns the answer line (None when nobody can answer).
 Ask = Callable[[str], str | None]
 
-#: Command ids ``home`` skips before its own: more than a run journals ahead of what it sent, so ids a stopped run
-#: journaled but never sent are never reused, and ``resume`` sees from the board's ids that the arm moved since.
-TAKEOVER_ID_GAP = 1000
 #: Why no journal names a held disk when ``home`` was given none.
 NO_JOURNAL = "no journal says which"
 #: Phases of a move in which, at a stop, the disk is still on its source peg (when the fingers hold nothing).
@@ -157,8 +154,8 @@ def put_away(
         status = session.status()
         unnamed = NO_JOURNAL if journal_path is None else f"the journal {str(journal_path)!r} is of an earlier boot"
         at_stop = _disks(robot, log, plan, int(status.last_done_cmd), str(status.grip), ask, unnamed)
-        last_id = max(session.last_sent_cmd, int(status.last_queued_cmd), log.last_cmd_id if log is not None else 0)
-        next_id = last_id + TAKEOVER_ID_GAP
+        # release_board skipped ids past the board's; the journal's too, should it be further ahead than that.
+        next_id = max(session.last_sent_cmd, log.last_cmd_id if log is not None else 0) + 1
         if at_stop is not None and at_stop.held is not None:
             peg = peg_for(at_stop, plan.rules if plan is not None else Rules(at_stop.state.pegs))
             if peg is None:

@@ -24,6 +24,8 @@ from .runner import MoveListener, Run, plan_from_spec
 
 #: Faults after which the arm still holds its pose and the disks are where the journal says.
 HOLDING_FAULTS = ("HOST_LOST", "ESTOP")
+#: Of those, the ones an operator set on purpose: ``resume`` releases them only when told to (``--clear``).
+OPERATOR_FAULTS = ("ESTOP",)
 
 
 @dataclass
@@ -71,11 +73,15 @@ def check_journal(log: JournalLog, config_hash: str, path: str) -> Plan:
     return plan_from_spec(log.plan_spec, source=f"journal {path!r}")
 
 
-def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal) -> ResumePoint:
+def resume_same_boot(
+    log: JournalLog, plan: Plan, robot: Robot, journal: Journal, *, clear: bool = False
+) -> ResumePoint:
     """Rejoin a board that kept running: ask which command ids finished, and go on from there.
 
     Motion still queued on the board is flushed first (ESTOP holds the pose and drops the queue, CLEAR releases
-    the latch), so nothing runs twice: what did not finish is sent again with fresh command ids.
+    the latch), so nothing runs twice: what did not finish is sent again with fresh command ids. An e-stop latched
+    before (the operator's, or the board's button) is released only with ``clear``: without it a RunFault names
+    the command to run, and nothing moves.
     """
     session = robot.session
     status = session.status()
@@ -84,6 +90,13 @@ def resume_same_boot(log: JournalLog, plan: Plan, robot: Robot, journal: Journal
         raise RunFault(
             f"the arm moved after the run stopped (hanoibot home or jog), so the journal cannot say where disk "
             f"{entry.move.disk} is: resume with --board STATE (last known: {last_known_board(log, plan)})"
+        )
+    set_on_purpose = [fault for fault in status.faults if fault in OPERATOR_FAULTS]
+    if set_on_purpose and not clear:
+        raise RunFault(
+            f"the board has latched {', '.join(set_on_purpose)}: nothing moved; look at the arm, then release it "
+            f"and go on with: hanoibot resume --journal {journal.path} --clear (or put the arm away with: "
+            f"hanoibot home --clear --journal {journal.path})"
         )
     if int(status.last_queued_cmd) > int(status.last_done_cmd) and str(status.mode) in ("MOVING", "HELD"):
         session.estop()

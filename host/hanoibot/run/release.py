@@ -6,6 +6,9 @@ motion is dropped (ESTOP holds the pose and drops the queue), the latch that thi
 is released (RESUME). HOST_LOST (the watchdog saw a killed host) is cleared too. A fault latched before (a
 collision, a drop, an operator's e-stop) is cleared only when the caller was told to (``hanoibot home --clear``);
 otherwise it is reported with the command that releases it.
+Every command that moves a board it did not start on goes through :func:`release_board` (run, home, jog,
+calibrate), which also takes the board over: MOVE ids from then on start :data:`TAKEOVER_ID_GAP` above the highest
+the board accepted, so ids a stopped run journaled but never sent are never reused.
 :func:`lift_clear` then lifts the gripper straight up, clear of every peg and stack, before anything travels.
 """
 
@@ -24,11 +27,17 @@ if TYPE_CHECKING:
 SILENCE_FAULTS = ("HOST_LOST",)
 #: Board modes in which queued motion may still run.
 QUEUE_MODES = ("MOVING", "HELD")
+#: Command ids a command taking over a board skips: more than a run journals ahead of what it sent, so ids a
+#: stopped run journaled but never sent are never reused, and ``resume`` sees from the board's ids that the arm
+#: moved since (a reused id would make the board's "done up to N" look like the run's own segments).
+TAKEOVER_ID_GAP = 1000
 
 
 def release_board(session: Session, *, clear: bool) -> tuple[str, ...]:
-    """Make the board idle and ready for new motion; returns the latched faults it cleared (only with ``clear``).
+    """Make the board idle and ready for new motion, and take it over; returns the latched faults it cleared (only
+    with ``clear``).
 
+    On a board that ran commands in this boot, ``session`` then skips :data:`TAKEOVER_ID_GAP` command ids.
     Raises RunFault naming the faults when some are latched and ``clear`` is False (nothing is sent then).
     """
     status = session.status()
@@ -47,6 +56,9 @@ def release_board(session: Session, *, clear: bool) -> tuple[str, ...]:
         status = session.status()
     if str(status.mode) == "HELD":
         session.resume()
+    last_id = max(session.last_sent_cmd, int(status.last_queued_cmd), int(status.last_done_cmd))
+    if last_id:
+        session.skip_cmd_ids(last_id + TAKEOVER_ID_GAP - 1)
     return latched
 
 

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import JournalError, PortError, ProtocolMismatch, StateError
+from ..errors import HanoiError, JournalError, PortError, ProtocolMismatch, StateError
 from ..motion.phases import MotionPhase
 from ..planner import make_plan
 from ..planner.base import Plan
@@ -36,6 +36,8 @@ STATUS_OF: dict[RunState, str] = {
 }
 
 MoveListener = Callable[[int, Move, State], None]
+#: Why a run that waited at the pause prompt stopped when another process asked for an e-stop.
+ESTOP_WHILE_PAUSED = "`hanoibot estop` from another process stopped the arm while the run was paused"
 
 
 def plan_spec(plan: Plan) -> dict[str, Any]:
@@ -154,6 +156,7 @@ class Run:
         self._sim_start_s = 0.0
         self._paused_s = 0.0
         self._paused_since_s: float | None = None
+        self._estop_requests_seen = 0
 
     def start(self, *, home: bool = True, configure: bool = True, record_plan: bool = True) -> RunState:
         """Journal the plan (or the board rejoined), connect and home, and stream until the run stops.
@@ -205,6 +208,29 @@ class Run:
         self.sequencer.stop()
         return self._finish_if_stopped(self.sequencer.state)
 
+    @property
+    def phase(self) -> RunState:
+        """Where the run stands (PAUSED while it waits for the operator)."""
+        return self.sequencer.state
+
+    def keep_waiting(self) -> bool:
+        """While paused (the operator is being asked): serve the link (heartbeats, the board's answers) and the
+        port's control socket once, without blocking. A `hanoibot estop` from another process e-stops the run and
+        a link that failed ends it in fault; returns True while the run still waits for the operator."""
+        session = self.robot.session
+        try:
+            session.poll()
+            if session.estop_requests > self._estop_requests_seen:
+                self._end_pause()
+                self.sequencer.estop(reason=ESTOP_WHILE_PAUSED)
+        except (HanoiError, OSError) as err:
+            self._end_pause()
+            self.sequencer.fault(reason=str(err), error=err)
+        if self.sequencer.state is Phase.PAUSED:
+            return True
+        self._finish_if_stopped(self.sequencer.state)
+        return False
+
     def request_pause(self) -> None:
         """Ask for a pause at the next segment boundary (call from a signal handler)."""
         self.sequencer.request_pause()
@@ -230,6 +256,7 @@ class Run:
     def _finish_if_stopped(self, phase: RunState) -> RunState:
         if phase is Phase.PAUSED:
             self._paused_since_s = self._robot_now_s()
+            self._estop_requests_seen = self.robot.session.estop_requests
         if phase is not Phase.PAUSED and self.journal is not None:
             self.journal.record_end(STATUS_OF.get(phase, phase.value))
         return phase

@@ -24,10 +24,12 @@ STARTUP_S = 20.0
 
 
 class EmulatorProcess:
-    """``hanoibot emulate`` with a stable symlink and a log in a private temporary directory."""
+    """``hanoibot emulate`` with a stable symlink and a log in a private temporary directory; ``startup_s`` bounds
+    the wait for its port path (s; the virtual Pico boots MicroPython first)."""
 
-    def __init__(self, *options: str) -> None:
+    def __init__(self, *options: str, startup_s: float = STARTUP_S) -> None:
         self.options = options
+        self.startup_s = startup_s
         self._dir = tempfile.TemporaryDirectory(prefix="hanoibot-emulate-")
         self.link_path = str(Path(self._dir.name) / "port")
         self.log_path = str(Path(self._dir.name) / "events.jsonl")
@@ -55,11 +57,11 @@ class EmulatorProcess:
             [*command, *self.options], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
         assert self._process.stdout is not None
-        ready, _, _ = select.select([self._process.stdout], [], [], STARTUP_S)
+        ready, _, _ = select.select([self._process.stdout], [], [], self.startup_s)
         line = self._process.stdout.readline().strip() if ready else ""
         if not line:
             error = self._stop()
-            raise PortError(f"hanoibot emulate printed no port path within {STARTUP_S:g} s: {error or 'no error'}")
+            raise PortError(f"hanoibot emulate printed no port path within {self.startup_s:g} s: {error or 'no error'}")
         self.port_path = line
 
     def replug(self) -> None:

@@ -1,0 +1,190 @@
+"""The recovery matrix, shared by its targets: however a run ends, the next command finishes within a bound and
+the simulated board records no collision or drop.
+
+Rows are the ways a run ends on an emulated board behind a pty (every command in its own process): done, fault
+(the run is told a board the disks are not on: its first pick misses), stopped at the pause prompt (Ctrl-C with
+nobody to answer), Ctrl-C twice in a row, e-stopped by ``hanoibot estop`` from a second process (the run holds the
+port and latches the e-stop itself), and the host killed (SIGKILL). The four stopping rows stop the run once the
+world has logged :attr:`Bench.stop_at_pick` picks: a disk is in the gripper, the hardest moment to recover from.
+Columns are the command run next. Each must exit within :attr:`Bench.bound_s` with an expected code (0, except
+``home`` or ``resume`` without ``--clear`` after an e-stop: exit 2 with the line that names ``--clear``, the
+board finishing no command; ``resume --clear`` then goes on), and the emulator's log must show no COLLISION or
+DROP after the row's run ended. ``run`` starts from where the world's log says the disks are (done, fault);
+``resume`` goes on from the row's journal.
+
+:func:`check_cell` is the one test body; a :class:`Bench` says where it runs (which emulator, where its disks
+are, the bound), so the CPython emulator and the virtual Pico run the very same steps.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hanoibot.sim.spawn import EmulatorProcess
+
+ROWS = ("done", "fault", "stopped", "ctrl-c twice", "estopped", "killed")
+COLUMNS = ("status", "home", "home --clear", "estop", "run", "resume")
+#: Rows after which the test knows where the disks are, so a new ``run`` can be told; after a stop only the
+#: journal knows (``resume``), and a disk may be in the gripper.
+KNOWN_BOARD_ROWS = ("done", "fault")
+CELLS = [(row, column) for row in ROWS for column in COLUMNS if column != "run" or row in KNOWN_BOARD_ROWS]
+#: How each row's run process exits.
+ROW_EXIT = {"done": 0, "fault": 1, "stopped": 130, "ctrl-c twice": 130, "estopped": 1, "killed": -signal.SIGKILL}
+PEGS = "ABC"
+
+Event = dict[str, Any]
+
+
+@dataclass
+class Bench:
+    """Where a cell runs: ``emulator`` (its port and event log), ``disks`` (where the disks are as the cell
+    starts: a peg letter per disk, smallest first), ``bound_s`` (wall-clock bound on every command, in s) and
+    ``stop_at_pick`` (the stopping rows stop the run once the world has logged that many picks)."""
+
+    emulator: EmulatorProcess
+    disks: str
+    bound_s: float
+    stop_at_pick: int
+
+
+def hanoibot(*argv: str, timeout_s: float) -> subprocess.CompletedProcess[str]:
+    """Run ``hanoibot`` in a new process; fails the test (TimeoutExpired) past ``timeout_s``."""
+    return subprocess.run(
+        [sys.executable, "-m", "hanoibot", *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def disks_after(start: str, events: list[Event]) -> str | None:
+    """Where the disks are after the world's ``events`` (pick, place, put_back, drop), starting from ``start``;
+    None while one is in the gripper or has fallen."""
+    pegs: list[str | None] = list(start)
+    for event in events:
+        if event.get("event") in ("pick", "drop"):
+            pegs[int(event["disk"]) - 1] = None
+        elif event.get("event") in ("place", "put_back"):
+            pegs[int(event["disk"]) - 1] = str(event["peg"])
+    return None if None in pegs else "".join(str(peg) for peg in pegs)
+
+
+def fault_board(disks: str) -> str:
+    """The board a fault row's run is told: disk 1 on the peg of disk 2 (one level higher than it is, so the
+    fingers close above the disk there), or with one disk on the next peg (so they close on nothing)."""
+    told = PEGS[(PEGS.index(disks) + 1) % len(PEGS)] if len(disks) == 1 else disks[1] + disks[1:]
+    assert told != disks, f"disk 1 is on the peg of disk 2 already on {disks}: no fault board for it"
+    return told
+
+
+def goal_for(board: str, preferred: str) -> str:
+    """``preferred`` peg as the goal tower, or peg A when every disk is there already."""
+    return preferred if set(board) != {preferred} else "A"
+
+
+def bad_events(events: list[Event]) -> list[Event]:
+    """COLLISION and DROP faults among ``events``."""
+    return [e for e in events if e.get("event") == "fault" and e.get("fault") in ("COLLISION", "DROP")]
+
+
+def last_done_command(bench: Bench) -> int:
+    """The id of the last command the board finished, from ``hanoibot status --json``."""
+    status = hanoibot("status", "--json", "--port", bench.emulator.port_path, timeout_s=bench.bound_s)
+    assert status.returncode == 0, status.stderr
+    return int(json.loads(status.stdout)["last_done_cmd"])
+
+
+def wait_for_picks(bench: Bench, seen: int, count: int) -> None:
+    """Wait (at most ``bench.bound_s``) until the world logged ``count`` picks after its first ``seen`` events."""
+    deadline_s = time.monotonic() + bench.bound_s
+    while time.monotonic() < deadline_s:
+        if sum(1 for e in bench.emulator.events()[seen:] if e.get("event") == "pick") >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the run did not pick {count} disks within {bench.bound_s:g} s")
+
+
+def end_run(bench: Bench, row: str, journal: Path) -> None:
+    """Play a journaled run from ``bench.disks`` (told another board for ``fault``) and end it as ``row`` says."""
+    board = fault_board(bench.disks) if row == "fault" else bench.disks
+    port = bench.emulator.port_path
+    argv = ["run", "--from", board, "--to", goal_for(board, "C"), "--plain", "--port", port, "--journal", str(journal)]
+    seen = len(bench.emulator.events())
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hanoibot", *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        if row not in ("done", "fault"):
+            wait_for_picks(bench, seen, bench.stop_at_pick)
+        if row == "ctrl-c twice":
+            process.send_signal(signal.SIGINT)
+            time.sleep(0.1)
+            process.send_signal(signal.SIGINT)
+        elif row == "estopped":
+            estop = hanoibot("estop", "--port", port, timeout_s=bench.bound_s)
+            assert estop.returncode == 0 and f"(pid {process.pid}) stopped the arm" in estop.stdout, estop
+        elif row in ("stopped", "killed"):
+            process.send_signal(signal.SIGINT if row == "stopped" else signal.SIGKILL)
+        _out, err = process.communicate(timeout=bench.bound_s)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == ROW_EXIT[row], f"{row}: exit {process.returncode}: {err}"
+    if row == "done":
+        goal = goal_for(board, "C") * len(board)
+        assert disks_after(bench.disks, bench.emulator.events()) == goal, "the world's disks are not on the goal"
+
+
+def check_cell(bench: Bench, row: str, column: str, journal: Path) -> int:
+    """End a run as ``row`` says, run ``column`` next: it exits in time with the expected code, and nothing
+    collides or drops from the end of the row's run on; returns the column's exit code."""
+    end_run(bench, row, journal)
+    events = bench.emulator.events()
+    seen = len(events)
+    port = ["--port", bench.emulator.port_path]
+    bound_s = bench.bound_s
+    if column == "run":
+        now = disks_after(bench.disks, events)
+        assert now is not None, "a run that ended done or in fault left a disk in the air"
+        result = hanoibot("run", "--plain", "--from", now, "--to", goal_for(now, "A"), *port, timeout_s=bound_s)
+        assert result.returncode == 0, result.stderr
+    elif (row, column) == ("estopped", "resume"):
+        # An e-stop is released only when asked to: resume refuses (nothing moves), resume --clear goes on.
+        done_before = last_done_command(bench)
+        result = hanoibot("resume", "--journal", str(journal), "--plain", *port, timeout_s=bound_s)
+        assert result.returncode == 2 and "--clear" in result.stderr, result.stderr
+        assert last_done_command(bench) == done_before, "resume moved the arm before the e-stop was released"
+        result = hanoibot("resume", "--journal", str(journal), "--plain", "--clear", *port, timeout_s=bound_s)
+        assert result.returncode == 0, result.stderr
+    elif column == "resume":
+        result = hanoibot("resume", "--journal", str(journal), "--plain", *port, timeout_s=bound_s)
+        if row == "fault":
+            assert result.returncode in (0, 1), result.stderr  # the disks still are not where the plan says
+        else:
+            assert result.returncode == 0, result.stderr
+    elif (row, column) == ("estopped", "home"):
+        result = hanoibot(*column.split(), "--journal", str(journal), *port, timeout_s=bound_s)
+        assert result.returncode == 2 and "hanoibot home --clear" in result.stderr, result.stderr
+    elif column.startswith("home"):
+        # The journal tells home which disk a stopped run left in the gripper, so it can put it down first.
+        result = hanoibot(*column.split(), "--journal", str(journal), *port, timeout_s=bound_s)
+        assert result.returncode == 0, result.stderr
+    else:
+        result = hanoibot(*column.split(), *port, timeout_s=bound_s)
+        assert result.returncode == 0, result.stderr
+    bad = bad_events(bench.emulator.events()[seen:])
+    assert bad == [], json.dumps(bad)
+    return result.returncode
