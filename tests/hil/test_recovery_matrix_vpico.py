@@ -94,7 +94,7 @@ class RowBoards:
 @pytest.fixture(scope="module")
 def row_boards() -> Iterator[RowBoards]:
     """The boards of the rows, one at a time; skipped when the machine cannot sustain the chip's speed cap."""
-    require_machine_near_real_time(RUN_BUSY_SHARE / SLOW)
+    require_machine_near_real_time(round(RUN_BUSY_SHARE / SLOW, 3))
     boards = RowBoards()
     try:
         yield boards
