@@ -59,10 +59,24 @@ gc.collect()
 import fwmain
 gc.collect()
 S = {"free_import": gc.mem_free(), "free_min": 1 << 24, "gap_us": 0, "step_us": 0, "gc_us": 0, "gcs": 0, "steps": 0}
+BREAKDOWN = False  # True: also time reading, frame handling, steps, writing and collections while moving
+for part in ("busy", "read", "feed", "step", "write", "gc"):
+    S["busy_" + part + "_us"] = 0
 _serve = fwmain.serve
 
+
+def timed(part, func):
+    def wrapper(*args):
+        t0 = time.ticks_us()
+        out = func(*args)
+        if S["moving"]:
+            S["busy_" + part + "_us"] += time.ticks_diff(time.ticks_us(), t0)
+        return out
+    return wrapper
+
 def serve(controller, port, clock, **kw):
-    real_step = controller.step
+    step_name = "step_view" if hasattr(controller, "step_view") else "step"  # what serve() calls
+    real_step = getattr(controller, step_name)
     real_collect = kw["collect"]
     last = [0, False]
 
@@ -73,10 +87,14 @@ def serve(controller, port, clock, **kw):
             gap = time.ticks_diff(t0, last[0])
             if gap > S["gap_us"]:
                 S["gap_us"] = gap
+            S["busy_busy_us"] += gap
         last[0] = t0
         last[1] = busy
+        S["moving"] = busy
         out = real_step(now_ms)
         took = time.ticks_diff(time.ticks_us(), t0)
+        if busy:
+            S["busy_step_us"] += took
         if took > S["step_us"]:
             S["step_us"] = took
         S["steps"] += 1
@@ -93,24 +111,33 @@ def serve(controller, port, clock, **kw):
         S["gcs"] += 1
         if took > S["gc_us"]:
             S["gc_us"] = took
+        if S["moving"]:
+            S["busy_gc_us"] += took
 
-    controller.step = step
+    setattr(controller, step_name, step)
     kw["collect"] = collect
+    if BREAKDOWN:
+        port.read_available = timed("read", port.read_available)
+        port.write = timed("write", port.write)
+        controller.feed = timed("feed", controller.feed)
     return _serve(controller, port, clock, **kw)
 
+S["moving"] = False
 fwmain.serve = serve
 fwmain.main()
 gc.collect()
 S["free_end"] = gc.mem_free()
+del S["moving"]
 print("BENCH " + " ".join("%s=%d" % item for item in S.items()))
 """
 
 
-def probe_files() -> dict[str, bytes]:
-    """The shipped firmware with its main.py renamed fwmain.py, and the probe as main.py."""
-    files = firmware_files(servo_driver="pwm")
+def probe_files(folder: Path | None = None, *, breakdown: bool = False) -> dict[str, bytes]:
+    """The firmware in ``folder`` (default: this checkout's) with its main.py renamed fwmain.py, and the probe
+    as main.py (timing the parts of the loop too if ``breakdown``)."""
+    files = firmware_files(folder, servo_driver="pwm")
     files["fwmain.py"] = files.pop("main.py")
-    files["main.py"] = PROBE
+    files["main.py"] = PROBE.replace(b"BREAKDOWN = False", b"BREAKDOWN = %r" % breakdown)
     return files
 
 
@@ -239,10 +266,37 @@ def figures(line: str) -> dict[str, int]:
     return {key: int(value) for key, value in (item.split("=") for item in line.split()[1:])}
 
 
+def print_breakdown(got: dict[str, int]) -> None:
+    """(g): cycles per 10 ms tick while moving spent reading input, handling frames, stepping, writing replies and
+    collecting garbage; the rest is the loop itself (clock reads, watchdog, Ctrl-C switch, waiting) and USB."""
+    ticks = got["busy_busy_us"] / (TICK_S * 1e6)
+    if ticks <= 0:
+        print("(g) no time while moving was measured")
+        return
+    parts = {name: got[f"busy_{name}_us"] * CPU_HZ / 1e6 / ticks for name in ("read", "feed", "step", "write", "gc")}
+    rest = CPU_HZ * TICK_S - sum(parts.values())
+    shown = ", ".join(f"{name} {cycles:,.0f}" for name, cycles in parts.items())
+    print(f"(g) per tick while moving, in cycles: {shown}; the rest of the period (loop, USB, idle) {rest:,.0f}")
+
+
 def main() -> None:
-    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument(
+        "--firmware",
+        type=Path,
+        metavar="DIR",
+        help="measure the firmware in DIR (a firmware_micropython folder, e.g. of an older checkout, to compare"
+        " before and after in the same session); default: this checkout's",
+    )
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also print (g): where the chip's time goes while moving (reading, frames, steps, writing, GC); the"
+        " timing calls add to (b) and (c), so compare those between runs without it",
+    )
+    args = parser.parse_args()
     wall_start_s = time.monotonic()
-    with VirtualPico(realtime=False, files=probe_files()) as pico:
+    with VirtualPico(realtime=False, files=probe_files(args.firmware, breakdown=args.breakdown)) as pico:
         pico.wait_for_output(b"HELLO")
         print(f"(a) boot to HELLO: {(pico.boot_to_hello_s or 0) * 1000:.0f} ms emulated", flush=True)
         run_host(Host(pico))
@@ -265,6 +319,8 @@ def main() -> None:
         flush=True,
     )
     print(f"(f) GC pause: longest gc.collect() {got['gc_us'] / 1000:.2f} ms over {got['gcs']} collections by the loop")
+    if args.breakdown:
+        print_breakdown(got)
     print(f"wall time {time.monotonic() - wall_start_s:.0f} s")
 
 

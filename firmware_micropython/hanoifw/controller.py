@@ -18,11 +18,13 @@ Safety rules enforced here (docs/protocol.md has the wire side):
 
 from hanoifw import FW_VERSION, reports
 from hanoifw import protocol as p
-from hanoifw.commands import check_speeds, parse_config, parse_move
+from hanoifw.commands import MoveCommand, check_speeds, parse_config
 from hanoifw.motion import MAX_DURATION_MS, Motion
 from hanoifw.outputs import Outputs
+from hanoifw.rxframe import RxFrame
 from hanoifw.rxwindow import AHEAD, DUPLICATE, IN_ORDER, RxWindow
 from hanoifw.ticks import TICKS_PERIOD, ticks_diff_ms
+from hanoifw.txframes import TxFrames
 
 HARD_MIN_PULSE_US = p.HARD_MIN_PULSE_US  # no CONFIG may set a limit outside these
 HARD_MAX_PULSE_US = p.HARD_MAX_PULSE_US
@@ -102,8 +104,10 @@ class Controller:
         self.hard_min_us = min_pulse_us
         self.hard_max_us = max_pulse_us
         self.max_step_ms = max_step_ms
-        self.reader = p.FrameReader()
+        self.reader = RxFrame()  # the frame being handled, parsed in place
         self.rx = RxWindow()
+        self.tx = TxFrames(MAX_PENDING_FRAMES)
+        self._move_cmd = MoveCommand(channels)
         self.motion = Motion(channels, queue_depth)
         self.min_us = [min_pulse_us] * channels
         self.max_us = [max_pulse_us] * channels
@@ -121,7 +125,6 @@ class Controller:
         self.tx_dropped = 0
         self.internal_errors = 0
         self.last_error = ""
-        self._out: list[bytes] = []
         self._ack_due = False
         self._hello_due = True  # announce the boot on the first step
         self._rx_seen = False
@@ -153,28 +156,43 @@ class Controller:
                 return True
         return False
 
-    def feed(self, data: bytes) -> None:
-        """Take received bytes; act on every complete frame in them. Never raises."""
+    def feed(self, data) -> None:
+        """Take received bytes (bytes, bytearray or memoryview); act on every complete frame in them. Never
+        raises. Each frame is handled where it lies in the received bytes (see :mod:`hanoifw.rxframe`)."""
+        reader = self.reader
         try:
-            for frame in self.reader.feed(data):
-                self._rx_seen = True
-                self._handle(frame)
+            if not isinstance(data, bytes):
+                data = bytes(data)  # one copy, so the receiver can search and check it with bytes methods
+            pos = 0
+            end = len(data)
+            while pos < end:
+                pos = reader.take(data, pos)
+                if reader.is_frame():
+                    self._rx_seen = True
+                    self._handle(reader)
         except Exception as err:  # a bug must not kill the loop: stop safely and say so
             self._internal(err)
 
     def step(self, now_ms: int) -> bytes:
         """Advance motion and the watchdog to ``now_ms`` (a tick count in ms) and return the frames to send."""
+        out = self.step_view(now_ms)
+        return bytes(out) if out else b""
+
+    def step_view(self, now_ms: int) -> memoryview:
+        """:meth:`step`, returning the frames as a view of the send buffer (valid until the next frame is queued:
+        write it out at once). What the board's loop calls: no new bytes object per step."""
         try:
             self._step(now_ms)
         except Exception as err:
             self._internal(err)
+        return self.replies_view()
+
+    def replies_view(self) -> memoryview:
+        """The frames queued since the last step (and the ACK of frames taken since), without a step: what the
+        board's loop sends when input wakes it between two steps. A view, like :meth:`step_view`."""
         if self._ack_due:
-            self._send(p.ACK, (self.motion.free_slots, self.last_done_cmd))
-        if not self._out:
-            return b""
-        out = b"".join(self._out)
-        self._out.clear()
-        return out
+            self._send_ack()
+        return self.tx.take()
 
     def latch_fault(self, name: str) -> None:
         """Latch fault ``name`` (e.g. COLLISION): hold the pose, drop queued motion; only CLEAR releases it."""
@@ -227,7 +245,7 @@ class Controller:
         self._write_pulses()
         for cmd_id in done:
             self.last_done_cmd = cmd_id
-            self._send(p.DONE, (cmd_id,))
+            self._send_done(cmd_id)
         done.clear()
 
     def _write_pulses(self) -> None:
@@ -246,10 +264,11 @@ class Controller:
         self._send_status()
 
     # ---- frames in ------------------------------------------------------------------------------------
-    def _handle(self, frame: "tuple[str, int, int, list[str]]") -> None:
-        kind, seq, _ack, fields = frame
+    def _handle(self, frame: RxFrame) -> None:
+        """Act on the frame just received (``frame`` is the receiver, holding it in place)."""
+        kind = frame.kind
         if kind == p.SYNC:
-            self.rx.sync(seq, fields[0] if fields else "")
+            self.rx.sync(frame.seq, frame.text(0))
             self._send_hello()
         elif kind == p.ESTOP:
             self.estop()
@@ -257,11 +276,11 @@ class Controller:
         elif kind == p.STATUS:
             self._send_status()
         elif kind == p.PING:
-            self._send(p.PONG, (fields[0][:MAX_TOKEN_LEN] if fields else "",))
+            self._send_pong(frame)
         else:
-            verdict = self.rx.classify(seq)
+            verdict = self.rx.classify(frame.seq)
             if verdict == IN_ORDER:
-                if self._reliable(kind, fields):
+                if self._reliable(kind, frame):
                     self.rx.take()
                     self._ack_due = True
             elif verdict == DUPLICATE or verdict == AHEAD:
@@ -269,7 +288,7 @@ class Controller:
             else:
                 self._error(p.E_NO_SESSION, 0, "send SYNC first")
 
-    def _reliable(self, kind: str, fields: "list[str]") -> bool:
+    def _reliable(self, kind: str, fields: RxFrame) -> bool:
         """Act on an in-order reliable frame; False if it must not be acked (to be resent later)."""
         if kind == p.MOVE:
             return self._move(fields)
@@ -291,7 +310,7 @@ class Controller:
             self._error(p.E_UNKNOWN_KIND, 0, "unknown frame kind " + kind)
         return True
 
-    def _config(self, fields: "list[str]") -> None:
+    def _config(self, fields: RxFrame) -> None:
         if self.faults:
             self._error(p.E_FAULTED, 0, "CONFIG refused while faulted: send CLEAR")
             return
@@ -319,12 +338,10 @@ class Controller:
         self.is_configured = True
         self._write_pulses()
 
-    def _move(self, fields: "list[str]") -> bool:
-        cmd_id = p.parse_uint(fields[0], p.MAX_CMD_ID) if fields else -1
+    def _move(self, fields: RxFrame) -> bool:
+        cmd_id = fields.uint(0, p.MAX_CMD_ID)
         if cmd_id < 1:
-            self._reject(
-                p.E_BAD_FRAME, 0, "MOVE cmd_id %s: expected 1..%d" % (fields[0][:10] if fields else "", p.MAX_CMD_ID)
-            )
+            self._reject(p.E_BAD_FRAME, 0, "MOVE cmd_id %s: expected 1..%d" % (fields.text(0, 10), p.MAX_CMD_ID))
             return True
         if cmd_id <= self.last_queued_cmd:
             return True  # executed at most once: a repeat is acked and ignored
@@ -340,16 +357,17 @@ class Controller:
         if self.refused_cmd:
             self._error(p.E_REJECTED, cmd_id, "MOVE refused: MOVE %d was refused; send CLEAR" % self.refused_cmd)
             return True
-        code, text, move = parse_move(fields, self.channels, self.min_us, self.max_us, MAX_DURATION_MS)
-        if move is None:
-            self._reject(code, cmd_id, text)
+        move = self._move_cmd
+        if not move.parse(fields, self.min_us, self.max_us, MAX_DURATION_MS):
+            self._reject(move.code, cmd_id, move.text)
             return True
-        duration_ms, targets_us, ramp_ms, blend_ms = move
-        code, text = check_speeds(self.motion.end_pose(self.pulses_us), targets_us, duration_ms, self.max_speeds_us_s)
-        if code:
-            self._reject(code, cmd_id, text)
+        too_fast = check_speeds(
+            self.motion.end_pose(self.pulses_us), move.targets_us, move.duration_ms, self.max_speeds_us_s
+        )
+        if too_fast is not None:
+            self._reject(too_fast[0], cmd_id, too_fast[1])
             return True
-        if not self.motion.push(cmd_id, duration_ms, targets_us, ramp_ms, blend_ms):
+        if not self.motion.push(cmd_id, move.duration_ms, move.targets_us, move.ramp_ms, move.blend_ms):
             self._error(p.E_QUEUE_FULL, cmd_id, "queue full: not acked; resend later")
             return False
         self.last_queued_cmd = cmd_id
@@ -371,16 +389,40 @@ class Controller:
             self.tx_dropped += 1
 
     # ---- frames out -----------------------------------------------------------------------------------
-    def _send(self, kind: str, fields: "p.Fields") -> None:
-        """Queue a frame for the next ``step``. Past MAX_PENDING_FRAMES it is dropped but still uses its seq,
-        so the host sees the gap and asks STATUS."""
+    def _next_seq(self) -> int:
+        """The seq of the next frame to send, or -1 if the frame must be dropped: past MAX_PENDING_FRAMES it
+        still uses its seq, so the host sees the gap and asks STATUS. Every frame carries the cumulative ack."""
         seq = self.tx_seq
         self.tx_seq = (seq + 1) % p.SEQ_MOD
-        if len(self._out) >= MAX_PENDING_FRAMES:
+        if self.tx.is_full:
             self.tx_dropped += 1
-            return
-        self._out.append(p.encode(kind, seq, self.rx.ack, fields))
-        self._ack_due = False  # every frame carries the cumulative ack
+            return -1
+        self._ack_due = False
+        return seq
+
+    def _send(self, kind: str, fields: "p.Fields") -> None:
+        """Queue a frame (made by ``protocol.encode``: for the rare kinds) for the next ``step``."""
+        seq = self._next_seq()
+        if seq >= 0:
+            self.tx.add(p.encode(kind, seq, self.rx.ack, fields))
+
+    def _send_ack(self) -> None:
+        """Queue ``ACK,seq,ack,free_slots,last_done_cmd``."""
+        seq = self._next_seq()
+        if seq >= 0:
+            self.tx.frame(b"ACK,%d,%d,%d,%d" % (seq, self.rx.ack, self.motion.free_slots, self.last_done_cmd))
+
+    def _send_done(self, cmd_id: int) -> None:
+        """Queue ``DONE,seq,ack,cmd_id``."""
+        seq = self._next_seq()
+        if seq >= 0:
+            self.tx.frame(b"DONE,%d,%d,%d" % (seq, self.rx.ack, cmd_id))
+
+    def _send_pong(self, ping: RxFrame) -> None:
+        """Queue ``PONG,seq,ack,token`` with the PING's token (cut to MAX_TOKEN_LEN)."""
+        seq = self._next_seq()
+        if seq >= 0:
+            self.tx.frame(b"PONG,%d,%d,%s" % (seq, self.rx.ack, ping.field_bytes(0, MAX_TOKEN_LEN)))
 
     def _error(self, code: str, cmd_id: int, text: str) -> None:
         self._send(p.ERROR, (code, cmd_id, p.clean_text(text)))

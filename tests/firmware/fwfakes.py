@@ -2,6 +2,7 @@
 
 from hanoifw import protocol as p
 from hanoifw.controller import Controller
+from hanoifw.rxframe import RxFrame
 
 CONTROL_PERIOD_MS = 10
 LIMITS = (1000, 2000, 1500, 60000)  # min_us, max_us, start_us, max_speed_us_s for every channel in these tests
@@ -290,3 +291,11 @@ def heap_bytes_during(func):
         return mem_alloc() - before
     finally:
         gc.enable()
+
+
+def received(kind, fields=(), seq=1):
+    """The frame ``kind,seq,0,fields...`` as the board holds it once received: a parsed RxFrame."""
+    rx = RxFrame()
+    frame = p.encode(kind, seq, 0, fields)
+    assert rx.take(frame, 0) == len(frame) and rx.is_frame(), frame
+    return rx

@@ -252,9 +252,9 @@ class StepTimes(Controller):
         Controller.__init__(self, *args, **kwargs)
         self.step_times_ms = []
 
-    def step(self, now_ms):
+    def step_view(self, now_ms):
         self.step_times_ms.append(now_ms)
-        return Controller.step(self, now_ms)
+        return Controller.step_view(self, now_ms)
 
 
 def test_a_burst_of_frames_on_a_slow_board_never_delays_the_control_step_by_more_than_a_period():
@@ -295,9 +295,9 @@ def test_garbage_is_collected_right_after_a_step_every_so_much_input_also_while_
     events = []
 
     class Noted(Controller):
-        def step(self, now_ms):
+        def step_view(self, now_ms):
             events.append(("step", self.motion.is_busy, 0))
-            return Controller.step(self, now_ms)
+            return Controller.step_view(self, now_ms)
 
         def feed(self, data):
             events.append(("feed", self.motion.is_busy, len(data)))
@@ -315,3 +315,54 @@ def test_garbage_is_collected_right_after_a_step_every_so_much_input_also_while_
     for kind, _busy, size in events:
         handled = 0 if kind == "collect" else handled + size
         assert handled < COLLECT_EVERY_RX_BYTES + 2 * len(ping), "too much input between two collections"
+
+
+class TimedInputPort:
+    """A port whose input arrives at given times (ms after start, from ``arrivals``): ``wait`` returns early when
+    bytes arrive, as ``select.poll`` does, and every write is noted with its time."""
+
+    def __init__(self, clock, arrivals):
+        self.clock = clock
+        self.start_ms = clock.ticks_ms()
+        self.arrivals = sorted(arrivals.items())
+        self.writes = []  # (time in ms after start, bytes)
+
+    def _now(self):
+        return self.clock.ticks_diff(self.clock.ticks_ms(), self.start_ms)
+
+    def read_available(self):
+        if self.arrivals and self.arrivals[0][0] <= self._now():
+            return self.arrivals.pop(0)[1]
+        return b""
+
+    def wait(self, timeout_ms):
+        step_ms = timeout_ms
+        if self.arrivals:
+            step_ms = min(timeout_ms, max(self.arrivals[0][0] - self._now(), 0))
+        self.clock.advance(step_ms)
+
+    def write(self, data):
+        self.writes.append((self._now(), bytes(data)))
+
+
+def test_input_between_two_steps_is_answered_at_once_without_a_step_of_its_own():
+    # A step costs the board ~50 000 cycles: input that wakes the loop mid-period gets its ACK and PONG at once,
+    # and motion is stepped once per period only.
+    clock = FakeClock(start_ms=1000)
+    arrivals = {3: p.encode(p.SYNC, 0, 0, ("t",)), 13: p.encode(p.CONFIG, 1, 0, config_fields(5))}
+    arrivals[24] = p.encode(p.PING, 0, 0, ("mid",))
+    arrivals[37] = p.encode(p.MOVE, 2, 0, [1, 100] + [1600] * 5)
+    port = TimedInputPort(clock, arrivals)
+
+    class SteppedController(Controller):
+        def step_view(self, now_ms):
+            steps.append(clock.ticks_diff(now_ms, 1000))
+            return Controller.step_view(self, now_ms)
+
+    steps = []
+    ctl = SteppedController(FakeServos(), boot_id="feedf00d", stagger_ms=0)
+    assert serve(ctl, port, clock, period_ms=CONTROL_PERIOD_MS, max_loops=20) == "stopped"
+    assert steps == [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150][: len(steps)], steps
+    reader = p.FrameReader()
+    replies = [(t_ms, frame[0]) for t_ms, data in port.writes for frame in reader.feed(data)]
+    assert (24, p.PONG) in replies and (37, p.ACK) in replies and (3, p.HELLO) in replies, replies

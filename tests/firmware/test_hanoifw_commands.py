@@ -1,12 +1,25 @@
 """CONFIG/MOVE field validation tests (also run under MicroPython)."""
 
+from fwfakes import received
 from hanoifw import protocol as p
-from hanoifw.commands import check_speeds, parse_config, parse_move
+from hanoifw.commands import MoveCommand, check_speeds, parse_config
+
+
+def config(fields):
+    return received(p.CONFIG, fields)
+
+
+def parse_move(fields, mins, maxs, max_duration_ms):
+    """(code, text, (duration_ms, targets_us, ramp_ms, blend_ms) or None) of a MOVE frame with ``fields``."""
+    move = MoveCommand(len(mins))
+    if not move.parse(received(p.MOVE, fields), mins, maxs, max_duration_ms):
+        return move.code, move.text, None
+    return "", "", (move.duration_ms, list(move.targets_us), move.ramp_ms, move.blend_ms)
 
 
 def test_config_parses_per_channel_limits_speeds_and_the_grip_threshold():
     fields = ["1000", "2000", "1500", "3000", "600", "2400", "600", "6660", "31000"]
-    code, text, value = parse_config(fields, 2, 500, 2500)
+    code, text, value = parse_config(config(fields), 2, 500, 2500)
     assert (code, text) == ("", "") and value == ([1000, 600], [2000, 2400], [1500, 600], [3000, 6660], 31000)
 
 
@@ -22,14 +35,14 @@ def test_config_names_the_bad_channel():
         (["1000", "2000", "1500", "9", "1000", "2000", "1500", "9", "65536"], p.E_BAD_FRAME, "grip threshold 65536"),
     )
     for fields, code, needle in cases:
-        got_code, text, value = parse_config(fields, 2, 500, 2500)
+        got_code, text, value = parse_config(config(fields), 2, 500, 2500)
         assert value is None and got_code == code and needle in text, (fields, text)
 
 
 def test_move_checks_duration_and_every_pulse_against_its_channel():
     mins = [1000, 1100]
     maxs = [2000, 1900]
-    assert parse_move(["1", "300", "1000", "1900"], 2, mins, maxs, 60000) == ("", "", (300, [1000, 1900], -1, 0))
+    assert parse_move(["1", "300", "1000", "1900"], mins, maxs, 60000) == ("", "", (300, [1000, 1900], -1, 0))
     cases = (
         (["1", "300", "1000"], p.E_BAD_CHANNELS, "1 pulses"),
         (["1", "0", "1000", "1500"], p.E_BAD_DURATION, "duration 0"),
@@ -39,24 +52,24 @@ def test_move_checks_duration_and_every_pulse_against_its_channel():
         (["1", "300", "1500", "-5"], p.E_LIMIT, "channel 1 pulse -5"),
     )
     for fields, code, needle in cases:
-        got_code, text, value = parse_move(fields, 2, mins, maxs, 60000)
+        got_code, text, value = parse_move(fields, mins, maxs, 60000)
         assert value is None and got_code == code and needle in text, (fields, text)
 
 
 def test_speed_check_uses_the_average_speed_of_each_channel():
     speeds = [1000, 2000]  # us/s
-    assert check_speeds([1500, 1500], [2000, 1500], 500, speeds) == ("", "")  # 500 us in 0.5 s: 1000 us/s
+    assert check_speeds([1500, 1500], [2000, 1500], 500, speeds) is None  # 500 us in 0.5 s: 1000 us/s
     code, text = check_speeds([1500, 1500], [2000, 1500], 499, speeds)
     assert code == p.E_TOO_FAST and "channel 0" in text and "1000 us/s" in text
     code, text = check_speeds([1500, 1500], [1500, 900], 299, speeds)  # 600 us down in 0.299 s: 2007 us/s
     assert code == p.E_TOO_FAST and "channel 1" in text
-    assert check_speeds([0, 1500], [2500, 1500], 1, speeds) == ("", "")  # not output yet: enabled first
-    assert check_speeds([500, 500], [2500, 2500], 60000, [34, 34]) == ("", "")  # 2000 us in 60 s, no overflow
+    assert check_speeds([0, 1500], [2500, 1500], 1, speeds) is None  # not output yet: enabled first
+    assert check_speeds([500, 500], [2500, 2500], 60000, [34, 34]) is None  # 2000 us in 60 s, no overflow
 
 
 def test_move_with_a_profile_takes_ramp_and_blend_within_their_bounds():
     mins, maxs = [1000, 1100], [2000, 1900]
-    assert parse_move(["1", "300", "1000", "1900", "150", "40"], 2, mins, maxs, 60000) == (
+    assert parse_move(["1", "300", "1000", "1900", "150", "40"], mins, maxs, 60000) == (
         "",
         "",
         (300, [1000, 1900], 150, 40),
@@ -68,7 +81,7 @@ def test_move_with_a_profile_takes_ramp_and_blend_within_their_bounds():
         (["1", "300", "1000", "1500", "100", "x"], "blend x ms"),
     )
     for fields, needle in cases:
-        code, text, value = parse_move(fields, 2, mins, maxs, 60000)
+        code, text, value = parse_move(fields, mins, maxs, 60000)
         assert value is None and code == p.E_BAD_DURATION and needle in text, (fields, text)
-    code, _, value = parse_move(["1", "300", "1000", "1500", "100"], 2, mins, maxs, 60000)
+    code, _, value = parse_move(["1", "300", "1000", "1500", "100"], mins, maxs, 60000)
     assert value is None and code == p.E_BAD_CHANNELS

@@ -52,6 +52,15 @@ def assert_step_allocates_nothing():
     assert used == 0, f"{used} bytes"
 
 
+MOVE_HEAP_BOUND_BYTES = 700  # per MOVE frame handled and its ACK/DONE sent (split-into-str codec: ~1 800)
+
+
+def assert_move_frames_allocate_little():
+    used = move_allocation_bytes()
+    print(f"heap per MOVE frame in, ACK and DONE out: {used} bytes")
+    assert used <= MOVE_HEAP_BOUND_BYTES, f"{used} bytes per MOVE: expected at most {MOVE_HEAP_BOUND_BYTES}"
+
+
 def run_tests(test_dir, result_path, board_dir=None):
     """Run every test_* function in ``test_dir``/test_*.py, compile every .py in ``board_dir`` (main.py and
     board_config.py, which need a real board to run) and check that a control step allocates nothing; print
@@ -75,6 +84,7 @@ def run_tests(test_dir, result_path, board_dir=None):
             if attr.startswith("test_") and callable(func):
                 tally.check(module_name + "." + attr, func)
     tally.check("a moving control step allocates no heap", assert_step_allocates_nothing)
+    tally.check("a MOVE frame in and its replies out allocate little heap", assert_move_frames_allocate_little)
     print(f"MICROPYTHON SUMMARY passed={tally.passed} failed={tally.failed}")
     with open(result_path, "w") as f:
         f.write(f"{tally.failed}\n")
@@ -104,6 +114,45 @@ def step_allocation_bytes(steps=20):
     gc.enable()
     assert ctl.mode == "MOVING", ctl.mode
     return used
+
+
+def move_allocation_bytes(moves=50):
+    """Heap bytes per MOVE that a configured Controller allocates taking ``moves`` MOVE frames of 20 ms (fed as
+    views of one receive buffer, as the board's loop does) and stepping twice per MOVE, replies taken as views
+    (MicroPython only: gc.mem_alloc). Every channel changes with every MOVE."""
+    import gc
+
+    from hanoifw import protocol as p
+
+    ctl = Controller(RecordingServos(5), boot_id="a110c8ed", stagger_ms=0, watchdog_ms=0)
+    ctl.feed(p.encode(p.SYNC, 0, 0, ("t",)))
+    ctl.step(0)
+    ctl.feed(p.encode(p.CONFIG, 1, 0, [1000, 2000, 1500, 60000] * 5 + [0]))
+    ctl.step(10)
+    frames = [
+        p.encode(p.MOVE, k + 2, 0, [k + 1, 20] + [1000 + (k * 7 + c * 50) % 1000 for c in range(5)])
+        for k in range(moves)
+    ]
+    received = memoryview(bytearray(b"".join(frames)))
+    views = []
+    start = 0
+    for frame in frames:
+        views.append(received[start : start + len(frame)])
+        start += len(frame)
+    now_ms = 10
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for view in views:
+        ctl.feed(view)
+        now_ms += 10
+        ctl.step_view(now_ms)
+        now_ms += 10
+        ctl.step_view(now_ms)
+    used = gc.mem_alloc() - before
+    gc.enable()
+    assert ctl.last_done_cmd >= moves - 1 and not ctl.faults, (ctl.last_done_cmd, ctl.faults)
+    return used // moves
 
 
 def exchange(in_path, out_path, channels=5):
