@@ -53,3 +53,13 @@ def test_an_unknown_vpico_option_is_one_line() -> None:
 def test_wire_faults_are_refused_with_emulate_pico() -> None:
     result = hanoibot("emulate", "--pico", "--flip", "0.001")
     assert_one_line_error(result, "--flip", "vpico://")
+
+
+def test_slow_is_refused_without_pico() -> None:
+    result = hanoibot("emulate", "--slow", "6")
+    assert_one_line_error(result, "--slow 6", "--pico")
+
+
+def test_a_bad_slow_factor_is_one_line() -> None:
+    result = hanoibot("emulate", "--pico", "--slow", "0.5")
+    assert_one_line_error(result, "slow='0.5'", "at least 1")

@@ -7,17 +7,16 @@ import subprocess
 import sys
 
 import pytest
-from hanoibot.link.core import LinkCore
 from hanoibot.link.session import Session
-from vpico_checks import require_machine_near_real_time
+from vpico_checks import require_machine_sustains_the_cap, vpico_url
 
 # Slow: the emulated chip needs a free core (about 0.4x real time); on a loaded machine a boot takes a minute.
 pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
 
 def test_the_board_answers_status_over_vpico() -> None:
-    require_machine_near_real_time()
-    with Session(LinkCore("vpico://?world=0", silence_s=20.0, handshake_s=60.0)) as session:
+    require_machine_sustains_the_cap()
+    with Session(vpico_url(world=0)) as session:
         pico = session.port.pico  # type: ignore[union-attr]
         status = session.status()
         assert status.mode == "UNCONFIGURED" and status.boot_id == session.boot_id
@@ -29,9 +28,9 @@ def test_the_board_answers_status_over_vpico() -> None:
 
 
 def test_hanoibot_status_cli_on_vpico() -> None:
-    require_machine_near_real_time()  # the CLI's link bounds are a board's: 1 s of silence
+    require_machine_sustains_the_cap()  # the CLI's link bounds are a board's: 1 s of silence
     result = subprocess.run(
-        [sys.executable, "-m", "hanoibot", "status", "--port", "vpico://?world=0"],
+        [sys.executable, "-m", "hanoibot", "status", "--port", vpico_url(world=0)],
         capture_output=True,
         text=True,
         timeout=300,

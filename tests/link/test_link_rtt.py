@@ -69,3 +69,27 @@ def test_rto_always_within_its_bounds(samples: list[float], backoffs: int) -> No
     for _ in range(backoffs):
         rtt.back_off()
         assert 0.03 <= rtt.rto_s <= 1.0
+
+
+def test_a_measured_timeout_may_exceed_the_back_off_cap_up_to_its_own_bound() -> None:
+    # A slow board: round trips of 0.3 s call for RFC 6298's 0.3 + 4 * 0.15 = 0.9 s, above the back-off cap of
+    # 0.2 s; the measured timeout is kept up to max_measured_rto_s (0.5 s), and back-off adds nothing on top.
+    rtt = RttEstimator(min_rto_s=0.03, max_rto_s=0.2, max_measured_rto_s=0.5)
+    rtt.sample(0.3)
+    assert rtt.measured_rto_s == pytest.approx(0.5)
+    rtt.back_off()
+    assert rtt.rto_s == pytest.approx(0.5)
+    # A quick board is as before: back-off doubles its measured timeout up to the cap of 0.2 s.
+    quick = RttEstimator(min_rto_s=0.03, max_rto_s=0.2, max_measured_rto_s=0.5)
+    quick.sample(0.02)  # RTO 0.02 + 4 * 0.01 = 0.06 s
+    seen = []
+    for _ in range(3):
+        quick.back_off()
+        seen.append(quick.rto_s)
+    assert seen == pytest.approx([0.12, 0.2, 0.2])
+
+
+def test_without_a_measured_bound_the_back_off_cap_bounds_everything() -> None:
+    rtt = RttEstimator(min_rto_s=0.03, max_rto_s=0.2)
+    rtt.sample(0.3)
+    assert rtt.rto_s == pytest.approx(0.2)

@@ -1,9 +1,11 @@
 """A board slowed to a quarter of a Pico's speed (``sim://?slow=4``: every frame and control step costs four times
-a real Pico's chip time): the link backs off instead of keeping it saturated, and a whole run stays healthy."""
+a real Pico's chip time): the link backs off instead of keeping it saturated, and a whole run stays healthy. At a
+ninth, a round trip outlasts the heartbeat period and the resend back-off cap, and a run still finishes."""
 
 from __future__ import annotations
 
 import itertools
+import threading
 from typing import Any
 
 import pytest
@@ -71,3 +73,33 @@ def test_a_run_on_a_quarter_speed_board_stays_healthy(faults: str) -> None:
         start_s = robot.session.clock.now_s()
         robot.session.open()
         assert robot.session.clock.now_s() - start_s < 0.2
+
+
+def test_a_run_on_a_board_whose_round_trip_outlasts_the_back_off_cap_finishes() -> None:
+    """At a ninth of a Pico's speed an answer takes longer than the resend back-off cap (0.2 s) and the heartbeat
+    period: the host waits as long as the measured round trips say instead of piling questions into the board's
+    input (which starved CONFIG and then timed out the host's writes). Run in a thread: that failure never ended."""
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            robot = Robot("sim://?board=AAA&slow=9&seed=1", load_config())
+            robot.open()
+            with robot:
+                job = Run(robot, make_plan(3))
+                phase = job.start()
+                board = robot.sim_board
+                assert board is not None and board.chip is not None
+                outcome.append((phase, job.sequencer.reason, board.chip.max_backlog_bytes, robot.session.core.rtt))
+        except BaseException as err:  # reported below, in the test's own thread
+            outcome.append(err)
+
+    worker = threading.Thread(target=run, name="slow-board-run", daemon=True)
+    worker.start()
+    worker.join(timeout=120)
+    assert outcome, "the run on a board at a ninth of a Pico's speed did not end within 120 s of wall time"
+    assert not isinstance(outcome[0], BaseException), repr(outcome[0])
+    phase, reason, backlog_bytes, rtt = outcome[0]
+    assert phase is Phase.DONE, reason
+    assert rtt.srtt_s > rtt.max_rto_s  # the case at hand: answers slower than the back-off cap
+    assert backlog_bytes < BOARD_INPUT_BYTES

@@ -1,7 +1,8 @@
 """``hanoibot estop --port URL``: latch the board's e-stop (the arm holds its pose; queued motion is dropped).
 
-The latch stays until ``hanoibot home --clear``. If another hanoibot process holds the port (a run), it is asked
-over its control socket to send ESTOP itself and stop in the e-stopped state; if it does not answer within
+The latch stays until ``hanoibot home --clear`` (or ``hanoibot resume --journal FILE --clear``, which goes on with
+the stopped run). If another hanoibot process holds the port (a run, also one waiting at its pause prompt), it is
+asked over its control socket to send ESTOP itself and stop in the e-stopped state; if it does not answer within
 :data:`ANSWER_WAIT_S`, an ESTOP frame is written straight to the device (a board acts on ESTOP whoever sends it).
 This is a software stop over the link; the hardware e-stop that cuts servo power is described in hardware/README.md.
 """
@@ -25,7 +26,8 @@ def register(subparsers: Any) -> None:
         "estop",
         help="latch the board's e-stop",
         description=(
-            "Send ESTOP: the arm holds its pose, queued motion is dropped, the latch needs home --clear. "
+            "Send ESTOP: the arm holds its pose, queued motion is dropped, the latch needs home --clear "
+            "(or resume --clear). "
             "While another hanoibot command (a run) holds the port, that command is asked to send it and stop."
         ),
         epilog=(

@@ -83,8 +83,10 @@ class LinkCore:
         self.reconnect_s = reconnect_s
         self.baudrate = baudrate
         self.status_every_s = status_every_s
-        # A serial line has no congestion to back off from: cap the RTO well below the silence bound.
-        self.rtt = RttEstimator(max_rto_s=min(1.0, silence_s / 5))
+        # A serial line has no congestion to back off from: back-off stops well below the silence bound. A slow
+        # board's measured round trips may call for more (up to half the bound): it is never asked faster than it
+        # answers, or its input fills with questions and every answer comes later still.
+        self.rtt = RttEstimator(max_rto_s=min(1.0, silence_s / 5), max_measured_rto_s=silence_s / 2)
         self.retransmits = 0
         self.reconnects = 0
         self.hello: Hello | None = None
@@ -366,10 +368,11 @@ class LinkCore:
 
     def _heartbeat_due_s(self, rto_s: float) -> float:
         """When the next heartbeat is due, in s: a heartbeat period after the last frame sent; but while a question
-        is unanswered, a resend timeout after it (at most a period): a lost answer is asked again at once, yet a
-        board is never asked faster than it answers."""
+        is unanswered, a resend timeout after it (at most a period, unless the measured round trips are longer: a
+        slow board reads the question still waiting in its input, which feeds its watchdog as well as a new one
+        would): a lost answer is asked again at once, yet a board is never asked faster than it answers."""
         if self._query_order > self._answered_order:
-            return self._query_s + min(rto_s, self._heartbeat_s)
+            return self._query_s + min(rto_s, max(self._heartbeat_s, self.rtt.measured_rto_s))
         return self._last_tx_s + self._heartbeat_s
 
     def _room_s(self, nbytes: int, rto_s: float) -> float:

@@ -2,7 +2,9 @@
 
 Only frames acked after a single transmission give samples (Karn's rule: the ack of a resent frame cannot be
 matched to one transmission). A timeout doubles the RTO; an ack that makes progress clears the doubling (as
-Linux TCP does), since go-back-N resends so much on a noisy line that clean samples become rare.
+Linux TCP does), since go-back-N resends so much on a noisy line that clean samples become rare. Back-off stops at
+``max_rto_s``; the measured timeout may go higher, up to ``max_measured_rto_s``: a board that answers slowly (a busy
+chip) is waited for as long as it takes, not asked again before it could have answered.
 """
 
 from __future__ import annotations
@@ -16,9 +18,17 @@ _RECENT_SAMPLES = 16
 class RttEstimator:
     """SRTT/RTTVAR estimator giving the retransmission timeout ``rto_s`` in seconds."""
 
-    def __init__(self, *, initial_rto_s: float = 0.2, min_rto_s: float = 0.03, max_rto_s: float = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        initial_rto_s: float = 0.2,
+        min_rto_s: float = 0.03,
+        max_rto_s: float = 1.0,
+        max_measured_rto_s: float | None = None,
+    ) -> None:
         self.min_rto_s = min_rto_s
         self.max_rto_s = max_rto_s
+        self.max_measured_rto_s = max_rto_s if max_measured_rto_s is None else max(max_rto_s, max_measured_rto_s)
         self.srtt_s: float | None = None
         self.rttvar_s = 0.0
         self._base_rto_s = initial_rto_s
@@ -26,9 +36,16 @@ class RttEstimator:
         self._recent_s: deque[float] = deque(maxlen=_RECENT_SAMPLES)
 
     @property
+    def measured_rto_s(self) -> float:
+        """The timeout the round trips call for, in s, without back-off: within [min_rto_s, max_measured_rto_s]."""
+        return min(self.max_measured_rto_s, max(self.min_rto_s, self._base_rto_s))
+
+    @property
     def rto_s(self) -> float:
-        """The current retransmission timeout in s, back-off included, within [min_rto_s, max_rto_s]."""
-        return min(self.max_rto_s, max(self.min_rto_s, self._base_rto_s) * self._backoff)
+        """The current retransmission timeout in s: the measured one, doubled by back-off up to max_rto_s (or
+        not at all when the measured one is longer)."""
+        measured_s = self.measured_rto_s
+        return min(max(self.max_rto_s, measured_s), measured_s * self._backoff)
 
     @property
     def probe_s(self) -> float:
@@ -56,5 +73,5 @@ class RttEstimator:
 
     def back_off(self) -> None:
         """A retransmission timer expired: double the timeout (up to ``max_rto_s``)."""
-        if max(self.min_rto_s, self._base_rto_s) * self._backoff < self.max_rto_s:
+        if self.measured_rto_s * self._backoff < self.max_rto_s:
             self._backoff *= 2

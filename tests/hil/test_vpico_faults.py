@@ -1,0 +1,142 @@
+"""Runs on the virtual Pico through faults, judged from its virtual disks: bits flipped between host and board
+(flip=1e-3 per byte, both ways), and ``hanoibot run`` killed with SIGKILL mid-run, twice, then ``hanoibot resume``
+with the board (``hanoibot emulate --pico`` in its own process) running on. Either way the arm makes every planned
+move exactly once, in order (the world's pick and place events paired up), with no drop or collision, and the
+disks end on the goal. The chip is capped at 1/CHIP_SLOW of a real RP2040 and the host has a user's link bounds.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomlkit
+from hanoibot.config import default_config_path, load_config
+from hanoibot.errors import JournalError
+from hanoibot.planner import make_plan
+from hanoibot.puzzle import Move, peg_index
+from hanoibot.run.journal import load_journal
+from hanoibot.run.robot import Robot
+from hanoibot.run.runner import Run
+from hanoibot.run.sequencer import Phase
+from vpico_checks import CHIP_SLOW, require_machine_sustains_the_cap, vpico_url
+
+pytestmark = [pytest.mark.slow, pytest.mark.vpico]
+
+HANOIBOT = [sys.executable, "-m", "hanoibot"]
+#: Bound on each wait for the host or the board, in s of wall time (a run of a few moves takes a minute or two).
+WAIT_S = 600
+
+
+def moves_made(events: list[dict[str, Any]]) -> list[Move]:
+    """The moves the virtual arm really made: the world's pick and place events paired up; a drop, a fault
+    (collision, bad stack) or a place of a disk not picked fails the test."""
+    moves: list[Move] = []
+    picked: dict[str, Any] | None = None
+    for event in events:
+        assert event["event"] not in ("drop", "fault"), f"the virtual arm failed: {event}"
+        if event["event"] == "pick":
+            assert picked is None, f"picked {event} while holding {picked}"
+            picked = event
+        elif event["event"] == "place":
+            assert picked is not None and picked["disk"] == event["disk"], f"placed {event} unpicked"
+            moves.append(Move(event["disk"], peg_index(picked["peg"]), peg_index(event["peg"])))
+            picked = None
+    return moves
+
+
+def test_a_run_with_flipped_bits_makes_every_move_once() -> None:
+    require_machine_sustains_the_cap()
+    disks = 3
+    robot = Robot(vpico_url(board="A" * disks, flip="1e-3", seed=11), load_config(None))
+    robot.open()
+    port = robot.session.port
+    pico = port.pico  # type: ignore[union-attr]
+    try:
+        plan = make_plan(disks)
+        run = Run(robot, plan)
+        assert run.start() is Phase.DONE, run.report()
+        world = pico.world
+        assert moves_made(world.events) == list(plan)
+        assert world.state == plan.goal
+        assert [boot["cause"] for boot in pico.boots] == ["power"] and pico.tracebacks == []
+        flipped = port._to_board.counts["flip"] + port._to_host.counts["flip"]  # type: ignore[union-attr]
+        assert flipped > 0, "no bit was flipped: the run showed nothing about faults"
+    finally:
+        robot.close()
+        pico.close()
+
+
+def fast_config(folder: Path, factor: float = 2.0) -> Path:
+    """The default robot with every servo ``factor`` times faster (a shorter run; no risk to the virtual arm)."""
+    document: Any = tomlkit.parse(default_config_path().read_text(encoding="utf-8"))
+    for joint in ("base", "shoulder", "elbow", "wrist"):
+        document["arm"][joint]["max_speed_deg_s"] = min(2000.0, document["arm"][joint]["max_speed_deg_s"] * factor)
+    document["gripper"]["max_speed_deg_s"] = min(3000.0, document["gripper"]["max_speed_deg_s"] * factor)
+    path = folder / "fast_robot.toml"
+    path.write_text(tomlkit.dumps(document), encoding="utf-8")
+    return path
+
+
+def moves_journaled(journal: Path) -> int:
+    """Moves the journal records as done (-1 while it holds no complete record yet)."""
+    try:
+        return load_journal(journal).moves_done
+    except (JournalError, OSError):
+        return -1
+
+
+def start_pico(tmp_path: Path, config: Path, board: str) -> subprocess.Popen[bytes]:
+    """``hanoibot emulate --pico`` (capped at 1/CHIP_SLOW) with its port symlink and event log in ``tmp_path``;
+    returns once it printed the port (the firmware said HELLO)."""
+    link, out_path = tmp_path / "board", tmp_path / "board.out"
+    args = ["emulate", "--pico", "--slow", str(CHIP_SLOW), "--link", str(link), "--log", str(tmp_path / "board.jsonl")]
+    args += ["--config", str(config), "--board", board]
+    with open(out_path, "w") as out:
+        process = subprocess.Popen([*HANOIBOT, *args], stdout=out, stderr=subprocess.STDOUT)
+    deadline_s = time.monotonic() + WAIT_S
+    while not out_path.read_text().strip() and time.monotonic() < deadline_s and process.poll() is None:
+        time.sleep(0.1)
+    assert out_path.read_text().strip() == str(link), out_path.read_text()
+    return process
+
+
+def test_resume_after_the_host_is_killed_makes_every_move_once(tmp_path: Path) -> None:
+    require_machine_sustains_the_cap()
+    disks = 2
+    config = fast_config(tmp_path)
+    journal = tmp_path / "run.journal"
+    board = start_pico(tmp_path, config, "A" * disks)
+    try:
+        run = [*HANOIBOT, "run", "--plain", "--port", str(tmp_path / "board"), "--config", str(config)]
+        command = [*run, "-n", str(disks), "--journal", str(journal)]
+        for kill_after_moves in (1, 2):  # SIGKILL the host once the journal has this many moves, then resume
+            host = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            deadline_s = time.monotonic() + WAIT_S
+            while moves_journaled(journal) < kill_after_moves and host.poll() is None:
+                assert time.monotonic() < deadline_s, f"{kill_after_moves} moves were not journaled in {WAIT_S} s"
+                time.sleep(0.05)
+            assert host.poll() is None, f"the host ended before it was killed: {host.communicate()[1]!r}"
+            host.send_signal(signal.SIGKILL)
+            host.wait(timeout=10)
+            command = [*HANOIBOT, "resume", "--plain", "--journal", str(journal)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=WAIT_S)
+        assert done.returncode == 0, done.stderr
+    finally:
+        board.send_signal(signal.SIGTERM)
+        try:
+            board.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            board.kill()
+            board.wait()
+    events = [json.loads(line) for line in (tmp_path / "board.jsonl").read_text().splitlines()]
+    plan = make_plan(disks)
+    assert moves_made([event for event in events if event.get("source") == "world"]) == list(plan)
+    assert [event["cause"] for event in events if event.get("event") == "boot"] == ["power"], "no reset"
+    assert load_journal(journal).end_status == "done"
