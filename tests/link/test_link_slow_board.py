@@ -17,8 +17,9 @@ from hanoibot.run.runner import Run
 from hanoibot.run.sequencer import Phase
 from hanoifw import protocol
 
-#: The esp32 REPL's serial input ring, in bytes: what a board may have to hold unread.
-BOARD_INPUT_BYTES = 200
+#: The esp32 REPL's serial input ring, in bytes: what a board may have to hold unread (link/flight.py; the host
+#: keeps its own budget of 192 bytes, which frames whose answer a line fault spoiled may briefly exceed).
+BOARD_INPUT_BYTES = 260
 
 
 def record_writes(core: LinkCore) -> list[tuple[float, bytes]]:

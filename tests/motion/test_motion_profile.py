@@ -76,3 +76,24 @@ def test_blending_is_faster_than_stopping_at_every_via_point() -> None:
     stopping = [chain_timing(CONFIG, a, [b]) for a, b in zip([start, *targets], targets, strict=False)]
     assert blended is not None and all(t is not None for t in stopping)
     assert blended.total_ms < 0.8 * sum(t.total_ms for t in stopping if t is not None)
+
+
+@pytest.mark.parametrize("ratio", [0.5, 0.85])
+def test_a_piece_with_a_speed_ratio_cruises_at_that_share_of_the_top_speeds(ratio: float) -> None:
+    start = CONFIG.start_pulses_us()
+    up = (start[0], start[1] + 150, start[2] - 150, start[3] - 200, start[4])  # shoulder, elbow and wrist
+    across = (start[0] + 300, *up[1:])
+    full = chain_timing(CONFIG, start, [up, across])
+    slowed = chain_timing(CONFIG, start, [up, across], [ratio, 1.0])
+    assert full is not None and slowed is not None
+    limits = [j.max_speed_deg_s for j in CONFIG.arm.joints] + [CONFIG.gripper.max_speed_deg_s]
+    segments = [
+        Segment(t, d, None, slowed.ramp_ms, slowed.ramp_ms if i else 0)
+        for i, (t, d) in enumerate(zip([up, across], slowed.durations_ms, strict=True))
+    ]
+    speeds = speeds_deg_s(start, segments)
+    rounding_deg_s = 1.2 / 11.0 / (STEP_MS / 1000)
+    cruise = speeds[len(speeds) // 4]  # well inside the first piece, before the blend into the second
+    assert all(abs(v) <= ratio * limit + rounding_deg_s for v, limit in zip(cruise, limits, strict=True))
+    assert max(abs(v) / limit for v, limit in zip(cruise, limits, strict=True)) >= ratio * 0.9  # not slower still
+    assert slowed.total_ms > full.total_ms

@@ -21,7 +21,7 @@ from hanoifw.protocol import HARD_MAX_PULSE_US, HARD_MIN_PULSE_US, MAX_GRIP_THRE
 from ..errors import ConfigError
 from ..motion.calibration import Calibration, LinearCalibration, PointsCalibration
 from ..motion.geometry import DEFAULT_MAX_ACCEL_DEG_S2, JOINT_NAMES, Arm, Board, ColourSet, Joint, Peg
-from ..motion.hardware import Gripper, MotionSettings, Servo
+from ..motion.hardware import DEFAULT_ON_PEG_SPEED_RATIO, Gripper, MotionSettings, Servo
 from ..motion.robot import RobotConfig
 from ..motion.workspace import check_board, check_reachable
 from ..puzzle import MAX_PEGS, MIN_PEGS, peg_letter
@@ -270,5 +270,6 @@ def _read_motion(section: Section) -> MotionSettings:
     tolerance_mm = section.number("line_tolerance_mm", 0.5, 20.0)
     settle_ms = section.integer("settle_ms", 0, 2000)
     peak_ratio = section.number("profile_peak_ratio", 1.0, 3.0)
+    on_peg_ratio = section.number("on_peg_speed_ratio", 0.0, 1.0, low_open=True, default=DEFAULT_ON_PEG_SPEED_RATIO)
     section.finish()
-    return MotionSettings(clearance_mm, tolerance_mm, settle_ms, peak_ratio)
+    return MotionSettings(clearance_mm, tolerance_mm, settle_ms, peak_ratio, on_peg_ratio)

@@ -27,6 +27,11 @@ class MotionPhase(StrEnum):
         """True for the phases that start with the move's disk between the fingers (lift, travel, lower)."""
         return self in (MotionPhase.LIFT, MotionPhase.TRAVEL, MotionPhase.LOWER)
 
+    @property
+    def slides_on_peg(self) -> bool:
+        """True for the phases whose held disk slides along a peg (lift, lower): run at ``on_peg_speed_ratio``."""
+        return self in (MotionPhase.LIFT, MotionPhase.LOWER)
+
 
 #: Every phase of one move, in order.
 PHASES = tuple(MotionPhase)

@@ -7,7 +7,9 @@ each channel's velocity passes linearly from one piece's cruise velocity to the 
 ``D_k`` ms (its duration is ``D_k + ramp_ms``); the chain lasts ``sum(D_k) + ramp_ms``. The cruise times are
 the shortest that keep, for every channel j with top speed v_j and acceleration limit a_j (deg/s, deg/s²):
 
-- cruise speed ``|Δ_kj| / D_k <= v_j`` (a blend's speed lies between two cruise speeds, so it is bounded too);
+- cruise speed ``|Δ_kj| / D_k <= r_k v_j``, where ``r_k`` is the piece's share of the top speeds (1, or
+  ``[motion] on_peg_speed_ratio`` where a held disk slides along its peg); a blend's speed lies between two
+  cruise speeds, so it is bounded too;
 - start and stop: ``|Δ_kj| / D_k / ramp <= a_j`` for the first and last piece;
 - blends: ``|Δ_(k+1)j / D_(k+1) - Δ_kj / D_k| / ramp <= a_j`` (the change of velocity over the ramp);
 - ``D_k >= ramp``, so that at most two pieces overlap and each ramp fits in its piece.
@@ -65,14 +67,17 @@ def channel_limits(config: RobotConfig) -> tuple[list[float], list[float]]:
     return speeds, accels
 
 
-def _cruise_ms(travels: list[list[float]], speeds: list[float], accels: list[float], ramp_ms: int) -> list[int] | None:
+def _cruise_ms(
+    travels: list[list[float]], speeds: list[list[float]], accels: list[float], ramp_ms: int
+) -> list[int] | None:
     """Shortest whole-ms cruise time of every piece for the ramp ``ramp_ms`` (see the module's docstring), or
-    None if the blends could not all be brought within the acceleration limits."""
+    None if the blends could not all be brought within the acceleration limits. ``speeds[k]`` are piece k's
+    top speeds per channel (deg/s)."""
     ramp_s = ramp_ms / 1000.0
     room = [a * ramp_s for a in accels]  # the largest change of speed (deg/s) one ramp allows, per channel
     cruise = []
-    for travel in travels:
-        fastest_s = max(abs(d) / v for d, v in zip(travel, speeds, strict=True))
+    for travel, piece_speeds in zip(travels, speeds, strict=True):
+        fastest_s = max(abs(d) / v for d, v in zip(travel, piece_speeds, strict=True))
         cruise.append(max(ramp_ms, math.ceil(fastest_s * 1000.0 - 1e-9)))
     for k in (0, -1):  # from and to rest
         needed_s = max(abs(d) / r for d, r in zip(travels[k], room, strict=True))
@@ -93,16 +98,22 @@ def _cruise_ms(travels: list[list[float]], speeds: list[float], accels: list[flo
     return None
 
 
-def _timing(travels: list[list[float]], speeds: list[float], accels: list[float], ramp_ms: int) -> ChainTiming | None:
+def _timing(
+    travels: list[list[float]], speeds: list[list[float]], accels: list[float], ramp_ms: int
+) -> ChainTiming | None:
     cruise = _cruise_ms(travels, speeds, accels, ramp_ms)
     return None if cruise is None else ChainTiming(ramp_ms, tuple(c + ramp_ms for c in cruise))
 
 
 def chain_timing(
-    config: RobotConfig, start_us: Sequence[float], targets_us: Sequence[Sequence[float]]
+    config: RobotConfig,
+    start_us: Sequence[float],
+    targets_us: Sequence[Sequence[float]],
+    speed_ratios: Sequence[float] | None = None,
 ) -> ChainTiming | None:
     """The fastest :class:`ChainTiming` for running from ``start_us`` through ``targets_us`` without stopping;
     None if no ramp brings every blend within the acceleration limits (then the arm must stop at the via points).
+    ``speed_ratios`` (one per piece, default 1) scales every channel's top speed for that piece.
 
     Ramps from :data:`MIN_RAMP_MS` to :data:`MAX_RAMP_MS` are tried in steps of :data:`RAMP_STEP`, then every
     whole ms around the best of them. A piece that moves no channel cannot be part of a chain (it would stop the
@@ -110,7 +121,9 @@ def chain_timing(
     """
     poses = [start_us, *targets_us]
     travels = [travel_deg(config, a, b) for a, b in itertools.pairwise(poses)]
-    speeds, accels = channel_limits(config)
+    top_speeds, accels = channel_limits(config)
+    ratios = speed_ratios if speed_ratios is not None else [1.0] * len(travels)
+    speeds = [[v * ratio for v in top_speeds] for ratio in ratios]
     candidates: list[ChainTiming] = []
     ramp = float(MIN_RAMP_MS)
     while ramp <= MAX_RAMP_MS:

@@ -222,7 +222,8 @@ def timed_chain(config: RobotConfig, chain: _Chain, breaks: set[int]) -> list[Se
     bounds = [*sorted(breaks | {0}), len(targets)]
     segments: list[Segment] = []
     for lo, hi in itertools.pairwise(bounds):
-        timing = chain_timing(config, poses[lo], targets[lo:hi])
+        ratios = [config.motion.on_peg_speed_ratio if p.slides_on_peg else 1.0 for p in chain.phases[lo:hi]]
+        timing = chain_timing(config, poses[lo], targets[lo:hi], ratios)
         if timing is None:  # no blend fits the acceleration limits: stop at every via point
             return timed_chain(config, chain, set(range(len(targets))))
         for j in range(lo, hi):

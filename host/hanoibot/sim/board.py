@@ -21,7 +21,7 @@ from hanoifw.protocol import FrameReader
 
 from ..clock import VirtualClock
 from .chip import ChipTime
-from .servos import VirtualServos
+from .servos import PWM_FRAME_S, VirtualServos
 
 #: Control period of the simulated firmware loop, in seconds.
 TICK_S = 0.01
@@ -67,7 +67,15 @@ class SimBoard:
         self.on_event = on_event
         # None: the firmware answers a frame the instant it arrives; else frames and ticks cost chip time.
         self.chip = None if slow is None else ChipTime(slow=slow)
-        self.servos = VirtualServos(channels, now_s=self.clock.now_s, max_speed_us_per_s=max_speed_us_per_s)
+        # The servos take their pulse once per 50 Hz PWM frame; the frames start half a control tick after the
+        # ticks (a real board's PWM counter runs apart from its control loop).
+        self.servos = VirtualServos(
+            channels,
+            now_s=self.clock.now_s,
+            max_speed_us_per_s=max_speed_us_per_s,
+            frame_s=PWM_FRAME_S,
+            frame_phase_s=tick_s / 2,
+        )
         if world is not None and hasattr(world, "on_event"):
             world.on_event = self._log_world_event
         # Boot ids come from the OS's entropy, so boards in different processes (two `hanoibot emulate` runs,

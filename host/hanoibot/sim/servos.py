@@ -27,6 +27,8 @@ HistoryEntry = tuple[float, int, int | None]
 #: Time constant in s of every virtual servo's position loop: one frame of the 50 Hz servo PWM, the fastest a
 #: hobby servo can see a new pulse and react to it.
 RESPONSE_S = 0.02
+#: One frame of the 50 Hz servo PWM in s: a servo measures one pulse per frame.
+PWM_FRAME_S = 0.02
 
 
 def approach_us(
@@ -58,6 +60,10 @@ class VirtualServos:
 
     ``max_speed_us_per_s`` (per channel, None = an ideal servo that is always where it was told) and
     ``response_s`` (the position loop's time constant in s) shape how a horn follows its pulse (:func:`approach_us`).
+    With ``frame_s`` (s) a servo takes a new pulse only at the start of each PWM frame, as the RP2040's double-
+    buffered compare registers and a servo measuring one pulse per frame make it: frames start at
+    ``frame_phase_s + k * frame_s``, and the horn turns toward the pulse given before the latest frame start.
+    None: every pulse counts from the instant it is given.
     """
 
     def __init__(
@@ -67,6 +73,8 @@ class VirtualServos:
         now_s: Callable[[], float],
         max_speed_us_per_s: Sequence[float | None] | None = None,
         response_s: float = RESPONSE_S,
+        frame_s: float | None = None,
+        frame_phase_s: float = 0.0,
     ) -> None:
         if channels < 1:
             raise ConfigError(f"servo channel count {channels} is invalid: expected at least 1")
@@ -78,12 +86,17 @@ class VirtualServos:
                 raise ConfigError(f"max servo speed {speed} µs/s is invalid: expected a positive number or None")
         if not (response_s >= 0 and math.isfinite(response_s)):
             raise ConfigError(f"servo response time {response_s} s is invalid: expected a finite number >= 0")
+        if frame_s is not None and not (frame_s > 0 and math.isfinite(frame_s)):
+            raise ConfigError(f"servo PWM frame {frame_s} s is invalid: expected a positive number of seconds")
         self.channels = channels
         self.history: list[HistoryEntry] = []
         self._now_s = now_s
         self._max_speed_us_per_s = speeds
         self._response_s = response_s
-        self._target_us: list[int | None] = [None] * channels
+        self._frame_s = frame_s
+        self._frame_phase_s = frame_phase_s
+        self._target_us: list[int | None] = [None] * channels  # the pulse given last
+        self._latched_us: list[int | None] = [None] * channels  # the pulse the servo measured in its latest frame
         self._position_us: list[float | None] = [None] * channels
         self._updated_s: list[float] = [0.0] * channels
 
@@ -97,7 +110,10 @@ class VirtualServos:
         if self._position_us[channel] is None:
             # A servo that was unpowered snaps to its first pulse; we cannot know where the horn was.
             self._position_us[channel] = float(pulse_us)
+            self._latched_us[channel] = pulse_us
         self._target_us[channel] = pulse_us
+        if self._frame_s is None:
+            self._latched_us[channel] = pulse_us
         self.history.append((now_s, channel, pulse_us))
 
     def release(self, channel: int) -> None:
@@ -106,6 +122,7 @@ class VirtualServos:
             return
         now_s = self._now_s()
         self._target_us[channel] = None
+        self._latched_us[channel] = None
         self._position_us[channel] = None
         self.history.append((now_s, channel, None))
 
@@ -133,12 +150,26 @@ class VirtualServos:
         return [pulse_us for _t_s, ch, pulse_us in self.history if ch == channel]
 
     def _settle(self, channel: int, now_s: float) -> None:
-        """Move the horn of ``channel`` toward its target as its position loop does up to ``now_s`` s."""
-        position_us = self._position_us[channel]
-        target_us = self._target_us[channel]
-        speed = self._max_speed_us_per_s[channel]
-        elapsed_s = now_s - self._updated_s[channel]
+        """Move the horn of ``channel`` toward its target as its position loop does up to ``now_s`` s, taking
+        the given pulse at every PWM frame start on the way (with ``frame_s``)."""
+        start_s = self._updated_s[channel]
         self._updated_s[channel] = now_s
+        if self._position_us[channel] is None or self._target_us[channel] is None:
+            return
+        if self._frame_s is not None:
+            frames = math.floor((start_s - self._frame_phase_s) / self._frame_s) + 1
+            frame_start_s = self._frame_phase_s + frames * self._frame_s  # the first frame start after start_s
+            if frame_start_s <= now_s:  # the servo takes the given pulse then (it has not changed since start_s)
+                self._turn(channel, frame_start_s - start_s)
+                self._latched_us[channel] = self._target_us[channel]
+                start_s = frame_start_s
+        self._turn(channel, now_s - start_s)
+
+    def _turn(self, channel: int, elapsed_s: float) -> None:
+        """Turn the horn of ``channel`` for ``elapsed_s`` s toward the pulse its servo measured last."""
+        position_us = self._position_us[channel]
+        target_us = self._latched_us[channel]
+        speed = self._max_speed_us_per_s[channel]
         if position_us is None or target_us is None:
             return
         if speed is None:

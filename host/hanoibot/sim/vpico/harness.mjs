@@ -213,13 +213,16 @@ function pwmPulseUs(rp2040, pin) {
     return null;
   }
   const b = pin & 1;
-  const level = b ? slice.cc >>> 16 : slice.cc & 0xffff;
+  // CC is double-buffered (RP2040 datasheet 4.5.2.3): a write takes effect at the slice's next wrap, so a servo
+  // sees the compare value latched at the start of its frame (rp2040js keeps it in the alarm targets).
+  const level = b ? slice.alarmB.target : slice.alarmA.target;
   const divInt = (slice.div >> 4) & 0xff || 256;
   const divisor = divInt + (slice.div & 0xf) / 16;
   const phaseCorrect = slice.csr & 2 ? 2 : 1;
   const inverted = slice.csr & (b ? 8 : 4);
-  const periodTicks = (slice.top + 1) * phaseCorrect;
-  let highTicks = Math.min(level, slice.top + 1) * phaseCorrect;
+  const top = slice.timer.top; // TOP is double-buffered too
+  const periodTicks = (top + 1) * phaseCorrect;
+  let highTicks = Math.min(level, top + 1) * phaseCorrect;
   if (inverted) {
     highTicks = periodTicks - highTicks;
   }
