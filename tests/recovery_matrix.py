@@ -87,8 +87,8 @@ def fault_board(disks: str) -> str:
 
 
 def goal_for(board: str, preferred: str) -> str:
-    """``preferred`` peg as the goal tower, or peg A when every disk is there already."""
-    return preferred if set(board) != {preferred} else "A"
+    """``preferred`` peg as the goal tower, or when every disk is there already, the first of A and C that is not."""
+    return next(peg for peg in (preferred, "A", "C") if set(board) != {peg})
 
 
 def bad_events(events: list[Event]) -> list[Event]:

@@ -393,8 +393,9 @@ class Controller:
         """The seq of the next frame to send, or -1 if the frame must be dropped: past MAX_PENDING_FRAMES it
         still uses its seq, so the host sees the gap and asks STATUS. Every frame carries the cumulative ack."""
         seq = self.tx_seq
-        self.tx_seq = (seq + 1) % p.SEQ_MOD
-        if self.tx.is_full:
+        self.tx_seq = (seq + 1) & 0xFFFF  # modulo protocol.SEQ_MOD
+        tx = self.tx
+        if tx.frames >= tx.max_frames:  # tx.is_full, without a property call
             self.tx_dropped += 1
             return -1
         self._ack_due = False

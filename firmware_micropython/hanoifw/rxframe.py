@@ -39,6 +39,7 @@ class RxFrame:
         self.starts = [0] * MAX_PARTS  # offset in line of each comma-separated part: KIND, seq, ack, fields
         self.ends = [0] * MAX_PARTS
         self.parts = 0
+        self.count = 0  # number of fields after KIND, seq and ack (an attribute: a property costs a call)
         self.kind = ""
         self.seq = 0
         self.ack = 0
@@ -49,11 +50,6 @@ class RxFrame:
         self._pending = b""  # the start of a line whose newline has not arrived yet
         self._discarding = False  # inside an oversized line: drop bytes up to the next newline
         self._crc = bytearray(4)
-
-    @property
-    def count(self) -> int:
-        """Number of fields after KIND, seq and ack."""
-        return self.parts - 3
 
     def take(self, data: bytes, start: int) -> int:
         """Take ``data`` (bytes) from offset ``start`` up to and including the next newline; return the offset
@@ -167,6 +163,7 @@ class RxFrame:
         if self.seq < 0 or self.ack < 0:
             return False
         self.parts = parts
+        self.count = parts - 3
         return True
 
     def _find_kind(self, line: bytes, length: int) -> bool:

@@ -23,11 +23,7 @@ class RxWindow:
         self.sync_seq = -1
         self.duplicates = 0
         self.out_of_order = 0
-
-    @property
-    def ack(self) -> int:
-        """The cumulative ack: seq of the last frame taken in order (65535 before the first SYNC)."""
-        return (self.expected_seq - 1) % SEQ_MOD
+        self.ack = SEQ_MOD - 1  # the cumulative ack: seq of the last frame taken in order (65535 before a SYNC)
 
     def sync(self, seq: int, token: str) -> bool:
         """Start a host session at SYNC ``seq`` with ``token``; False (and no reset) for a duplicate SYNC."""
@@ -37,6 +33,7 @@ class RxWindow:
         self.session_token = token
         self.sync_seq = seq
         self.expected_seq = (seq + 1) % SEQ_MOD
+        self.ack = seq
         return True
 
     def classify(self, seq: int) -> int:
@@ -54,4 +51,5 @@ class RxWindow:
 
     def take(self) -> None:
         """Mark the expected frame as taken: the next seq is expected and acked cumulatively."""
+        self.ack = self.expected_seq
         self.expected_seq = (self.expected_seq + 1) % SEQ_MOD
