@@ -99,3 +99,28 @@ def test_the_port_owner_sends_estop_for_another_process_and_says_when_it_latched
         assert answers == [ESTOPPED]
         assert session.status().mode == "ESTOP"
         assert board_of(session).executed_cmd_ids() == []
+
+
+def test_a_move_the_board_refuses_after_an_estop_for_another_process_names_that_estop() -> None:
+    # The run keeps streaming while the request is served: the board refuses the next MOVE (ESTOPPED), and the
+    # run's closing line must still say who stopped the arm, not only that the board refused.
+    with Session(BARE) as session, fails_if_hung():
+        configure_snake(session)
+        holder = read_holder(lock_path(BARE))
+        assert holder is not None and holder.control
+        answers: list[str | None] = []
+        client = threading.Thread(target=lambda: answers.append(ask_estop(holder.control, 10.0)))
+        session.send_move(1, snake_pose_us(1), 60_000)
+        client.start()
+        time.sleep(0.3)
+        with pytest.raises(BoardError):
+            session.wait_done(1)
+        client.join(timeout=20)
+        assert answers == [ESTOPPED]
+        session.send_move(2, snake_pose_us(2), 200)
+        with pytest.raises(BoardError) as refused:
+            for _ in range(50):
+                session.poll()
+                time.sleep(0.01)
+        assert refused.value.code == "ESTOPPED"
+        assert str(refused.value) == "`hanoibot estop` from another process stopped the arm with command 2 pending"

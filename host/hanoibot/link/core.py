@@ -536,7 +536,10 @@ class LinkCore:
         cmd_id = protocol.parse_uint(fields[1], protocol.MAX_CMD_ID) if len(fields) > 1 else -1
         text = for_people(",".join(fields[2:]))
         where = f" for command {cmd_id}" if cmd_id > 0 else ""
-        self._errors.append(BoardError(f"board refused{where}: {code}: {text}", code=code, cmd_id=cmd_id))
+        message = f"board refused{where}: {code}: {text}"
+        if code == protocol.E_ESTOPPED and self.estop_requests:  # the run latched it for `hanoibot estop`
+            message = f"`hanoibot estop` from another process stopped the arm with command {cmd_id} pending"
+        self._errors.append(BoardError(message, code=code, cmd_id=cmd_id))
 
     def _done_up_to(self, cmd_id: int) -> None:
         """Commands finish in id order: everything up to ``cmd_id`` is done."""
