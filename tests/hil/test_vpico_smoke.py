@@ -57,9 +57,12 @@ def test_smoke_run_on_the_virtual_pico() -> None:
         robot.session.port.write(b"\x03")  # type: ignore[union-attr]
         wait_until(lambda: len(pico.boots) == 2, 120.0, "a watchdog reset")
         assert pico.boots[1]["cause"] == "wdt"
-        pico.wait_for_output(b"HELLO")
-        hellos = [f for kind, _seq, _ack, f in FrameReader().feed(pico.output_since_boot()) if kind == "HELLO"]
-        hello = parse_hello(hellos[0])
+
+        def hellos() -> list[list[str]]:
+            return [f for kind, _seq, _ack, f in FrameReader().feed(pico.output_since_boot()) if kind == "HELLO"]
+
+        wait_until(lambda: bool(hellos()), 60.0, "a whole HELLO frame after the reset")  # not only its first bytes
+        hello = parse_hello(hellos()[0])
         assert hello.reset_cause == "wdt"
         assert hello.boot_id != first_boot_id  # the modelled ring-oscillator bit: a new boot id
     finally:

@@ -37,7 +37,7 @@ from .paths import Pulses, clear_height_mm, level_move, pegs_near_path, pulses_a
 from .phases import MotionPhase
 from .profile import chain_timing
 from .robot import RobotConfig
-from .timing import MIN_DURATION_MS, duration_ms, dwell_ms
+from .timing import MIN_DURATION_MS, duration_ms, dwell_ms, grip_hold_ms
 
 
 class Segment(NamedTuple):
@@ -138,8 +138,9 @@ class _Builder:
             self.hold(phase)
 
     def hold(self, phase: MotionPhase) -> None:
-        """Append a segment of ``phase`` that holds the current pose for the settle time (none if it is 0)."""
-        hold_ms = dwell_ms(self.config)
+        """Append a segment of ``phase`` that holds the current pose for the settle time and one PWM frame (none
+        if the settle time is 0): the grip sensor is read when it is DONE (:func:`~.timing.grip_hold_ms`)."""
+        hold_ms = grip_hold_ms(self.config)
         if hold_ms > 0:
             self.rest()
             self.blocks.append(_Still(Segment(self.pose_us, hold_ms, phase), self.around))

@@ -24,6 +24,9 @@ from .robot import RobotConfig
 
 #: Shortest segment in ms: one firmware control tick is 10 ms, so a segment spans at least two.
 MIN_DURATION_MS = 20
+#: One frame of the 50 Hz servo PWM in ms: a servo measures one pulse per frame, so the last pulse of a segment may
+#: reach it up to this much after the firmware gave it.
+PWM_FRAME_MS = 20
 
 
 def channel_times_s(config: RobotConfig, from_us: Sequence[float], to_us: Sequence[float]) -> list[float]:
@@ -45,6 +48,13 @@ def duration_ms(config: RobotConfig, from_us: Sequence[float], to_us: Sequence[f
     moving_s = max(channel_times_s(config, from_us, to_us)) * config.motion.profile_peak_ratio
     total_ms = math.ceil(moving_s * 1000.0 - 1e-9) + (config.motion.settle_ms if settle else 0)
     return max(total_ms, MIN_DURATION_MS)
+
+
+def grip_hold_ms(config: RobotConfig) -> int:
+    """Duration in ms of the hold after the fingers close, before the grip sensor is read: :func:`dwell_ms` plus
+    one PWM frame (:data:`PWM_FRAME_MS`), because the gripper servo may take the closing pulse a frame late."""
+    hold_ms = dwell_ms(config)
+    return hold_ms + PWM_FRAME_MS if hold_ms > 0 else 0
 
 
 def dwell_ms(config: RobotConfig) -> int:
