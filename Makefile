@@ -9,7 +9,7 @@ NODE_STAMP := node_modules/.installed
 CHROMIUM_STAMP := $(VENV)/.chromium
 PYTEST_ARGS ?=
 
-.PHONY: demo test check lint typecheck pytest setup clean
+.PHONY: demo test check lint typecheck pytest setup clean test-vpico-matrix
 
 demo: $(PY_STAMP)
 	$(BIN)/hanoibot run -n 4
@@ -30,7 +30,11 @@ typecheck: $(PY_STAMP)
 # The virtual-Pico tests run after the parallel run, one at a time, so the emulated chip has a core to itself.
 pytest: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/pytest -n 2 -m "not vpico" $(PYTEST_ARGS)
-	$(BIN)/pytest -p no:xdist -m vpico $(PYTEST_ARGS)
+	$(BIN)/pytest -p no:xdist -m "vpico and not vpico_matrix" $(PYTEST_ARGS)
+
+# The whole recovery matrix on the virtual Pico (32 cells, about 6 minutes); make test runs a covering set of it.
+test-vpico-matrix: $(PY_STAMP) $(NODE_STAMP)
+	$(BIN)/pytest -p no:xdist -m vpico tests/hil/test_recovery_matrix_vpico.py $(PYTEST_ARGS)
 
 setup: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 
