@@ -81,21 +81,28 @@ def test_a_board_reset_is_still_a_reset_not_a_takeover() -> None:
             session.wait_done(1, timeout_s=5.0)
 
 
+def estop_from_another_process(session: Session) -> tuple[BoardError, list[str | None]]:
+    """Start a minute-long MOVE 1, have a client thread ask the port's control socket for an e-stop, and return the
+    BoardError ``wait_done(1)`` raised and the client's answers."""
+    holder = read_holder(lock_path(BARE))
+    assert holder is not None and holder.control
+    answers: list[str | None] = []
+    client = threading.Thread(target=lambda: answers.append(ask_estop(holder.control, 10.0)))
+    session.send_move(1, snake_pose_us(1), 60_000)  # a minute of motion: stopped long before its end
+    client.start()
+    time.sleep(0.3)  # let the client connect and ask: the session takes the request at its next poll
+    with pytest.raises(BoardError) as stopped:
+        session.wait_done(1)
+    client.join(timeout=20)
+    return stopped.value, answers
+
+
 def test_the_port_owner_sends_estop_for_another_process_and_says_when_it_latched() -> None:
     with Session(BARE) as session, fails_if_hung():
         configure_snake(session)
-        holder = read_holder(lock_path(BARE))
-        assert holder is not None and holder.control
-        answers: list[str | None] = []
-        client = threading.Thread(target=lambda: answers.append(ask_estop(holder.control, 10.0)))
-        session.send_move(1, snake_pose_us(1), 60_000)  # a minute of motion: stopped long before its end
-        client.start()
-        time.sleep(0.3)  # let the client connect and ask: the session takes the request at its next poll
-        with pytest.raises(BoardError) as stopped:
-            session.wait_done(1)
-        client.join(timeout=20)
-        assert stopped.value.code == "ESTOP"
-        assert "`hanoibot estop` from another process stopped the arm" in str(stopped.value)
+        stopped, answers = estop_from_another_process(session)
+        assert stopped.code == "ESTOP"
+        assert "`hanoibot estop` from another process stopped the arm" in str(stopped)
         assert answers == [ESTOPPED]
         assert session.status().mode == "ESTOP"
         assert board_of(session).executed_cmd_ids() == []
@@ -106,16 +113,7 @@ def test_a_move_the_board_refuses_after_an_estop_for_another_process_names_that_
     # run's closing line must still say who stopped the arm, not only that the board refused.
     with Session(BARE) as session, fails_if_hung():
         configure_snake(session)
-        holder = read_holder(lock_path(BARE))
-        assert holder is not None and holder.control
-        answers: list[str | None] = []
-        client = threading.Thread(target=lambda: answers.append(ask_estop(holder.control, 10.0)))
-        session.send_move(1, snake_pose_us(1), 60_000)
-        client.start()
-        time.sleep(0.3)
-        with pytest.raises(BoardError):
-            session.wait_done(1)
-        client.join(timeout=20)
+        _stopped, answers = estop_from_another_process(session)
         assert answers == [ESTOPPED]
         session.send_move(2, snake_pose_us(2), 200)
         with pytest.raises(BoardError) as refused:

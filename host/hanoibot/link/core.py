@@ -52,6 +52,11 @@ _MAX_PINGS = 32
 _CONTROL_POLL_S = 0.02
 
 
+def stopped_by_estop_request(cmd_id: int) -> str:
+    """What a session says when the board stopped command ``cmd_id`` for a `hanoibot estop` it served."""
+    return f"`hanoibot estop` from another process stopped the arm with command {cmd_id} pending"
+
+
 class LinkCore:
     """Port, protocol state and service loop of one host session (the board commands are on Session).
 
@@ -538,7 +543,7 @@ class LinkCore:
         where = f" for command {cmd_id}" if cmd_id > 0 else ""
         message = f"board refused{where}: {code}: {text}"
         if code == protocol.E_ESTOPPED and self.estop_requests:  # the run latched it for `hanoibot estop`
-            message = f"`hanoibot estop` from another process stopped the arm with command {cmd_id} pending"
+            message = stopped_by_estop_request(cmd_id)
         self._errors.append(BoardError(message, code=code, cmd_id=cmd_id))
 
     def _done_up_to(self, cmd_id: int) -> None:

@@ -19,7 +19,7 @@ from hanoifw import protocol
 
 from ..clock import Clock
 from ..errors import BadCommand, BoardError, LinkTimeout
-from .core import LinkCore
+from .core import LinkCore, stopped_by_estop_request
 from .status import Hello, Status
 
 
@@ -264,7 +264,7 @@ class Session:
         status = self.last_status
         if status is not None and status.is_stopped and cmd_id > status.last_done_cmd:
             if status.mode == "ESTOP" and self.core.estop_requests:
-                text = f"`hanoibot estop` from another process stopped the arm with command {cmd_id} pending"
+                text = stopped_by_estop_request(cmd_id)
             else:
                 faults = "|".join(status.faults)
                 text = f"board stopped with command {cmd_id} pending: mode {status.mode}, faults {faults}"
