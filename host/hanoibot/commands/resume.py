@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     plan = check_journal(log, config.config_hash, args.journal)
     if isinstance(plan, ColourRunPlan):
         config = config.with_colour_disks(plan.sizes, plan.per_size)
-        if args.board:
+        if args.board and board is not None:
             _check_colour_board(args.board, board, plan)
     port = args.port or log.port or "sim://"
     check_output_paths({"--report": args.report}, {"--journal": args.journal, "--config": args.config})
