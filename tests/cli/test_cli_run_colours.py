@@ -125,6 +125,43 @@ def test_a_coloured_run_stopped_by_the_operator_resumes_and_finishes_on_the_goal
 
 
 @pytest.mark.parametrize(
+    ("board", "words"),
+    [
+        ("A:1,5/B:6,3,2/C:4", ["--board A:1,5/B:6,3,2/C:4", "disk 5 stands on smaller disk 1"]),
+        ("A:5,4,1/B:6,3,2,7/C:", ["--board A:5,4,1/B:6,3,2,7/C:", "7 disks", "6 coloured disks"]),
+    ],
+)
+def test_resume_refuses_an_impossible_colour_board_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    worlds: list[Any],
+    board: str,
+    words: list[str],
+) -> None:
+    from hanoibot.commands import run_view
+
+    journal_path = tmp_path / "run.journal"
+    original = run_view.RunView.move_done
+
+    def move_done_then_ctrl_c(self: Any, k: int, move: Any, state: State) -> None:
+        original(self, k, move, state)
+        if k == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
+    assert run_cli(capsys, "run", "--plain", "--puzzle", "bicolor", "-n", "3", "--journal", str(journal_path))[0] == 130
+    monkeypatch.setattr(run_view.RunView, "move_done", original)
+    code, out, err = run_cli(capsys, "resume", "--journal", str(journal_path), "--board", board)
+    assert code == 2 and out == "", out + err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("hanoibot: error: "), err
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert len(worlds) == 1, "no second simulated board was built"
+
+
+@pytest.mark.parametrize(
     ("argv", "words"),
     [
         (["--puzzle", "bicolor", "-n", "3", "--from", "ABAB"], ["--puzzle bicolor", "--from"]),

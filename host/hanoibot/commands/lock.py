@@ -50,7 +50,7 @@ def _make_lock(args: argparse.Namespace) -> tuple[Lock, int | None]:
     import random
 
     from ..errors import PlanError
-    from ..puzzle.lock import MAX_LENGTH, MIN_LENGTH, Lock
+    from ..puzzle.lock import MAX_LENGTH, MIN_LENGTH, Lock, random_lock
 
     if args.colours is not None:
         if args.length is not None or args.seed is not None:
@@ -60,11 +60,7 @@ def _make_lock(args: argparse.Namespace) -> tuple[Lock, int | None]:
     seed = whole_number(args.seed, "--seed", minimum=0)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    rng = random.Random(seed)
-    while True:
-        lock = Lock(tuple(rng.randrange(3) for _ in range(length)))
-        if not lock.is_open:
-            return lock, seed
+    return random_lock(length, seed), seed
 
 
 def _shown(buttons: list[int]) -> str:

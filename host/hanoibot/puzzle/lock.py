@@ -111,3 +111,17 @@ class Lock:
                 return Lock(self.pegs, split, self.rules)
             pegs[index] = 3 - here - smaller.pop()
         return Lock(tuple(pegs), split, self.rules)
+
+
+def random_lock(length: int, seed: int, rules: LockRules = RULES) -> Lock:
+    """A fresh closed lock of ``length`` elements, each colour drawn uniformly from ``random.Random(seed)`` (the
+    seed's "uniformly distributed random number generator"); an open draw is drawn again. Same seed, same lock."""
+    import random
+
+    if not MIN_LENGTH <= length <= MAX_LENGTH:
+        raise StateError(f"lock length {length} is not supported: expected {MIN_LENGTH} to {MAX_LENGTH} elements")
+    rng = random.Random(seed)
+    while True:
+        lock = Lock(tuple(rng.randrange(3) for _ in range(length)), None, rules)
+        if not lock.is_open:
+            return lock
