@@ -93,6 +93,26 @@ def test_tricolor_with_two_sizes_moves_every_colour_to_another_peg(
     assert len(places) == 22, "the exact search's optimum for tricolor with 2 sizes"
 
 
+def test_a_run_whose_board_ends_in_the_wrong_colours_fails(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the simulated board is set up with the two smallest disks swapped (1 green on A, 1 red on B): equal sizes, so
+    # every move goes through, and only the colours the board ends with show the mistake
+    original = hanoibot.sim.world.make_world
+
+    def swapped(config: Any = None, board: Any = None, **options: Any) -> Any:
+        assert State.parse(str(board)) == State.parse("A:5,4,1/B:6,3,2/C:")
+        return original(config, "A:5,4,2/B:6,3,1/C:", **options)
+
+    monkeypatch.setattr(hanoibot.sim.world, "make_world", swapped)
+    code, out, err = run_cli(capsys, "run", "--plain", "--puzzle", "bicolor", "-n", "3")
+    assert code == 1, out + err
+    assert err == (
+        "hanoibot: the board's colours are A red red green / B green green red / C -, "
+        "not the goal A red red red / B green green green / C -\n"
+    )
+
+
 def test_a_coloured_run_stopped_by_the_operator_resumes_and_finishes_on_the_goal(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, worlds: list[Any]
 ) -> None:
