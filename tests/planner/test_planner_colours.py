@@ -48,7 +48,16 @@ def replay(start: ColourState, moves: list[Move]) -> ColourState:
 
 
 @pytest.mark.parametrize(
-    ("puzzle", "sizes"), [("bicolor", 2), ("bicolor", 3), ("bicolor", 4), ("tricolor", 1), ("tricolor", 2)]
+    ("puzzle", "sizes"),
+    [
+        ("bicolor", 2),
+        ("bicolor", 3),
+        ("bicolor", 4),
+        ("tricolor", 1),
+        ("tricolor", 2),
+        pytest.param("bicolor", 5, marks=pytest.mark.slow),
+        pytest.param("tricolor", 3, marks=pytest.mark.slow),  # 216000 boards: about a minute
+    ],
 )
 def test_exact_search_is_optimal_and_the_construction_is_legal_and_no_shorter(puzzle: str, sizes: int) -> None:
     start, goal = start_and_goal(puzzle, sizes)

@@ -40,7 +40,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--length", metavar="N", help=f"number of elements, 2 to 64 (default {DEFAULT_LENGTH})")
     parser.add_argument("--seed", metavar="S", help="random seed of the lock (default: a fresh one, printed)")
-    parser.add_argument("--lock", dest="colours", metavar="COLOURS", help="the lock itself, e.g. RYGGR")
+    parser.add_argument(
+        "--lock", dest="colours", metavar="COLOURS", help="the lock itself, e.g. RYGGR (or in peg letters, ACAAC)"
+    )
     parser.add_argument("--solve", action="store_true", help="print the fewest presses and a strategy, do not play")
     parser.set_defaults(run=run)
 
