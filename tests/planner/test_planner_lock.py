@@ -44,6 +44,20 @@ def test_strategy_opens_every_lock_in_its_announced_presses(n: int) -> None:
         assert plan.presses >= len(fewest_presses(lock))
 
 
+@pytest.mark.parametrize("n", [2, 3, 4, pytest.param(5, marks=pytest.mark.slow)])
+def test_strategy_from_a_split_lock_opens_it_in_its_announced_presses(n: int) -> None:
+    for pegs in itertools.product(range(3), repeat=n):
+        for split in range(n):
+            lock = Lock(pegs, split)
+            if lock.is_open:
+                continue
+            plan = strategy(lock)
+            buttons = list(plan.buttons())
+            assert plan.first_button == split + 1
+            assert len(buttons) == plan.presses and opens(lock, buttons)
+            assert plan.presses >= len(fewest_presses(lock))
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(0, 2), min_size=6, max_size=11).filter(lambda p: len(set(p)) > 1))
 def test_strategy_on_longer_locks_opens_them_as_counted(pegs: list[int]) -> None:
@@ -107,7 +121,7 @@ def model_fewest(pegs: tuple[int, ...]) -> int:
     raise AssertionError(f"{pegs} never opens")
 
 
-@pytest.mark.parametrize("n", [4, 5])
+@pytest.mark.parametrize("n", [4, pytest.param(5, marks=pytest.mark.slow)])
 def test_exact_search_equals_a_search_over_the_hanoi_model_on_every_lock(n: int) -> None:
     for pegs in itertools.product(range(3), repeat=n):
         best = fewest_presses(Lock(pegs))
