@@ -10,7 +10,7 @@ import pytest
 from hanoibot.errors import PlanError
 from hanoibot.planner.lock import fewest_presses, gather_presses, strategy, tower_presses
 from hanoibot.puzzle import State
-from hanoibot.puzzle.lock import Lock
+from hanoibot.puzzle.lock import Lock, LockRules
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -127,3 +127,22 @@ def test_exact_search_equals_a_search_over_the_hanoi_model_on_every_lock(n: int)
         best = fewest_presses(Lock(pegs))
         assert len(best) == model_fewest(pegs), pegs
         assert opens(Lock(pegs), best)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_both_solvers_follow_another_reading_of_the_rules(n: int) -> None:
+    backwards = LockRules("backwards", smallest_step=-1)
+    for pegs in itertools.product(range(3), repeat=n):
+        lock = Lock(pegs, None, backwards)
+        if lock.is_open:
+            continue
+        best = fewest_presses(lock)
+        assert opens(lock, best) and len(best) == model_fewest_backwards(pegs)
+        plan = strategy(lock)
+        buttons = list(plan.buttons())
+        assert len(buttons) == plan.presses >= len(best) and opens(lock, buttons)
+
+
+def model_fewest_backwards(pegs: tuple[int, ...]) -> int:
+    """model_fewest with the smallest disk stepping C -> B -> A -> C: the model's pegs mirrored (A <-> C)."""
+    return model_fewest(tuple(2 - p for p in pegs))
