@@ -8,8 +8,10 @@ What the servos do when this program stops (hardware/README.md says the same):
 * A soft reset (Ctrl-D, mpremote) de-initialises the PWM outputs: servos on GPIO pins go limp at once.
 * The hardware watchdog starts at the first CONFIG and cannot be stopped; a reset by it (or any MCU reset)
   stops GPIO PWM at once. A PCA9685 keeps its pulses through an MCU reset: main.py reads them back and keeps
-  holding them (a new CONFIG does not jump). If main.py fails after it has the servo driver, it switches every
-  output off before it stops, so no pulse is left without a loop behind it.
+  holding them (a new CONFIG does not jump). With its OE input wired (PCA9685_OE_PIN, pulled up) the outputs are
+  off through the reset instead, and main.py starts them all off (the first CONFIG switches them on one at a
+  time). If main.py fails after it has the servo driver, it switches every output off before it stops, so no
+  pulse is left without a loop behind it.
 """
 
 import gc
@@ -52,7 +54,8 @@ def make_servos(chip):
 
         bus, scl, sda = for_chip(cfg.I2C_BUS, chip, "I2C_BUS")
         i2c = machine.I2C(bus, scl=machine.Pin(scl), sda=machine.Pin(sda), freq=cfg.I2C_FREQ_HZ)
-        oe = None if cfg.PCA9685_OE_PIN is None else machine.Pin(cfg.PCA9685_OE_PIN, machine.Pin.OUT)
+        # OE high (outputs disabled) from the first instant: a bare Pin(n, Pin.OUT) drives low at once
+        oe = None if cfg.PCA9685_OE_PIN is None else machine.Pin(cfg.PCA9685_OE_PIN, machine.Pin.OUT, value=1)
         driver = PCA9685(i2c, address=cfg.PCA9685_ADDRESS, freq_hz=cfg.SERVO_FREQ_HZ, osc_hz=cfg.PCA9685_OSC_HZ, oe=oe)
         servos = ChannelMap(driver, cfg.PCA9685_CHANNELS)
         return servos, servos.held_us()

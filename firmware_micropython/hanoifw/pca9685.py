@@ -6,7 +6,10 @@ alone: auto-increment on, ALLCALL off, still asleep. Only then are the 4-byte LE
 
 A chip that is already running our frame rate (an MCU reset does not reset the PCA9685, which keeps its pulses) is
 not blanked: :attr:`PCA9685.held_us` reads back what each output is giving, so the firmware keeps holding that
-pose and reports it. A chip that is asleep or at another rate starts with every output fully off.
+pose and reports it. A chip that is asleep or at another rate starts with every output fully off. So does a chip
+whose OE input is wired (``oe``): its pull-up disabled the outputs while the MCU was in reset, so the servos went
+limp and may have sagged; enabling the old pulses again would drive them all back at once. Its outputs are
+blanked before OE is driven low, and the first CONFIG switches them on one at a time.
 Register writes use buffers allocated here, once.
 """
 
@@ -57,8 +60,9 @@ class PCA9685:
     """Servo HAL on a PCA9685: ``set_pulse_us(channel, pulse_us)``, ``release(channel)``.
 
     ``osc_hz`` is the chip's oscillator (25 MHz nominal; calibrate it as hardware/README.md says). ``oe`` (or
-    None) is a ``machine.Pin`` wired to the active-low OE input: driven low here, once the outputs hold what they
-    should. ``held_us[n]`` is the pulse in us output n was found giving at start (0 = off or blanked).
+    None) is a ``machine.Pin`` wired to the active-low OE input, still high (outputs disabled): driven low here,
+    once every output is off. ``held_us[n]`` is the pulse in us output n was found giving at start (0 = off or
+    blanked; always 0 with ``oe``).
     """
 
     def __init__(
@@ -80,7 +84,11 @@ class PCA9685:
         self.held_us = [0] * 16
         mode1 = self._read_reg(_MODE1)
         running = not mode1 & _MODE1_SLEEP and mode1 & _MODE1_AI and self._read_reg(_PRE_SCALE) == self.prescale
-        if running:
+        if running and oe is not None:  # outputs were disabled through the reset: the servos are limp
+            self._write_reg(_MODE1, _MODE1_AI)
+            self._write_reg(_MODE2, _MODE2_OUTDRV)
+            self._write_all_off()
+        elif running:
             self._write_reg(_MODE1, _MODE1_AI)  # ALLCALL off; the outputs keep their pulses
             self._write_reg(_MODE2, _MODE2_OUTDRV)
             for channel in range(16):

@@ -22,17 +22,22 @@ ESP32_STRAPPING_PINS = {0, 2, 5, 12, 15}
 
 
 class FakePin:
+    """machine.Pin as both ports have it: an output made without ``value`` drives low at once (the GPIO output
+    register is 0 after a reset). ``levels`` is every level an output drove, in order."""
+
     IN = 0
     OUT = 1
 
-    def __init__(self, number: int, mode: int | None = None) -> None:
+    def __init__(self, number: int, mode: int | None = None, *, value: int | None = None) -> None:
         self.number = number
         self.mode = mode
-        self.level = 1
+        self.level = 1 if mode != FakePin.OUT else (0 if value is None else value)
+        self.levels = [self.level] if mode == FakePin.OUT else []
 
     def value(self, level: int | None = None) -> int:
         if level is not None:
             self.level = level
+            self.levels.append(level)
         return self.level
 
 
@@ -166,6 +171,20 @@ def test_the_hardware_watchdog_timeout_is_checked_against_the_port() -> None:
             check_wdt_ms(chip, timeout_ms)
 
 
+@pytest.mark.parametrize(("chip", "timeout_ms"), [("RP2040", 10000), ("ESP32", 1500)])
+def test_a_watchdog_timeout_the_port_refuses_stops_main_with_one_line_before_any_output(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], chip: str, timeout_ms: int
+) -> None:
+    monkeypatch.setattr(board_main.os, "uname", lambda: types.SimpleNamespace(machine=UNAMES[chip]))
+    monkeypatch.setattr(board_main.cfg, "HARDWARE_WDT_MS", timeout_ms)
+    made: list[object] = []
+    monkeypatch.setattr(board_main.machine, "PWM", lambda *a, **k: made.append(a))
+    monkeypatch.setattr(board_main.machine, "ADC", lambda *a, **k: made.append(a))
+    board_main.main()
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and f"HARDWARE_WDT_MS = {timeout_ms}: chip {chip}" in out[0] and made == []
+
+
 def test_pca9685_servos_map_channels_to_outputs(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(board_main.cfg, "SERVO_DRIVER", "pca9685")
     monkeypatch.setattr(board_main.cfg, "PCA9685_CHANNELS", (8, 9, 10, 11, 12))
@@ -176,6 +195,26 @@ def test_pca9685_servos_map_channels_to_outputs(board_main: Any, monkeypatch: py
     assert (i2c.bus, i2c.scl, i2c.sda) == board_main.cfg.I2C_BUS["RP2040"]
     servos.set_pulse_us(2, 1500)
     assert i2c.writes[-1][:2] == (0x40, 0x06 + 4 * 10)  # channel 2 -> output 10 -> LED10_ON_L
+
+
+def test_a_wired_pca9685_oe_stays_high_until_every_output_is_off(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OE low enables whatever the chip holds: the pin must come up high, and go low only after start-up."""
+    monkeypatch.setattr(board_main.cfg, "SERVO_DRIVER", "pca9685")
+    monkeypatch.setattr(board_main.cfg, "PCA9685_OE_PIN", 7)
+    made: list[FakePin] = []
+
+    class RecordedPin(FakePin):
+        def __init__(self, number: int, *args: Any, **kwargs: Any) -> None:
+            super().__init__(number, *args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(board_main.machine, "Pin", RecordedPin)
+    servos, held_us = board_main.make_servos("RP2040")
+    oe = next(p for p in made if p.number == 7)
+    assert oe.mode == FakePin.OUT and oe.levels == [1, 0] and held_us == [0] * 5
+    assert all(servos._driver._i2c.pulse_counts(0x40, n) is None for n in range(16))
 
 
 def test_sensors_come_from_the_chip_tables(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -54,6 +54,7 @@ def test_solve_prints_exact_and_strategy_counts() -> None:
     ("argv", "named"),
     [
         (["--lock", "RYXG"], "colour 'X'"),
+        (["--lock", "RYGB"], "colour 'B' at position 4"),
         (["--lock", "R"], "lock 'R' has 1 elements"),
         (["--length", "1"], "--length 1"),
         (["--length", "99"], "--length 99"),

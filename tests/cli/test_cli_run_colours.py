@@ -93,6 +93,26 @@ def test_tricolor_with_two_sizes_moves_every_colour_to_another_peg(
     assert len(places) == 22, "the exact search's optimum for tricolor with 2 sizes"
 
 
+def test_a_run_whose_board_ends_in_the_wrong_colours_fails(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the simulated board is set up with the two smallest disks swapped (1 green on A, 1 red on B): equal sizes, so
+    # every move goes through, and only the colours the board ends with show the mistake
+    original = hanoibot.sim.world.make_world
+
+    def swapped(config: Any = None, board: Any = None, **options: Any) -> Any:
+        assert State.parse(str(board)) == State.parse("A:5,4,1/B:6,3,2/C:")
+        return original(config, "A:5,4,2/B:6,3,1/C:", **options)
+
+    monkeypatch.setattr(hanoibot.sim.world, "make_world", swapped)
+    code, out, err = run_cli(capsys, "run", "--plain", "--puzzle", "bicolor", "-n", "3")
+    assert code == 1, out + err
+    assert err == (
+        "hanoibot: the board's colours are A red red green / B green green red / C -, "
+        "not the goal A red red red / B green green green / C -\n"
+    )
+
+
 def test_a_coloured_run_stopped_by_the_operator_resumes_and_finishes_on_the_goal(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, worlds: list[Any]
 ) -> None:
@@ -122,6 +142,43 @@ def test_a_coloured_run_stopped_by_the_operator_resumes_and_finishes_on_the_goal
     assert finished.end_status == "done" and "colours A red red red / B green green green / C -" in out
     places = sum(1 for world in worlds for e in world.events if e["event"] == "place")
     assert places == 10, "every move of the 10-move optimum made exactly once across both runs"
+
+
+@pytest.mark.parametrize(
+    ("board", "words"),
+    [
+        ("A:1,5/B:6,3,2/C:4", ["--board A:1,5/B:6,3,2/C:4", "disk 5 stands on smaller disk 1"]),
+        ("A:5,4,1/B:6,3,2,7/C:", ["--board A:5,4,1/B:6,3,2,7/C:", "7 disks", "6 coloured disks"]),
+    ],
+)
+def test_resume_refuses_an_impossible_colour_board_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    worlds: list[Any],
+    board: str,
+    words: list[str],
+) -> None:
+    from hanoibot.commands import run_view
+
+    journal_path = tmp_path / "run.journal"
+    original = run_view.RunView.move_done
+
+    def move_done_then_ctrl_c(self: Any, k: int, move: Any, state: State) -> None:
+        original(self, k, move, state)
+        if k == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
+    assert run_cli(capsys, "run", "--plain", "--puzzle", "bicolor", "-n", "3", "--journal", str(journal_path))[0] == 130
+    monkeypatch.setattr(run_view.RunView, "move_done", original)
+    code, out, err = run_cli(capsys, "resume", "--journal", str(journal_path), "--board", board)
+    assert code == 2 and out == "", out + err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("hanoibot: error: "), err
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert len(worlds) == 1, "no second simulated board was built"
 
 
 @pytest.mark.parametrize(

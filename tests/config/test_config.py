@@ -54,6 +54,16 @@ def peg_setter(index: int, key: str, value: float) -> Callable[[Any], None]:
 
 
 # --- the default robot -------------------------------------------------------------------------------------
+def test_the_shipped_joints_with_a_nominal_calibration_keep_to_600_2400_us() -> None:
+    """A joint calibrated by the nominal figures (center_us, us_per_deg), not measured, gets 600-2400 µs: inside
+    the travel of every common hobby servo, where the firmware's own 500-2500 µs could drive one into its stop."""
+    servos = tomllib.loads(default_config_path().read_text())["servos"]
+    nominal = [name for name in JOINT_NAMES if "center_us" in servos[name]]
+    assert nominal, "the shipped config has a nominally calibrated joint"
+    for name in nominal:
+        assert (servos[name]["min_us"], servos[name]["max_us"]) == (600, 2400), name
+
+
 def test_default_robot_has_three_pegs_eight_disks_and_five_channels() -> None:
     assert [p.name for p in DEFAULT.board.pegs] == ["A", "B", "C"]
     assert DEFAULT.board.disk_count == 8

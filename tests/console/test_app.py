@@ -38,7 +38,7 @@ def next_of(ws: object, kind: str, limit: int = 20) -> dict[str, object]:
 def test_page_and_static_modules_are_served_from_the_package(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and "hanoibot console" in page.text
-    for name in ("console.js", "board.js", "puzzle.js", "robot.js", "style.css"):
+    for name in ("console.js", "board.js", "puzzle.js", "robot.js", "lock.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert "http" not in client.get("/static/console.js").text.replace("http://www.w3.org", "")
 

@@ -88,18 +88,36 @@ def test_a_measured_oscillator_changes_the_counts():
     assert driver.counts_for(1500) == round(1500e-6 * 27e6 / 132)
 
 
+class OePin:
+    """The Pin wired to OE: records every level it is driven to, and what output 0 gave at that moment."""
+
+    def __init__(self, i2c):
+        self.i2c = i2c
+        self.values = []
+
+    def value(self, level):
+        self.values.append((level, self.i2c.pulse_counts(0x40, 0)))
+
+
 def test_output_enable_is_driven_low_after_start_up():
-    class Pin:
-        def __init__(self):
-            self.values = []
-
-        def value(self, level):
-            self.values.append(level)
-
-    oe = Pin()
     i2c = FakeI2C()
-    PCA9685(i2c, oe=oe, sleep_us=lambda us: None)
-    assert oe.values == [0] and i2c.pulse_counts(0x40, 0) is None
+    oe = OePin(i2c)
+    driver = PCA9685(i2c, oe=oe, sleep_us=lambda us: None)
+    assert oe.values == [(0, None)] and driver.held_us == [0] * 16
+
+
+def test_with_output_enable_wired_pulses_kept_through_a_reset_are_blanked_before_enabling():
+    """OE was pulled high while the MCU was in reset, so the servos went limp: enabling the old pulses again would
+    drive every servo back at once. They are switched off first; the first CONFIG enables them one at a time."""
+    i2c, first, _ = make()
+    first.set_pulse_us(0, 1500)
+    first.set_pulse_us(2, 2100)
+    oe = OePin(i2c)
+    second = PCA9685(i2c, oe=oe, sleep_us=lambda us: None)
+    assert oe.values == [(0, None)]  # OE low only once output 0 is off
+    assert second.held_us == [0] * 16
+    assert all(i2c.pulse_counts(0x40, n) is None for n in range(16))
+    assert i2c.registers[0x40][MODE1] == 0x20 and i2c.registers[0x40][PRE_SCALE] == 121
 
 
 def test_pulse_width_becomes_the_off_count():

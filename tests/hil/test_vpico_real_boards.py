@@ -1,6 +1,6 @@
-"""The shipped firmware and board_config.py on the virtual Pico (stock MicroPython rp2 image): it boots with no
-exception, gives no pulse before CONFIG, switches the outputs on one at a time, and releases them all when the
-servo rail dies (rail sense GP22 low: POWER_LOST)."""
+"""The shipped firmware and board_config.py on the virtual Pico (stock MicroPython rp2 image), with the servos on GPIO
+PWM and on a PCA9685: it boots with no exception, gives no pulse before CONFIG, switches the outputs on one at a
+time, and releases them all when the servo rail dies (rail sense GP22 low: POWER_LOST)."""
 
 from __future__ import annotations
 
@@ -26,10 +26,11 @@ def wait_until(condition: object, session: Session, timeout_s: float = 120.0) ->
         time.sleep(0.02)
 
 
-def test_shipped_firmware_staggers_the_enable_and_releases_every_output_on_a_dead_rail() -> None:
+@pytest.mark.parametrize("servo", ["pwm", "pca9685"])
+def test_shipped_firmware_staggers_the_enable_and_releases_every_output_on_a_dead_rail(servo: str) -> None:
     require_machine_sustains_the_cap()
     config = load_config()
-    with Session(vpico_url(world=0)) as session:
+    with Session(vpico_url(world=0, servo=servo)) as session:
         pico = session.port.pico  # type: ignore[union-attr]
         assert session.hello is not None and session.hello.grip_sensor == 1 and session.hello.rail_sense == 1
         assert pico.pulses_us == [None] * 5 and pico.tracebacks == []  # no pulse before CONFIG, no exception

@@ -48,7 +48,16 @@ def replay(start: ColourState, moves: list[Move]) -> ColourState:
 
 
 @pytest.mark.parametrize(
-    ("puzzle", "sizes"), [("bicolor", 2), ("bicolor", 3), ("bicolor", 4), ("tricolor", 1), ("tricolor", 2)]
+    ("puzzle", "sizes"),
+    [
+        ("bicolor", 2),
+        ("bicolor", 3),
+        ("bicolor", 4),
+        ("tricolor", 1),
+        ("tricolor", 2),
+        pytest.param("bicolor", 5, marks=pytest.mark.slow),
+        pytest.param("tricolor", 3, marks=pytest.mark.slow),  # 216000 boards: about a minute
+    ],
 )
 def test_exact_search_is_optimal_and_the_construction_is_legal_and_no_shorter(puzzle: str, sizes: int) -> None:
     start, goal = start_and_goal(puzzle, sizes)
@@ -109,3 +118,51 @@ def test_both_tricolor_derangements_need_as_many_moves(sizes: int) -> None:
     other = ColourState([(level[2], level[0], level[1]) for level in goal.levels])  # red -> C, green -> A, blue -> B
     assert other != goal
     assert len(shortest_moves(start, other)) == len(shortest_moves(start, goal))
+
+
+def all_boards(sizes: int, colours: int) -> list[ColourState]:
+    """Every board of ``sizes`` sizes with ``colours`` disks per size (each size's disks in any order on any pegs)."""
+    levels = {
+        (order[:a], order[a:b], order[b:])
+        for order in itertools.permutations(range(colours))
+        for a in range(colours + 1)
+        for b in range(a, colours + 1)
+    }
+    return [ColourState(chosen) for chosen in itertools.product(sorted(levels), repeat=sizes)]
+
+
+def independent_distances_from(start: Stacks) -> dict[Stacks, int]:
+    """Exact moves from ``start`` to every board it reaches (the independent search above, run to the end)."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for src, dst in itertools.permutations(range(3), 2):
+            if here[src] and (not here[dst] or here[dst][-1][0] >= here[src][-1][0]):
+                pegs = list(here)
+                pegs[dst] = (*pegs[dst], pegs[src][-1])
+                pegs[src] = pegs[src][:-1]
+                there = tuple(pegs)
+                if there not in dist:
+                    dist[there] = dist[here] + 1
+                    queue.append(there)
+    return dist
+
+
+@pytest.mark.parametrize(("sizes", "colours", "boards_count"), [(1, 2, 12), (2, 2, 144), (1, 3, 60)])
+def test_search_and_construction_on_every_pair_of_small_boards(sizes: int, colours: int, boards_count: int) -> None:
+    """The exact search is optimal and the construction legal, counted and never shorter, from every board to
+    every board small enough."""
+    boards_all = all_boards(sizes, colours)
+    assert len(boards_all) == boards_count  # 12 or 60 arrangements of one size's disks, per size
+    stride = 1 if boards_count <= 60 else 16  # the exact search on every pair of 60, on one pair in 16 of 144
+    for i, start in enumerate(boards_all):
+        dist = independent_distances_from(as_stacks(start))
+        assert len(dist) == boards_count  # every board is reachable from every other
+        for j, goal in enumerate(boards_all):
+            built = list(level_moves(start, goal))
+            assert replay(start, built) == goal
+            assert level_length(start, goal) == len(built) >= dist[as_stacks(goal)]
+            if (i + j) % stride == 0:
+                best = shortest_moves(start, goal)
+                assert replay(start, best) == goal and len(best) == dist[as_stacks(goal)]

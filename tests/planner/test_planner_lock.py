@@ -4,10 +4,12 @@ every lock in the number of presses it announces, never fewer than the exact min
 from __future__ import annotations
 
 import itertools
+from collections import deque
 
 import pytest
 from hanoibot.errors import PlanError
 from hanoibot.planner.lock import fewest_presses, gather_presses, strategy, tower_presses
+from hanoibot.puzzle import State
 from hanoibot.puzzle.lock import Lock
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -70,3 +72,44 @@ def test_exact_search_refuses_long_locks() -> None:
 def test_open_lock_has_no_strategy() -> None:
     with pytest.raises(PlanError, match="already open"):
         strategy(Lock.parse("RRR"))
+
+
+def model_press(pegs: tuple[int, ...], split: int | None, button: int) -> tuple[tuple[int, ...], int]:
+    """The seed's lock built from the Hanoi model, not from Lock.press: the first button is the split; the split
+    element steps A -> B -> C -> A; another element makes the one legal move of its disk (State.legal_moves) in the
+    tower from the split to it, if it has one."""
+    index = button - 1
+    split = index if split is None else split
+    if index == split:
+        return (*pegs[:index], (pegs[index] + 1) % 3, *pegs[index + 1 :]), split
+    tower = list(range(split, index - 1, -1)) if index < split else list(range(split, index + 1))
+    state = State.from_pegs([pegs[e] for e in tower])
+    moves = [m for m in state.legal_moves() if m.disk == len(tower)]
+    if not moves:
+        return pegs, split
+    return (*pegs[:index], moves[0].dst, *pegs[index + 1 :]), split
+
+
+def model_fewest(pegs: tuple[int, ...]) -> int:
+    """Fewest presses that open the lock, by breadth-first search over the model above."""
+    start: tuple[tuple[int, ...], int | None] = (pegs, None)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        if len(set(here[0])) == 1:
+            return dist[here]
+        for button in range(1, len(pegs) + 1):
+            there = model_press(here[0], here[1], button)
+            if there not in dist:
+                dist[there] = dist[here] + 1
+                queue.append(there)
+    raise AssertionError(f"{pegs} never opens")
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_exact_search_equals_a_search_over_the_hanoi_model_on_every_lock(n: int) -> None:
+    for pegs in itertools.product(range(3), repeat=n):
+        best = fewest_presses(Lock(pegs))
+        assert len(best) == model_fewest(pegs), pegs
+        assert opens(Lock(pegs), best)

@@ -73,11 +73,21 @@ def test_another_reading_steps_the_smallest_disk_the_other_way() -> None:
 
 @pytest.mark.parametrize(
     ("text", "named"),
-    [("RYXG", "colour 'X' at position 3"), ("R", "lock 'R' has 1 elements"), ("R" * 65, "has 65 elements")],
+    [
+        ("RYXG", "colour 'X' at position 3"),
+        ("RYGB", "colour 'B' at position 4 of lock 'RYGB' is not one of R, Y, G"),
+        ("ABCX", "colour 'X' at position 4"),
+        ("R", "lock 'R' has 1 elements"),
+        ("R" * 65, "has 65 elements"),
+    ],
 )
 def test_bad_locks_are_refused_naming_the_value(text: str, named: str) -> None:
     with pytest.raises(StateError, match=named):
         Lock.parse(text)
+
+
+def test_a_lock_in_basovs_peg_letters_is_the_same_lock() -> None:
+    assert Lock.parse("acabc") == Lock.parse("RGRYG")
 
 
 def test_a_button_that_does_not_exist_is_refused() -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from hanoibot.config import load_config
+from hanoibot.config import default_config_path, load_config
 from hanoibot.errors import BoardError, ConfigError
 from hanoibot.link.status import Hello
 from hanoibot.run.board_check import check_board_fits
@@ -36,6 +38,24 @@ def test_a_config_the_board_cannot_serve_is_refused_naming_the_key(board: Hello,
     with pytest.raises(ConfigError, match=message) as err:
         check_board_fits(CONFIG, board, "/dev/ttyACM0")
     assert "\n" not in str(err.value)
+
+
+def test_connecting_with_a_grip_sensor_to_a_board_without_one_is_refused_before_anything_moves(tmp_path: Path) -> None:
+    """The simulated board is built from a config without the sensor (its HELLO says grip_sensor 0); the host's
+    config asks for one. Robot.open is where every command connects, so the check must happen there."""
+    text = default_config_path().read_text()
+    assert "grip_sensor = true\ngrip_threshold_u16 = 32768\n" in text
+    board_config = tmp_path / "no_sensor.toml"
+    board_config.write_text(text.replace("grip_sensor = true\ngrip_threshold_u16 = 32768\n", "grip_sensor = false\n"))
+    robot = Robot(f"sim://?config={board_config}", CONFIG)
+    with pytest.raises(
+        ConfigError, match=r"^\[gripper\] grip_sensor = true: the board on sim://\S+ has no grip sensor"
+    ):
+        robot.open()
+    assert not robot.is_open
+    with Robot(f"sim://?config={board_config}", load_config(board_config)) as fitting:
+        fitting.open()
+        assert fitting.session.hello is not None and fitting.session.hello.grip_sensor == 0
 
 
 def test_a_dead_servo_rail_stops_the_move_and_home_clear_brings_the_arm_back() -> None:

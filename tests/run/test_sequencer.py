@@ -264,6 +264,19 @@ def test_a_pick_missed_too_often_is_a_fault_naming_disk_and_peg(mocker: Any) -> 
     assert not any(p[0] == 106 for _, p, _ in board.sent), "never travels without the disk"
 
 
+@pytest.mark.parametrize("word", ["unknown", "none"])
+def test_a_grip_without_a_verdict_stops_the_run_before_the_lift_carries_on(mocker: Any, word: str) -> None:
+    """A sensor that gives no reading must not count as holding: the arm would travel without the disk."""
+    board = FakeBoard(grips=[word])
+    seq, link = make(mocker, board, [Move(1, 0, 2)], n=1)
+    seq.connect()
+    assert seq.run() is Phase.FAULT
+    assert f"grip {word}" in seq.reason and "grip_sensor = false" in seq.reason and "\n" not in seq.reason
+    link.hold.assert_called()
+    assert not any(p[0] == 106 for _, p, _ in board.sent), "never travels without a verdict"
+    assert seq.moves_done == 0
+
+
 def test_a_fault_latched_by_the_board_stops_the_run(mocker: Any) -> None:
     board = FakeBoard(faults=("DROP",))
     seq, link = make(mocker, board, classic_moves(2), n=2)

@@ -40,7 +40,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--length", metavar="N", help=f"number of elements, 2 to 64 (default {DEFAULT_LENGTH})")
     parser.add_argument("--seed", metavar="S", help="random seed of the lock (default: a fresh one, printed)")
-    parser.add_argument("--lock", dest="colours", metavar="COLOURS", help="the lock itself, e.g. RYGGR")
+    parser.add_argument(
+        "--lock", dest="colours", metavar="COLOURS", help="the lock itself, e.g. RYGGR (or in peg letters, ACAAC)"
+    )
     parser.add_argument("--solve", action="store_true", help="print the fewest presses and a strategy, do not play")
     parser.set_defaults(run=run)
 
@@ -50,7 +52,7 @@ def _make_lock(args: argparse.Namespace) -> tuple[Lock, int | None]:
     import random
 
     from ..errors import PlanError
-    from ..puzzle.lock import MAX_LENGTH, MIN_LENGTH, Lock
+    from ..puzzle.lock import MAX_LENGTH, MIN_LENGTH, Lock, random_lock
 
     if args.colours is not None:
         if args.length is not None or args.seed is not None:
@@ -60,11 +62,7 @@ def _make_lock(args: argparse.Namespace) -> tuple[Lock, int | None]:
     seed = whole_number(args.seed, "--seed", minimum=0)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    rng = random.Random(seed)
-    while True:
-        lock = Lock(tuple(rng.randrange(3) for _ in range(length)))
-        if not lock.is_open:
-            return lock, seed
+    return random_lock(length, seed), seed
 
 
 def _shown(buttons: list[int]) -> str:

@@ -18,6 +18,7 @@ from .run import add_robot_arguments
 
 if TYPE_CHECKING:
     from ..planner.base import Plan
+    from ..planner.colour_run import ColourRunPlan
     from ..puzzle import State
     from ..run.journal import JournalLog
 
@@ -70,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     plan = check_journal(log, config.config_hash, args.journal)
     if isinstance(plan, ColourRunPlan):
         config = config.with_colour_disks(plan.sizes, plan.per_size)
+        if args.board and board is not None:
+            _check_colour_board(args.board, board, plan)
     port = args.port or log.port or "sim://"
     check_output_paths({"--report": args.report}, {"--journal": args.journal, "--config": args.config})
     if port.lower().startswith("sim:"):
@@ -99,6 +102,21 @@ def _parse_board(text: str, pegs: int) -> State:
         return State.parse(text, pegs=pegs)
     except StateError as err:
         raise StateError(f"--board: {err}") from None
+
+
+def _check_colour_board(text: str, board: State, plan: ColourRunPlan) -> None:
+    """StateError naming ``--board`` when its numbered disks are no board of the coloured puzzle's set."""
+    from ..errors import StateError
+    from ..puzzle.colours import colours_of
+
+    if board.n_disks != plan.start.n_disks:
+        raise StateError(
+            f"--board {text}: {board.n_disks} disks, expected the {plan.start.n_disks} coloured disks of the run"
+        )
+    try:
+        colours_of(board.stacks, plan.per_size)
+    except StateError as err:
+        raise StateError(f"--board {text}: {err}") from None
 
 
 def _ask_board(log: JournalLog, plan: Plan, why: str) -> State:

@@ -1,7 +1,8 @@
 """The console's Starlette application: the page, its JSON endpoints and the live WebSocket.
 
 Routes: ``/`` the page; ``/static/*`` its ES modules and stylesheet (package data, nothing from the network);
-``POST /api/plan`` the planner's answer for a position (:mod:`.planning`); ``GET /api/layout`` the schematic board
+``POST /api/plan`` the planner's answer for a position (:mod:`.planning`); ``POST /api/lock`` a press of the
+twin-tower lock (:mod:`.lock_game`); ``GET /api/layout`` the schematic board
 of the SVG renderer for a peg and disk count; ``/ws`` the live robot state and the robot commands (:mod:`.hub`).
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from ..errors import HanoiError
 from ..render.layout import schematic_layout
 from .guard import Guard
 from .hub import Hub
+from .lock_game import lock_answer
 from .planning import MAX_CONSOLE_PEGS, MAX_DISKS, answer, colour_puzzle_json
 from .robot_view import geometry_json
 from .robot_worker import RobotWorker
@@ -48,8 +50,8 @@ def _bad_request(message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=400)
 
 
-async def plan_endpoint(request: Request) -> Response:
-    """The planner's answer (moves left, next move, up to ``limit`` moves) for the posted position."""
+async def _answered(request: Request, answer_for: Callable[[dict[str, Any]], dict[str, Any]]) -> Response:
+    """``answer_for(body)`` of the posted JSON object, run off the event loop; 400 with the message if it is bad."""
     try:
         body = await request.json()
     except ValueError:
@@ -57,9 +59,19 @@ async def plan_endpoint(request: Request) -> Response:
     if not isinstance(body, dict):
         return _bad_request("the request body is not a JSON object")
     try:
-        return JSONResponse(await run_in_threadpool(answer, body))
+        return JSONResponse(await run_in_threadpool(answer_for, body))
     except HanoiError as err:
         return _bad_request(str(err))
+
+
+async def plan_endpoint(request: Request) -> Response:
+    """The planner's answer (moves left, next move, up to ``limit`` moves) for the posted position."""
+    return await _answered(request, answer)
+
+
+async def lock_endpoint(request: Request) -> Response:
+    """The twin-tower lock after the posted press, or a new lock (:mod:`.lock_game`)."""
+    return await _answered(request, lock_answer)
 
 
 async def layout_endpoint(request: Request) -> Response:
@@ -139,6 +151,7 @@ def make_app(settings: ConsoleSettings) -> Starlette:
         Route("/", page_endpoint),
         Route("/api/plan", plan_endpoint, methods=["POST"]),
         Route("/api/layout", layout_endpoint),
+        Route("/api/lock", lock_endpoint, methods=["POST"]),
         Route("/api/robot", robot_endpoint),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),

@@ -28,6 +28,8 @@ from ..errors import StateError
 #: Colour letters by peg: red = A, yellow = B, green = C.
 COLOURS = "RYG"
 COLOUR_NAMES = ("red", "yellow", "green")
+#: Basov's tape letters of the same pegs, also accepted for a whole lock.
+PEG_LETTERS = "ABC"
 #: Shortest and longest lock the game and the solvers accept.
 MIN_LENGTH, MAX_LENGTH = 2, 64
 
@@ -59,19 +61,22 @@ class Lock:
 
     @classmethod
     def parse(cls, text: str, rules: LockRules = RULES) -> Lock:
-        """A fresh lock from colour letters such as ``RYGGR`` (also ``A``/``B``/``C``); raises naming a bad one."""
+        """A fresh lock from colour letters such as ``RYGGR``, or from Basov's peg letters such as ``ACAAC`` (one
+        alphabet per lock: ``RYGB`` is refused, B being no colour); raises naming a bad letter."""
         letters = text.strip().upper()
         if not MIN_LENGTH <= len(letters) <= MAX_LENGTH:
             raise StateError(
                 f"lock {text!r} has {len(letters)} elements: expected {MIN_LENGTH} to {MAX_LENGTH} colours (R, Y, G)"
             )
+        alphabet = COLOURS if any(letter in COLOURS for letter in letters) else PEG_LETTERS
         pegs = []
         for position, letter in enumerate(letters, start=1):
-            peg = COLOURS.find(letter) if letter in COLOURS else "ABC".find(letter)
+            peg = alphabet.find(letter)
             if peg < 0:
+                mixed = ": peg letters A, B, C are taken only for a whole lock" if letter in PEG_LETTERS else ""
                 raise StateError(
                     f"colour {letter!r} at position {position} of lock {text!r} is not one of R, Y, G (red, yellow, "
-                    "green)"
+                    f"green){mixed}"
                 )
             pegs.append(peg)
         return cls(tuple(pegs), None, rules)
@@ -111,3 +116,17 @@ class Lock:
                 return Lock(self.pegs, split, self.rules)
             pegs[index] = 3 - here - smaller.pop()
         return Lock(tuple(pegs), split, self.rules)
+
+
+def random_lock(length: int, seed: int, rules: LockRules = RULES) -> Lock:
+    """A fresh closed lock of ``length`` elements, each colour drawn uniformly from ``random.Random(seed)`` (the
+    seed's "uniformly distributed random number generator"); an open draw is drawn again. Same seed, same lock."""
+    import random
+
+    if not MIN_LENGTH <= length <= MAX_LENGTH:
+        raise StateError(f"lock length {length} is not supported: expected {MIN_LENGTH} to {MAX_LENGTH} elements")
+    rng = random.Random(seed)
+    while True:
+        lock = Lock(tuple(rng.randrange(3) for _ in range(length)), None, rules)
+        if not lock.is_open:
+            return lock

@@ -490,11 +490,20 @@ class Sequencer:
         return following is None or following.k != head.k or following.phase is not MotionPhase.GRIP
 
     def _is_holding(self) -> bool:
-        """Ask the grip sensor, once the grip phase (closing and settle hold) is DONE, whether a disk is held."""
-        if self._grip_word() != "empty":  # held; or unknown/none: no sensor verdict, so the run goes on
+        """Ask the grip sensor, once the grip phase (closing and settle hold) is DONE, whether a disk is held.
+
+        RunFault when the board gives no verdict (``unknown``: its ADC read failed; ``none``: no sensor): lifting
+        on a guess is what lets a missed pick drive the arm into a disk."""
+        word = self._grip_word()
+        if word == "held":
             self.in_flight.grip_held()
             return True
-        return False
+        if word == "empty":
+            return False
+        raise RunFault(
+            f"the grip sensor gave no verdict after the grip (STATUS grip {word}): check its wiring "
+            "(hardware/README.md, Grip sensor), or set grip_sensor = false in [gripper]"
+        )
 
     def _grip_word(self) -> str:
         """The board's grip verdict: held, empty, unknown or none (RunFault if the board latched a fault meanwhile)."""

@@ -4,6 +4,7 @@ import {
   LETTERS, RULES, applyMove, copyStacks, parseState, sameStacks, stateText, strongShuffle, tower, weakShuffle,
   whyIllegal,
 } from "./puzzle.js";
+import { LockPanel } from "./lock.js";
 import { RobotPanel } from "./robot.js";
 
 const token = new URLSearchParams(location.search).get("token");
@@ -384,7 +385,10 @@ async function main() {
     }
   });
   $("estop").addEventListener("click", () => robot.estop());
-  await Promise.all([game.newPuzzle(), robot.start()]);
+  fillSelect("lock-length", 2, 16, 7);
+  const lock = new LockPanel({ api });
+  window.__lock = lock;
+  await Promise.all([game.newPuzzle(), robot.start(), lock.begin()]);
   stats.readyMs = performance.now();
   document.body.dataset.ready = "true";
 }
