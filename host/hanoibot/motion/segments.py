@@ -25,8 +25,8 @@ Where the arm would still come to rest between two moving chains, the second sta
 if the accelerations and the board allow (:mod:`.handover`): the fingers start to close while the descent ends and
 the retreat starts while they finish opening (they touch the disk only at the narrow end of their travel), the
 travel may start before the lift has stopped, and a move's approach during the retreat of the move before
-(``previous``). The fingers never open before the lower has stopped (:data:`STARTS_AT_REST`), and the lift waits
-for them to shut (:data:`ENDS_AT_REST`).
+(``previous``). The lower and the release start from rest (:data:`STARTS_AT_REST`), and the lift waits for the
+fingers to shut (:data:`ENDS_AT_REST`).
 """
 
 from __future__ import annotations
@@ -88,9 +88,9 @@ class _Still(NamedTuple):
     around: Surroundings
 
 
-#: Phases whose first segment never starts before the arm is at rest: the fingers let go of a disk only once it
-#: sits on its stack.
-STARTS_AT_REST = frozenset({MotionPhase.RELEASE})
+#: Phases whose first segment never starts before the arm is at rest: a held disk goes down its peg only once the
+#: trailing servos have brought it over the peg's axis, and the fingers let go of it only once it sits on its stack.
+STARTS_AT_REST = frozenset({MotionPhase.LOWER, MotionPhase.RELEASE})
 #: Phases whose last segment ends at rest before anything else starts: the fingers are shut on the disk before the
 #: arm lifts it (with a settle time, the hold after the grip is no trapezoid and is never overlapped anyway).
 ENDS_AT_REST = frozenset({MotionPhase.GRIP})
