@@ -87,6 +87,17 @@ class Transport:
             return self.emulator.executed_cmd_ids()
         return None
 
+    @property
+    def can_replug(self) -> bool:
+        """True where software can pull the cable and plug it back (the pty to an emulator process)."""
+        return self.emulator is not None
+
+    @property
+    def can_power_cycle(self) -> bool:
+        """True where software can reboot the board (sim:// and the emulator process; not the virtual Pico, whose
+        chip only reboots by its watchdog, nor a real board)."""
+        return self.kind == "sim" or self.emulator is not None
+
     def replug(self) -> bool:
         """Pull the cable and plug it back (pty only); False where that cannot be done by software."""
         if self.emulator is None:
@@ -95,7 +106,7 @@ class Transport:
         return True
 
     def power_cycle(self, session: Session) -> bool:
-        """Reboot the board under the session; False on a real board."""
+        """Reboot the board under the session; False where :attr:`can_power_cycle` is."""
         if self.kind == "sim":
             session.port.board.reset("power")  # type: ignore[union-attr]
             return True

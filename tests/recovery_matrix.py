@@ -22,13 +22,13 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from cli_runner import HANOIBOT, hanoibot
 from hanoibot.sim.spawn import EmulatorProcess
+from world_events import bad_events, disks_after
 
 ROWS = ("done", "fault", "stopped", "ctrl-c twice", "estopped", "killed")
 COLUMNS = ("status", "home", "home --clear", "estop", "run", "resume")
@@ -39,8 +39,6 @@ CELLS = [(row, column) for row in ROWS for column in COLUMNS if column != "run" 
 #: How each row's run process exits.
 ROW_EXIT = {"done": 0, "fault": 1, "stopped": 130, "ctrl-c twice": 130, "estopped": 1, "killed": -signal.SIGKILL}
 PEGS = "ABC"
-
-Event = dict[str, Any]
 
 
 @dataclass
@@ -55,29 +53,6 @@ class Bench:
     stop_at_pick: int
 
 
-def hanoibot(*argv: str, timeout_s: float) -> subprocess.CompletedProcess[str]:
-    """Run ``hanoibot`` in a new process; fails the test (TimeoutExpired) past ``timeout_s``."""
-    return subprocess.run(
-        [sys.executable, "-m", "hanoibot", *argv],
-        capture_output=True,
-        text=True,
-        timeout=timeout_s,
-        stdin=subprocess.DEVNULL,
-    )
-
-
-def disks_after(start: str, events: list[Event]) -> str | None:
-    """Where the disks are after the world's ``events`` (pick, place, put_back, drop), starting from ``start``;
-    None while one is in the gripper or has fallen."""
-    pegs: list[str | None] = list(start)
-    for event in events:
-        if event.get("event") in ("pick", "drop"):
-            pegs[int(event["disk"]) - 1] = None
-        elif event.get("event") in ("place", "put_back"):
-            pegs[int(event["disk"]) - 1] = str(event["peg"])
-    return None if None in pegs else "".join(str(peg) for peg in pegs)
-
-
 def fault_board(disks: str) -> str:
     """The board a fault row's run is told: disk 1 on the peg of disk 2 (one level higher than it is, so the
     fingers close above the disk there), or with one disk on the next peg (so they close on nothing)."""
@@ -89,11 +64,6 @@ def fault_board(disks: str) -> str:
 def goal_for(board: str, preferred: str) -> str:
     """``preferred`` peg as the goal tower, or when every disk is there already, the first of A and C that is not."""
     return next(peg for peg in (preferred, "A", "C") if set(board) != {peg})
-
-
-def bad_events(events: list[Event]) -> list[Event]:
-    """COLLISION and DROP faults among ``events``."""
-    return [e for e in events if e.get("event") == "fault" and e.get("fault") in ("COLLISION", "DROP")]
 
 
 def last_done_command(bench: Bench) -> int:
@@ -120,7 +90,7 @@ def end_run(bench: Bench, row: str, journal: Path) -> None:
     argv = ["run", "--from", board, "--to", goal_for(board, "C"), "--plain", "--port", port, "--journal", str(journal)]
     seen = len(bench.emulator.events())
     process = subprocess.Popen(
-        [sys.executable, "-m", "hanoibot", *argv],
+        [*HANOIBOT, *argv],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

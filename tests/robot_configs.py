@@ -1,14 +1,21 @@
-"""Helpers shared by the config and motion tests: the default robot.toml edited through tomlkit."""
+"""Helpers shared by the tests: the default robot.toml edited through tomlkit, in memory or written to a file."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import tomlkit
 from hanoibot.config import RobotConfig, default_config_path, parse_config
 
 Edit = Callable[[Any], None]
+
+#: The arm joints of robot.toml's [arm] section.
+JOINTS = ("base", "shoulder", "elbow", "wrist")
+#: The highest max_speed_deg_s the config accepts for an arm joint and for the gripper, in deg/s.
+JOINT_TOP_DEG_S = 2000.0
+GRIPPER_TOP_DEG_S = 3000.0
 
 
 def edited(change: Edit) -> bytes:
@@ -32,3 +39,20 @@ def four_pegs(document: Any) -> None:
     extra["x_mm"] = 160.0
     extra["y_mm"] = 135.0
     pegs.append(extra)
+
+
+def speed_scaled_config(folder: Path, factor: float, *, gripper: bool = True) -> Path:
+    """The default robot with every arm joint's max_speed_deg_s times ``factor`` (and the gripper's, unless
+    ``gripper`` is False), at most what the config accepts, written to ``folder``; returns the file's path."""
+
+    def scale(document: Any) -> None:
+        for joint in JOINTS:
+            table = document["arm"][joint]
+            table["max_speed_deg_s"] = min(JOINT_TOP_DEG_S, table["max_speed_deg_s"] * factor)
+        if gripper:
+            table = document["gripper"]
+            table["max_speed_deg_s"] = min(GRIPPER_TOP_DEG_S, table["max_speed_deg_s"] * factor)
+
+    path = folder / f"robot_speed_x{factor:g}.toml"
+    path.write_bytes(edited(scale))
+    return path

@@ -64,3 +64,28 @@ def test_solve_prints_exact_and_strategy_counts() -> None:
 def test_bad_input_is_one_line_and_exit_2(argv: list[str], named: str) -> None:
     code, out, err = run_cli("lock", *argv)
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and named in err
+
+
+class Terminal(io.StringIO):
+    """Output that says it is a terminal, as a console window does."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_each_element_is_shown_on_its_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TERM", "xterm-256color")  # a colour terminal, whatever the test runner's is
+    for name in ("NO_COLOR", "FORCE_COLOR", "COLORTERM"):
+        monkeypatch.delenv(name, raising=False)
+    out = Terminal()
+    saved = sys.stdin, sys.stdout
+    sys.stdin, sys.stdout = io.StringIO("q\n"), out
+    try:
+        assert main(["lock", "--lock", "RYG"]) == 1
+    finally:
+        sys.stdin, sys.stdout = saved
+    text = out.getvalue()
+    # ANSI background colours: 41 red, 43 yellow, 42 green, in the elements' order
+    cells = ("41m R\x1b", "43m Y\x1b", "42m G\x1b")
+    assert all(cell in text for cell in cells), repr(text)
+    assert text.index(cells[0]) < text.index(cells[1]) < text.index(cells[2])

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from hanoibot.planner.colours import shortest_moves
-from hanoibot.planner.lock import fewest_presses
+from hanoibot.planner.lock import fewest_presses, strategy
 from hanoibot.puzzle.colours import start_and_goal
 from hanoibot.puzzle.lock import Lock, random_lock
 
@@ -96,3 +96,14 @@ def test_tricolor_is_drawn_in_three_colours_and_solved_in_the_fewest_moves(page:
     page.wait_for_function("() => document.getElementById('position').textContent === 'BCABCA'", timeout=60_000)
     page.wait_for_function("() => document.getElementById('moves-left').textContent === '0'")
     assert page.inner_text("#move-count") == str(optimum)
+
+
+def test_suggest_press_opens_a_lock_beyond_the_exact_search(page: Any) -> None:
+    dealt = deal(page, length=9, seed="4")  # 9 elements: beyond the exact search, the strategy suggests
+    plan = strategy(Lock.parse(dealt))
+    assert page.inner_text("#lock-strategy").startswith(f"{plan.presses} presses (first press {plan.first_button},")
+    for _ in range(plan.presses):
+        page.click("#lock-suggest")
+        hint = int(page.evaluate("() => document.getElementById('lock-message').dataset.hint"))
+        press(page, hint)
+    assert page.inner_text("#lock-message") == f"Open after {plan.presses} presses."

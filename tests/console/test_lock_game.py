@@ -72,7 +72,10 @@ def test_a_long_lock_has_no_exact_count_and_suggests_the_strategys_first_press()
     plan = strategy(Lock.parse(answer["lock"]))
     assert answer["fewest_left"] is None and answer["hint"] == plan.first_button
     pressed = lock_answer({"lock": answer["lock"], "split": None, "press": 3})
-    assert pressed["hint"] is None and pressed["strategy"] is None and pressed["said"].startswith("button 3")
+    assert pressed["said"].startswith("button 3") and pressed["fewest_left"] is None
+    # after the first press: the strategy from the split lock, its next press suggested
+    after = strategy(Lock(tuple("RYG".index(c) for c in pressed["lock"]), 2))
+    assert pressed["strategy"]["presses"] == after.presses and pressed["hint"] == next(after.buttons())
 
 
 def test_a_press_that_changes_nothing_says_so() -> None:

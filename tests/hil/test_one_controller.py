@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from cli_runner import HANOIBOT, hanoibot
 from hanoibot.sim.spawn import EmulatorProcess
 from hanoifw import protocol
+from world_events import bad_events
 
 #: Longest any one command may take, in s (servos at 5x speed so that a 3-disk run lasts ~20 s).
 BOUND_S = 40.0
@@ -27,20 +28,9 @@ STOP_BOUND_S = 10.0
 MOTION_EVENTS = ("executed", "pick", "place", "drop")
 
 
-def hanoibot(*argv: str, timeout_s: float = BOUND_S) -> subprocess.CompletedProcess[str]:
-    """Run ``hanoibot`` in a new process (fails the test past ``timeout_s``)."""
-    return subprocess.run(
-        [sys.executable, "-m", "hanoibot", *argv],
-        capture_output=True,
-        text=True,
-        timeout=timeout_s,
-        stdin=subprocess.DEVNULL,
-    )
-
-
 def start_run(port: str, journal: Path) -> subprocess.Popen[str]:
     """A 3-disk journaled run on ``port``, started once it has sent its first move."""
-    argv = [sys.executable, "-m", "hanoibot", "run", "-n", "3", "--plain", "--port", port, "--journal", str(journal)]
+    argv = [*HANOIBOT, "run", "-n", "3", "--plain", "--port", port, "--journal", str(journal)]
     process = subprocess.Popen(
         argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -52,11 +42,6 @@ def start_run(port: str, journal: Path) -> subprocess.Popen[str]:
     return process
 
 
-def bad_events(events: list[dict[str, object]]) -> list[dict[str, object]]:
-    """COLLISION and DROP faults among ``events``."""
-    return [e for e in events if e.get("event") == "fault" and e.get("fault") in ("COLLISION", "DROP")]
-
-
 @pytest.mark.slow
 def test_estop_from_a_second_terminal_stops_the_run_and_resume_and_home_clear_recover(tmp_path: Path) -> None:
     journal = tmp_path / "run.journal"
@@ -65,13 +50,13 @@ def test_estop_from_a_second_terminal_stops_the_run_and_resume_and_home_clear_re
         run = start_run(port, journal)
         try:
             for second in (("status",), ("home", "--clear"), ("resume", "--journal", str(journal), "--plain")):
-                refused = hanoibot(*second, "--port", port)
+                refused = hanoibot(*second, "--port", port, timeout_s=BOUND_S)
                 assert refused.returncode == 2, refused
                 assert refused.stderr.count("\n") == 1, refused.stderr
                 assert f"is in use by `hanoibot run -n 3 --plain --port {port}" in refused.stderr
                 assert f"(pid {run.pid})" in refused.stderr
             began_s = time.monotonic()
-            stopped = hanoibot("estop", "--port", port)
+            stopped = hanoibot("estop", "--port", port, timeout_s=BOUND_S)
             assert stopped.returncode == 0, stopped.stderr
             assert f"(pid {run.pid}) stopped the arm" in stopped.stdout
             assert time.monotonic() - began_s < STOP_BOUND_S
@@ -85,14 +70,14 @@ def test_estop_from_a_second_terminal_stops_the_run_and_resume_and_home_clear_re
         time.sleep(0.5)
         moved = [e for e in emulator.events()[after_estop:] if e.get("event") in MOTION_EVENTS]
         assert moved == []  # the arm stood still from the moment the e-stop was confirmed
-        status = hanoibot("status", "--json", "--port", port)
+        status = hanoibot("status", "--json", "--port", port, timeout_s=BOUND_S)
         assert json.loads(status.stdout)["mode"] == "ESTOP"
-        resume = hanoibot("resume", "--journal", str(journal), "--plain", "--port", port)
+        resume = hanoibot("resume", "--journal", str(journal), "--plain", "--port", port, timeout_s=BOUND_S)
         assert resume.returncode == 2 and "--clear" in resume.stderr, resume.stderr  # the e-stop needs a clear
-        resume = hanoibot("resume", "--journal", str(journal), "--plain", "--clear", "--port", port)
+        resume = hanoibot("resume", "--journal", str(journal), "--plain", "--clear", "--port", port, timeout_s=BOUND_S)
         assert resume.returncode == 0, resume.stderr
         assert "board CCC" in resume.stdout
-        home = hanoibot("home", "--clear", "--port", port)
+        home = hanoibot("home", "--clear", "--port", port, timeout_s=BOUND_S)
         assert home.returncode == 0, home.stderr
         assert bad_events(emulator.events()) == []
 

@@ -16,12 +16,12 @@ import pty
 import select
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_runner import HANOIBOT, hanoibot
 from hanoibot.commands.run import PAUSE_QUESTION
 from hanoibot.sim.spawn import EmulatorProcess
 
@@ -36,35 +36,12 @@ THINK_S = 2.5
 MOTION_EVENTS = ("executed", "pick", "place", "drop")
 
 
-def hanoibot(*argv: str) -> subprocess.CompletedProcess[str]:
-    """Run ``hanoibot`` in a new process (fails the test past :data:`BOUND_S`)."""
-    return subprocess.run(
-        [sys.executable, "-m", "hanoibot", *argv],
-        capture_output=True,
-        text=True,
-        timeout=BOUND_S,
-        stdin=subprocess.DEVNULL,
-    )
-
-
 class PausedRun:
     """A 3-disk journaled ``hanoibot run`` on ``port`` whose stdin is a pty, paused by one Ctrl-C."""
 
     def __init__(self, port: str, journal: Path) -> None:
         self.terminal, child_end = pty.openpty()
-        argv = [
-            sys.executable,
-            "-m",
-            "hanoibot",
-            "run",
-            "-n",
-            "3",
-            "--plain",
-            "--port",
-            port,
-            "--journal",
-            str(journal),
-        ]
+        argv = [*HANOIBOT, "run", "-n", "3", "--plain", "--port", port, "--journal", str(journal)]
         self.report = journal.with_suffix(".report.json")
         self.process = subprocess.Popen(
             [*argv, "--report", str(self.report)], stdin=child_end, stdout=subprocess.PIPE, stderr=subprocess.PIPE
@@ -130,7 +107,7 @@ def test_estop_reaches_a_run_waiting_at_its_pause_prompt(emulator: EmulatorProce
     try:
         time.sleep(THINK_S)  # the operator has not answered yet
         began_s = time.monotonic()
-        stopped = hanoibot("estop", "--port", port)
+        stopped = hanoibot("estop", "--port", port, timeout_s=BOUND_S)
         took_s = time.monotonic() - began_s
         code, err = run.finish()
     finally:
@@ -140,9 +117,9 @@ def test_estop_reaches_a_run_waiting_at_its_pause_prompt(emulator: EmulatorProce
     assert took_s < ESTOP_BOUND_S
     assert code == 1 and "run stopped in estopped" in err, err
     assert "`hanoibot estop` from another process stopped the arm" in err
-    assert json.loads(hanoibot("status", "--json", "--port", port).stdout)["mode"] == "ESTOP"
+    assert json.loads(hanoibot("status", "--json", "--port", port, timeout_s=BOUND_S).stdout)["mode"] == "ESTOP"
     seen = len(emulator.events())
-    home = hanoibot("home", "--clear", "--journal", str(journal), "--port", port)
+    home = hanoibot("home", "--clear", "--journal", str(journal), "--port", port, timeout_s=BOUND_S)
     assert home.returncode == 0, home.stderr
     assert any(e.get("event") == "executed" for e in emulator.events()[seen:]), "home moved nothing"
     assert faults(emulator.events()) == []  # no collision or drop, before or after

@@ -17,9 +17,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_runner import hanoibot
 from hanoibot.sim.spawn import EmulatorProcess
-from recovery_matrix import CELLS, Bench, bad_events, check_cell, disks_after, hanoibot
+from recovery_matrix import CELLS, Bench, check_cell
 from vpico_checks import require_machine_sustains_the_cap
+from world_events import bad_events, disks_after
 
 pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 

@@ -10,62 +10,36 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
-import tomlkit
-from hanoibot.config import default_config_path, load_config
+from cli_runner import HANOIBOT
+from hanoibot.config import load_config
 from hanoibot.errors import JournalError
 from hanoibot.planner import make_plan
-from hanoibot.puzzle import Move, peg_index
 from hanoibot.run.journal import load_journal
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
 from hanoibot.run.sequencer import Phase
+from robot_configs import speed_scaled_config
 from vpico_checks import CHIP_SLOW, require_machine_sustains_the_cap, vpico_url
+from world_events import moves_made, world_moves
 
 pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
-HANOIBOT = [sys.executable, "-m", "hanoibot"]
 #: Bound on each wait for the host or the board, in s of wall time (a run of a few moves takes a minute or two).
 WAIT_S = 600
 
 
-def moves_made(events: list[dict[str, Any]]) -> list[Move]:
-    """The moves the virtual arm really made: the world's pick and place events paired up; a drop, a fault
-    (collision, bad stack) or a place of a disk not picked fails the test."""
-    moves: list[Move] = []
-    picked: dict[str, Any] | None = None
-    for event in events:
-        assert event["event"] not in ("drop", "fault"), f"the virtual arm failed: {event}"
-        if event["event"] == "pick":
-            assert picked is None, f"picked {event} while holding {picked}"
-            picked = event
-        elif event["event"] == "place":
-            assert picked is not None and picked["disk"] == event["disk"], f"placed {event} unpicked"
-            moves.append(Move(event["disk"], peg_index(picked["peg"]), peg_index(event["peg"])))
-            picked = None
-    return moves
-
-
-def fast_config(folder: Path, factor: float = 2.0) -> Path:
-    """The default robot with every servo ``factor`` times faster (a shorter run; no risk to the virtual arm)."""
-    document: Any = tomlkit.parse(default_config_path().read_text(encoding="utf-8"))
-    for joint in ("base", "shoulder", "elbow", "wrist"):
-        document["arm"][joint]["max_speed_deg_s"] = min(2000.0, document["arm"][joint]["max_speed_deg_s"] * factor)
-    document["gripper"]["max_speed_deg_s"] = min(3000.0, document["gripper"]["max_speed_deg_s"] * factor)
-    path = folder / "fast_robot.toml"
-    path.write_text(tomlkit.dumps(document), encoding="utf-8")
-    return path
+#: Every servo this many times faster than the default robot's (a shorter run; no risk to the virtual arm).
+FASTER = 2.0
 
 
 def test_a_run_with_flipped_bits_makes_every_move_once(tmp_path: Path) -> None:
     require_machine_sustains_the_cap()
     disks = 2
-    config = fast_config(tmp_path)
+    config = speed_scaled_config(tmp_path, FASTER)
     robot = Robot(vpico_url(board="A" * disks, config=config, flip="1e-3", seed=11), load_config(config))
     robot.open()
     port = robot.session.port
@@ -111,7 +85,7 @@ def start_pico(tmp_path: Path, config: Path, board: str) -> subprocess.Popen[byt
 def test_resume_after_the_host_is_killed_makes_every_move_once(tmp_path: Path) -> None:
     require_machine_sustains_the_cap()
     disks = 2
-    config = fast_config(tmp_path)
+    config = speed_scaled_config(tmp_path, FASTER)
     journal = tmp_path / "run.journal"
     board = start_pico(tmp_path, config, "A" * disks)
     try:
@@ -138,6 +112,6 @@ def test_resume_after_the_host_is_killed_makes_every_move_once(tmp_path: Path) -
             board.wait()
     events = [json.loads(line) for line in (tmp_path / "board.jsonl").read_text().splitlines()]
     plan = make_plan(disks)
-    assert moves_made([event for event in events if event.get("source") == "world"]) == list(plan)
+    assert world_moves(events) == list(plan)
     assert [event["cause"] for event in events if event.get("event") == "boot"] == ["power"], "no reset"
     assert load_journal(journal).end_status == "done"

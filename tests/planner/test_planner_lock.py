@@ -10,7 +10,7 @@ import pytest
 from hanoibot.errors import PlanError
 from hanoibot.planner.lock import fewest_presses, gather_presses, strategy, tower_presses
 from hanoibot.puzzle import State
-from hanoibot.puzzle.lock import Lock
+from hanoibot.puzzle.lock import Lock, LockRules
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,6 +42,20 @@ def test_strategy_opens_every_lock_in_its_announced_presses(n: int) -> None:
         assert len(buttons) == plan.presses and buttons[0] == plan.first_button
         assert opens(lock, buttons)
         assert plan.presses >= len(fewest_presses(lock))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, pytest.param(5, marks=pytest.mark.slow)])
+def test_strategy_from_a_split_lock_opens_it_in_its_announced_presses(n: int) -> None:
+    for pegs in itertools.product(range(3), repeat=n):
+        for split in range(n):
+            lock = Lock(pegs, split)
+            if lock.is_open:
+                continue
+            plan = strategy(lock)
+            buttons = list(plan.buttons())
+            assert plan.first_button == split + 1
+            assert len(buttons) == plan.presses and opens(lock, buttons)
+            assert plan.presses >= len(fewest_presses(lock))
 
 
 @settings(max_examples=40, deadline=None)
@@ -107,9 +121,28 @@ def model_fewest(pegs: tuple[int, ...]) -> int:
     raise AssertionError(f"{pegs} never opens")
 
 
-@pytest.mark.parametrize("n", [4, 5])
+@pytest.mark.parametrize("n", [4, pytest.param(5, marks=pytest.mark.slow)])
 def test_exact_search_equals_a_search_over_the_hanoi_model_on_every_lock(n: int) -> None:
     for pegs in itertools.product(range(3), repeat=n):
         best = fewest_presses(Lock(pegs))
         assert len(best) == model_fewest(pegs), pegs
         assert opens(Lock(pegs), best)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_both_solvers_follow_another_reading_of_the_rules(n: int) -> None:
+    backwards = LockRules("backwards", smallest_step=-1)
+    for pegs in itertools.product(range(3), repeat=n):
+        lock = Lock(pegs, None, backwards)
+        if lock.is_open:
+            continue
+        best = fewest_presses(lock)
+        assert opens(lock, best) and len(best) == model_fewest_backwards(pegs)
+        plan = strategy(lock)
+        buttons = list(plan.buttons())
+        assert len(buttons) == plan.presses >= len(best) and opens(lock, buttons)
+
+
+def model_fewest_backwards(pegs: tuple[int, ...]) -> int:
+    """model_fewest with the smallest disk stepping C -> B -> A -> C: the model's pegs mirrored (A <-> C)."""
+    return model_fewest(tuple(2 - p for p in pegs))

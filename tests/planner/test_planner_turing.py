@@ -177,3 +177,17 @@ def test_make_plan_says_the_table_never_halts_and_how_far_the_nearest_tower_is()
 def test_make_plan_refuses_a_goal_the_table_does_not_reach() -> None:
     with pytest.raises(PlanError, match="moves BCA to the tower on B, not to CCC"):
         make_plan(3, start=State.parse("BCA"), goal=State.tower(3, 2), method="turing")
+
+
+@pytest.mark.parametrize("n", range(1, 6))
+def test_every_halting_tape_plan_is_legal_move_by_move_and_ends_on_a_tower(n: int) -> None:
+    for pegs in itertools.product(range(3), repeat=n):
+        start = State.from_pegs(list(pegs))
+        if len(set(pegs)) == 1 or not run_tape(start.to_string())[0]:
+            continue
+        plan = make_plan(n, start=start, method="turing")
+        state = start
+        for move in plan:
+            state = state.apply(move)  # raises on an illegal move
+        assert state == plan.goal and len(set(state.pegs_of_disks())) == 1
+        assert plan.optimal

@@ -17,33 +17,23 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import tomlkit
-from hanoibot.config import default_config_path
+from cli_runner import HANOIBOT
 from hanoibot.planner import make_plan
-from hanoibot.puzzle import Move, State, peg_index
+from hanoibot.puzzle import Move, State
 from hanoibot.run.journal import load_journal
+from robot_configs import speed_scaled_config
+from world_events import world_moves
 
-HANOIBOT = [sys.executable, "-m", "hanoibot"]
 KILLS = 20
 N_DISKS = 3
-
-
-def fast_config(folder: Path, factor: float = 2.0) -> Path:
-    """The default robot with every servo ``factor`` times faster."""
-    document: Any = tomlkit.parse(default_config_path().read_text(encoding="utf-8"))
-    for joint in ("base", "shoulder", "elbow", "wrist"):
-        document["arm"][joint]["max_speed_deg_s"] = min(2000.0, document["arm"][joint]["max_speed_deg_s"] * factor)
-    document["gripper"]["max_speed_deg_s"] = min(3000.0, document["gripper"]["max_speed_deg_s"] * factor)
-    path = folder / "fast_robot.toml"
-    path.write_text(tomlkit.dumps(document), encoding="utf-8")
-    return path
+#: Every servo this many times faster than the default robot's.
+FASTER = 2.0
 
 
 def start_emulator(tmp_path: Path, config: Path, board: str, name: str = "board") -> subprocess.Popen[bytes]:
@@ -73,28 +63,12 @@ def stop(process: subprocess.Popen[Any]) -> None:
 @pytest.fixture
 def emulator(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
     """A running `hanoibot emulate` (fast servos): its port symlink, its log file and the robot config."""
-    config = fast_config(tmp_path)
+    config = speed_scaled_config(tmp_path, FASTER)
     process = start_emulator(tmp_path, config, "A" * N_DISKS)
     try:
         yield str(tmp_path / "board"), tmp_path / "board.jsonl", config
     finally:
         stop(process)
-
-
-def moves_in_log(events: list[dict[str, Any]]) -> list[Move]:
-    """The moves the simulated arm really made: its pick and place events paired up (no drops allowed)."""
-    moves, picked = [], None
-    for event in events:
-        if event.get("event") == "drop":
-            raise AssertionError(f"the arm dropped a disk: {event}")
-        if event.get("event") == "pick":
-            assert picked is None, f"picked {event} while holding {picked}"
-            picked = event
-        elif event.get("event") == "place":
-            assert picked is not None and picked["disk"] == event["disk"], f"placed {event} unpicked"
-            moves.append(Move(event["disk"], peg_index(picked["peg"]), peg_index(event["peg"])))
-            picked = None
-    return moves
 
 
 def final_state(start: State, moves: list[Move]) -> State:
@@ -139,7 +113,7 @@ def test_sigkill_at_20_moments_then_resume_makes_every_move_exactly_once(
     executed = [e["cmd_id"] for e in events if e["event"] == "executed"]
     assert executed == sorted(set(executed)), "a command id was executed twice"
     assert not [e for e in events if e["event"] in ("reset", "fault")], "no reset, no latched fault but HOST_LOST"
-    made = moves_in_log([e for e in events if e.get("source") == "world"])
+    made = world_moves(events)
     assert made == list(plan), "every planned move exactly once, in order"
     assert final_state(plan.start, made) == plan.goal
 
@@ -159,7 +133,7 @@ def _resume_check(journal: Path) -> str:
 def test_a_restarted_emulator_is_a_reset_board_to_resume(tmp_path: Path) -> None:
     """Host AND emulator killed mid-run; a new emulator at the same path is a new boot (random boot id), so
     resume must take the reset path: refuse without --board, then home and finish from the confirmed state."""
-    config = fast_config(tmp_path)
+    config = speed_scaled_config(tmp_path, FASTER)
     journal = tmp_path / "run.journal"
     first = start_emulator(tmp_path, config, "A" * N_DISKS, name="first")
     port = str(tmp_path / "board")
@@ -191,5 +165,5 @@ def test_a_restarted_emulator_is_a_reset_board_to_resume(tmp_path: Path) -> None
     finally:
         stop(second)
     events = [json.loads(line) for line in (tmp_path / "second.jsonl").read_text().splitlines()]
-    made = moves_in_log([e for e in events if e.get("source") == "world"])
+    made = world_moves(events)
     assert final_state(State.parse(board, pegs=3), made) == plan.goal

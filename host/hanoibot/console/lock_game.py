@@ -6,7 +6,7 @@ lock's memory cell, 1-based; null before the first press) and optionally ``press
 ``length`` and optionally ``seed`` for a fresh random lock (the same seed gives the same lock as ``hanoibot lock
 --length N --seed S``). The answer gives the lock after the press, whether it is open, a sentence saying what the
 press did, the fewest presses left by exact search (locks of up to 8 elements, else null) with the button that
-starts them, and for a lock not yet pressed the constructive strategy's press count.
+starts them (else the strategy's next press), and the constructive strategy's press count from here.
 """
 
 from __future__ import annotations
@@ -78,9 +78,9 @@ def lock_answer(request: dict[str, Any]) -> dict[str, Any]:
         "hint": fewest[0] if fewest else None,
         "strategy": None,
     }
-    if lock.split is None and not lock.is_open:
+    if not lock.is_open:
         plan = strategy(lock)
         answer["strategy"] = {"presses": plan.presses, "first": plan.first_button, "colour": COLOUR_NAMES[plan.target]}
         if fewest is None:
-            answer["hint"] = plan.first_button
+            answer["hint"] = next(plan.buttons())
     return answer

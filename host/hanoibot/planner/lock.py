@@ -98,7 +98,10 @@ def _tower(pegs: Sequence[int], split: int, left: bool) -> list[int]:
 
 @dataclass(frozen=True)
 class Strategy:
-    """The constructive plan for a lock: first button, target colour (peg), which tower first, press count."""
+    """The constructive plan for a lock: first button, target colour (peg), which tower first, press count.
+
+    For a lock already split (its memory cell set) ``first_button`` is the split button and is not pressed again
+    first: the presses start with the gathering."""
 
     lock: Lock
     first_button: int
@@ -110,8 +113,11 @@ class Strategy:
         """The buttons to press, lazily (the first is :attr:`first_button`)."""
         split = self.first_button - 1
         step = self.lock.rules.smallest_step
-        after = self.lock.press(self.first_button)
-        yield self.first_button
+        if self.lock.split is None:
+            after = self.lock.press(self.first_button)
+            yield self.first_button
+        else:
+            after = self.lock
         pegs = list(after.pegs)
         for left in (self.left_first, not self.left_first):
             elements = _tower(pegs, split, left)
@@ -124,20 +130,23 @@ class Strategy:
 
 
 def strategy(lock: Lock) -> Strategy:
-    """The cheapest choice of first button, target colour and tower order for the constructive strategy."""
+    """The cheapest choice of first button, target colour and tower order for the constructive strategy; for a
+    lock already split, of target colour and tower order from where it is."""
     if lock.is_open:
         raise PlanError(f"lock {lock.colours()} is already open: every element shows one colour")
     step = lock.rules.smallest_step
     best: Strategy | None = None
-    for button in range(1, lock.length + 1):
+    buttons = range(1, lock.length + 1) if lock.split is None else (lock.split + 1,)
+    for button in buttons:
         split = button - 1
-        pegs = list(lock.press(button).pegs)
+        pressed = lock.split is None
+        pegs = list(lock.press(button).pegs if pressed else lock.pegs)
         for target in range(3):
             for left_first in (True, False):
                 first = [pegs[e] for e in _tower(pegs, split, left_first)]
                 second = [pegs[e] for e in _tower(pegs, split, not left_first)]
                 second[0] = target
-                count = 1 + gather_presses(first, target, step) + gather_presses(second, target, step)
+                count = int(pressed) + gather_presses(first, target, step) + gather_presses(second, target, step)
                 if best is None or count < best.presses:
                     best = Strategy(lock, button, target, left_first, count)
     assert best is not None

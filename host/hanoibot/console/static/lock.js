@@ -80,9 +80,9 @@ export class LockPanel {
     });
     $("lock-presses").textContent = String(this.presses);
     $("lock-fewest").textContent = answer.fewest_left === null ? "— (more than 8 elements)" : String(answer.fewest_left);
-    $("lock-strategy").textContent = answer.strategy
-      ? `${answer.strategy.presses} (first press ${answer.strategy.first}, all ${answer.strategy.colour})`
-      : "–";
+    const plan = answer.strategy;
+    const first = plan && answer.split === null ? `first press ${plan.first}, ` : "";
+    $("lock-strategy").textContent = plan ? `${plan.presses} presses (${first}all ${plan.colour})` : "–";
     $("lock-split").textContent = answer.split === null ? "not yet (the first press chooses it)" : `button ${answer.split}`;
     $("lock-suggest").disabled = answer.open || answer.hint === null;
     $("lock-state").textContent = answer.lock;
@@ -109,7 +109,7 @@ export class LockPanel {
     for (const node of document.querySelectorAll("#lock-row .lock-element")) {
       node.classList.toggle("suggested", node.dataset.button === String(hint));
     }
-    const how = this.lock.fewest_left === null ? "our strategy's first press" : `${this.lock.fewest_left} presses left at best`;
+    const how = this.lock.fewest_left === null ? "our strategy's next press" : `${this.lock.fewest_left} presses left at best`;
     this.say(`Suggested: press button ${hint} (${how}).`);
     $("lock-message").dataset.hint = String(hint);
   }

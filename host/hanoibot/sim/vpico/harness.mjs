@@ -14,6 +14,8 @@
 // Emulated time runs at most as fast as wall time (options.realtime), at most options.time_scale times wall time
 // (a throttled chip: 0.25 = a quarter of a real RP2040's speed, as on a busy machine), or free (idle time skipped).
 // A chip that falls behind the cap does not run faster than it later to catch up (lag beyond 20 ms is forgiven).
+// With options.fast_boot, each (re)boot runs free until the board's first output or the host's first input since
+// it: nothing outside the chip times a boot before then, and MicroPython compiling the firmware is ~1.4 s of chip time.
 
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -97,7 +99,9 @@ let stopping = false;
 const wallOriginMs = performance.now();
 let cycles = 0;
 let idleNs = 0;
-let forgivenNs = 0; // emulated lag behind the cap that will not be caught up
+let capNs = 0; // emulated time (ns) the cap allows so far: grows with wall time at TIME_SCALE while capped
+let capWallMs = wallOriginMs; // wall time up to which capNs has grown
+let booting = true; // since the latest boot, neither the board's output nor the host's input has come yet
 
 function nowNs() {
   return timeOffsetNs + chip.sim.clock.nanos;
@@ -130,6 +134,7 @@ function boot(cause, carried) {
     emit({ ev: 'connected', n: bootCount });
   };
   cdc.onSerialData = (buffer) => {
+    booting = false;
     emit({ ev: 'serial', t_us: Math.round(nowNs() / 1000), hex: Buffer.from(buffer).toString('hex') });
   };
   const stockRead = rp2040.usbCtrl.onEndpointRead;
@@ -154,6 +159,7 @@ function boot(cause, carried) {
   chip = { sim, rp2040, cdc };
   heldRead = null;
   pendingInput = [];
+  booting = true;
   bootCount += 1;
   emit({ ev: 'boot', n: bootCount, cause, t_us: Math.round(timeOffsetNs / 1000) });
 }
@@ -269,6 +275,7 @@ lines.on('line', (line) => {
   }
   const message = JSON.parse(line);
   if (message.op === 'serial') {
+    booting = false;
     for (const byte of Buffer.from(message.hex, 'hex')) {
       pendingInput.push(byte);
     }
@@ -296,14 +303,13 @@ function runSlice() {
     flushOut();
     process.exit(0);
   }
-  let wallNs = (performance.now() - wallOriginMs) * 1e6 * TIME_SCALE - forgivenNs;
+  const capped = options.realtime && !(booting && options.fast_boot);
+  const wallMs = performance.now();
+  capNs = capped ? Math.min(capNs + (wallMs - capWallMs) * 1e6 * TIME_SCALE, nowNs() + MAX_LAG_NS) : nowNs();
+  capWallMs = wallMs;
   let limitNs = nowNs() + SLICE_NS;
-  if (options.realtime) {
-    if (wallNs - nowNs() > MAX_LAG_NS) {
-      forgivenNs += wallNs - nowNs() - MAX_LAG_NS;
-      wallNs = nowNs() + MAX_LAG_NS;
-    }
-    limitNs = Math.min(limitNs, wallNs);
+  if (capped) {
+    limitNs = Math.min(limitNs, capNs);
   }
   const { sim, rp2040 } = chip;
   const { clock } = sim;
@@ -335,7 +341,7 @@ function runSlice() {
     boot('wdt', carried);
   }
   flushOut();
-  if (options.realtime && nowNs() >= wallNs) {
+  if (capped && nowNs() >= capNs) {
     setTimeout(runSlice, 1);
   } else {
     setImmediate(runSlice);

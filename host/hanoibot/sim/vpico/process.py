@@ -48,7 +48,9 @@ class VirtualPico:
     ``servo_driver`` ("pwm" or "pca9685") is written into the board's ``board_config.py`` and tells the harness
     which outputs to read back; ``realtime`` caps emulated time at wall time (False: free-running, idle time
     skipped); with ``realtime``, ``slow`` (>= 1) caps it at 1/``slow`` of wall time instead (a chip that many
-    times slower than a real RP2040, as on a busy machine; the emulator may be slower still); ``world`` (a
+    times slower than a real RP2040, as on a busy machine; the emulator may be slower still); ``fast_boot`` lets
+    each (re)boot run free until the board's first output or the host's first input (the cap applies from then
+    on: MicroPython compiling the firmware at boot is ~1.4 s of chip time, and nothing times it); ``world`` (a
     :class:`~hanoibot.sim.world.SimWorld` or None) is moved by the servo pulses; ``files`` replaces the
     firmware files (path on the board -> bytes); ``uf2`` another UF2 file.
     """
@@ -59,6 +61,7 @@ class VirtualPico:
         servo_driver: str = "pwm",
         realtime: bool = True,
         slow: float = 1.0,
+        fast_boot: bool = True,
         world: Any = None,
         files: dict[str, bytes] | None = None,
         uf2: Path | None = None,
@@ -69,6 +72,7 @@ class VirtualPico:
         self.servo_driver = servo_driver
         self.realtime = realtime
         self.slow = slow
+        self.fast_boot = fast_boot
         self.world = world
         self.on_event = on_event
         self.files = files if files is not None else firmware_files(servo_driver=servo_driver)
@@ -126,6 +130,7 @@ class VirtualPico:
         options = {
             "realtime": self.realtime,
             "time_scale": 1.0 / self.slow,
+            "fast_boot": self.fast_boot,
             "servo_driver": self.servo_driver,
             "pwm_pins": list(PWM_PINS),
             "pca9685_channels": list(PCA9685_CHANNELS),
