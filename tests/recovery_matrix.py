@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cli_runner import HANOIBOT, hanoibot
+from cli_runner import HANOIBOT, ArmedCommand, hanoibot
 from hanoibot.sim.spawn import EmulatorProcess
 from world_events import bad_events, disks_after
 
@@ -44,13 +44,21 @@ PEGS = "ABC"
 @dataclass
 class Bench:
     """Where a cell runs: ``emulator`` (its port and event log), ``disks`` (where the disks are as the cell
-    starts: a peg letter per disk, smallest first), ``bound_s`` (wall-clock bound on every command, in s) and
-    ``stop_at_pick`` (the stopping rows stop the run once the world has logged that many picks)."""
+    starts: a peg letter per disk, smallest first), ``bound_s`` (wall-clock bound on every command, in s),
+    ``stop_at_pick`` (the stopping rows stop the run once the world has logged that many picks) and ``config``
+    (the robot config file the emulator and every command use; None: the default robot)."""
 
     emulator: EmulatorProcess
     disks: str
     bound_s: float
     stop_at_pick: int
+    config: str | None = None
+
+    @property
+    def port_args(self) -> list[str]:
+        """The options that point a command at this bench's board: ``--port`` (and ``--config``)."""
+        config = [] if self.config is None else ["--config", self.config]
+        return ["--port", self.emulator.port_path, *config]
 
 
 def fault_board(disks: str) -> str:
@@ -68,27 +76,41 @@ def goal_for(board: str, preferred: str) -> str:
 
 def last_done_command(bench: Bench) -> int:
     """The id of the last command the board finished, from ``hanoibot status --json``."""
-    status = hanoibot("status", "--json", "--port", bench.emulator.port_path, timeout_s=bench.bound_s)
+    status = hanoibot("status", "--json", *bench.port_args, timeout_s=bench.bound_s)
     assert status.returncode == 0, status.stderr
     return int(json.loads(status.stdout)["last_done_cmd"])
 
 
-def wait_for_picks(bench: Bench, seen: int, count: int) -> None:
-    """Wait (at most ``bench.bound_s``) until the world logged ``count`` picks after its first ``seen`` events."""
+def wait_for_picks(bench: Bench, seen: int, count: int, run: subprocess.Popen[str]) -> None:
+    """Wait (at most ``bench.bound_s``) until the world logged ``count`` picks after its first ``seen`` events;
+    fails at once, with what it said, if the ``run`` process ends first."""
     deadline_s = time.monotonic() + bench.bound_s
     while time.monotonic() < deadline_s:
         if sum(1 for e in bench.emulator.events()[seen:] if e.get("event") == "pick") >= count:
             return
-        time.sleep(0.05)
+        if run.poll() is not None:
+            raise AssertionError(f"the run ended (exit {run.returncode}) before {count} picks: {run.communicate()[1]}")
+        time.sleep(0.02)
     raise AssertionError(f"the run did not pick {count} disks within {bench.bound_s:g} s")
 
 
 def end_run(bench: Bench, row: str, journal: Path) -> None:
     """Play a journaled run from ``bench.disks`` (told another board for ``fault``) and end it as ``row`` says."""
     board = fault_board(bench.disks) if row == "fault" else bench.disks
-    port = bench.emulator.port_path
-    argv = ["run", "--from", board, "--to", goal_for(board, "C"), "--plain", "--port", port, "--journal", str(journal)]
+    argv = [
+        "run",
+        "--from",
+        board,
+        "--to",
+        goal_for(board, "C"),
+        "--plain",
+        *bench.port_args,
+        "--journal",
+        str(journal),
+    ]
     seen = len(bench.emulator.events())
+    # The e-stop's process is armed ahead, so that it lands while the disk is carried however loaded the machine.
+    estop = ArmedCommand("estop", *bench.port_args, timeout_s=bench.bound_s) if row == "estopped" else None
     process = subprocess.Popen(
         [*HANOIBOT, *argv],
         stdin=subprocess.DEVNULL,
@@ -98,14 +120,14 @@ def end_run(bench: Bench, row: str, journal: Path) -> None:
     )
     try:
         if row not in ("done", "fault"):
-            wait_for_picks(bench, seen, bench.stop_at_pick)
+            wait_for_picks(bench, seen, bench.stop_at_pick, process)
         if row == "ctrl-c twice":
             process.send_signal(signal.SIGINT)
             time.sleep(0.1)
             process.send_signal(signal.SIGINT)
-        elif row == "estopped":
-            estop = hanoibot("estop", "--port", port, timeout_s=bench.bound_s)
-            assert estop.returncode == 0 and f"(pid {process.pid}) stopped the arm" in estop.stdout, estop
+        elif estop is not None:
+            stopped = estop.fire()
+            assert stopped.returncode == 0 and f"(pid {process.pid}) stopped the arm" in stopped.stdout, stopped
         elif row in ("stopped", "killed"):
             process.send_signal(signal.SIGINT if row == "stopped" else signal.SIGKILL)
         _out, err = process.communicate(timeout=bench.bound_s)
@@ -113,6 +135,8 @@ def end_run(bench: Bench, row: str, journal: Path) -> None:
         if process.poll() is None:
             process.kill()
             process.communicate()
+        if estop is not None:
+            estop.close()
     assert process.returncode == ROW_EXIT[row], f"{row}: exit {process.returncode}: {err}"
     if row == "done":
         goal = goal_for(board, "C") * len(board)
@@ -125,7 +149,7 @@ def check_cell(bench: Bench, row: str, column: str, journal: Path) -> int:
     started = len(bench.emulator.events())
     end_run(bench, row, journal)
     events = bench.emulator.events()
-    port = ["--port", bench.emulator.port_path]
+    port = bench.port_args
     bound_s = bench.bound_s
     if column == "run":
         now = disks_after(bench.disks, events)
