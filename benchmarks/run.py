@@ -83,6 +83,8 @@ class Push(NamedTuple):
     queue_busy: bool  # a segment was executing or queued when this one arrived
     last_step_ms: int  # the controller's last step time when this one arrived
     arrived_ms: float  # the board clock when this one arrived
+    ramp_ms: int = -1  # trapezoidal ramp (-1: minimum jerk)
+    blend_ms: int = 0  # how long it may overlap the segment before it
 
 
 class Segment(NamedTuple):
@@ -105,15 +107,17 @@ class QueueProbe:
         push = motion.push
         step = controller.step
 
-        def recording_push(cmd_id: int, duration_ms: int, targets_us: list[int]) -> bool:
+        def recording_push(
+            cmd_id: int, duration_ms: int, targets_us: list[int], ramp_ms: int = -1, blend_ms: int = 0
+        ) -> bool:
             busy = motion.is_busy
-            accepted: bool = push(cmd_id, duration_ms, targets_us)
+            accepted: bool = push(cmd_id, duration_ms, targets_us, ramp_ms, blend_ms)
             if accepted:
                 # The firmware's own note of its last step: steps before this probe was fitted count too.
                 last_ms = controller._last_step_ms
-                self.pushes.append(
-                    Push(cmd_id, duration_ms, busy, 0 if last_ms is None else last_ms, board.clock.now_s() * 1000)
-                )
+                last_step_ms = 0 if last_ms is None else last_ms
+                now_ms = board.clock.now_s() * 1000
+                self.pushes.append(Push(cmd_id, duration_ms, busy, last_step_ms, now_ms, ramp_ms, blend_ms))
             return accepted
 
         def recording_step(now_ms: int) -> bytes:
@@ -125,11 +129,20 @@ class QueueProbe:
         motion.push = recording_push
         controller.step = recording_step
 
-    def segments(self) -> list[Segment]:
-        """Start and end of every accepted segment on the firmware's clock (carry-over or last-step start)."""
+    def segments(self, first_done_s: float) -> list[Segment]:
+        """Start and end of every accepted segment on the firmware's clock (carry-over, blend or last-step start).
+
+        The first one (the move home) ends at the step of its DONE (``first_done_s``, board clock): it waits for the
+        staggered switch-on of the servo outputs after CONFIG, which the queue alone does not show."""
+        first_end_ms = min(ms for ms, t_s in self.step_clock_s.items() if t_s >= first_done_s)
         segments: list[Segment] = []
-        for push in self.pushes:
-            start_ms = segments[-1].end_ms if push.queue_busy and segments else push.last_step_ms
+        for before, push in zip([None, *self.pushes], self.pushes, strict=False):
+            start_ms = push.last_step_ms if segments else first_end_ms - push.duration_ms
+            if push.queue_busy and segments and before is not None:
+                blend_ms = overlap_ms(before, push)
+                if push.last_step_ms - segments[-1].start_ms > before.duration_ms - blend_ms:
+                    blend_ms = 0  # it came after the blend would have begun: the firmware runs it after the other
+                start_ms = segments[-1].end_ms - blend_ms
             segments.append(Segment(push.cmd_id, start_ms, start_ms + push.duration_ms))
         return segments
 
@@ -144,6 +157,14 @@ class QueueProbe:
             assert done_s[seg.cmd_id] == self.step_clock_s[expected_ms], (seg, done_s[seg.cmd_id], expected_ms)
             done_ms[seg.cmd_id] = expected_ms
         return done_ms
+
+
+def overlap_ms(before: Push, after: Push) -> int:
+    """How long ``after`` runs together with ``before`` when it was queued in time: the firmware's blend, the
+    smallest of its ``blend_ms`` and both ramps when both are trapezoidal (hanoifw/motion.py)."""
+    if before.ramp_ms < 0 or after.ramp_ms < 0:
+        return 0
+    return min(after.blend_ms, before.ramp_ms, after.ramp_ms)
 
 
 def min_slack_ms(pushes: Sequence[Push], segments: Sequence[Segment]) -> float:
@@ -184,11 +205,13 @@ def bench(n_disks: int, cpu: SimCpu, host_delay_ms: int = 0) -> dict[str, Any]:
     sent: dict[int, tuple[int, ...]] = {}
     send_move = robot.session.send_move
 
-    def recording_send_move(cmd_id: int, pulses_us: Any, duration_ms: int) -> None:
+    def recording_send_move(
+        cmd_id: int, pulses_us: Any, duration_ms: int, *, ramp_ms: int | None = None, blend_ms: int = 0
+    ) -> None:
         sent[cmd_id] = tuple(pulses_us)
         if host_delay_ms:
             board.run_until(board.clock.now_s() + host_delay_ms / 1000)
-        send_move(cmd_id, pulses_us, duration_ms)
+        send_move(cmd_id, pulses_us, duration_ms, ramp_ms=ramp_ms, blend_ms=blend_ms)
 
     robot.session.send_move = recording_send_move
     sim_before = cpu.seconds
@@ -199,7 +222,7 @@ def bench(n_disks: int, cpu: SimCpu, host_delay_ms: int = 0) -> dict[str, Any]:
     sim_s = cpu.seconds - sim_before
     assert board.world.state == plan.goal
     done_s = {e["cmd_id"]: e["t_s"] for e in board.events if e["event"] == "executed"}
-    segments = probe.segments()
+    segments = probe.segments(done_s[probe.pushes[0].cmd_id])
     assert [s.cmd_id for s in segments] == list(done_s), "every accepted segment DONE once, in order"
     done_ms = probe.done_ms(done_s, segments)
     motion_ms = segments[-1].end_ms - segments[0].start_ms

@@ -58,7 +58,7 @@ def killed_run(tmp_path: Path) -> tuple[Robot, Path]:
     clock = robot.session.clock
     deadline_s = clock.now_s() + DRAIN_S
     while robot.session.status().mode == "MOVING" and clock.now_s() < deadline_s:
-        clock.sleep(0.1)
+        robot.sim_board.run_until(clock.now_s() + 0.1)  # tick by tick: the world follows the arm all the way
     status = robot.session.status()
     assert (status.mode, status.faults) == ("IDLE", ())
     assert load_journal(path).last_cmd_id > int(status.last_queued_cmd)  # the journal is ahead of the board

@@ -17,6 +17,7 @@ from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move, State, peg_index
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
+from hanoibot.run.segment_queue import Item
 from hanoibot.run.sequencer import Phase
 from robot_configs import edited
 
@@ -125,4 +126,28 @@ def test_servos_four_and_eight_times_faster_pick_every_disk_first_time(factor: f
     plan, board, _ = run_on_sim(start, goal, flip=0.0, config_path=faster_servos(tmp_path, factor))
     assert [e for e in board.world.events if e["event"] == "missed_pick"] == []
     assert board.world.state == goal
+    assert moves_seen_by_the_world(board.world.events) == list(plan)
+
+
+def test_each_approach_starts_while_the_retreat_before_it_comes_to_rest(monkeypatch: pytest.MonkeyPatch) -> None:
+    plan = make_plan(3)
+    robot = Robot("sim://?board=AAA", load_config())
+    robot.open()
+    job = Run(robot, plan)
+    sent: list[Item] = []
+    take = job.sequencer.source.pop
+
+    def pop() -> Item:
+        sent.append(take())
+        return sent[-1]
+
+    monkeypatch.setattr(job.sequencer.source, "pop", pop)
+    assert job.start() is Phase.DONE, job.sequencer.reason
+    board = robot.sim_board
+    robot.close()
+    approaches = [item for i, item in enumerate(sent) if i == 0 or sent[i - 1].k != item.k]
+    assert [item.phase for item in approaches] == ["approach"] * plan.length
+    assert approaches[0].blend_ms == 0, "the first approach starts from rest"
+    assert sum(1 for item in approaches[1:] if item.blend_ms > 0) >= 2, "later ones blend into the retreat"
+    assert board.world.faults() == [] and board.world.state == plan.goal
     assert moves_seen_by_the_world(board.world.events) == list(plan)

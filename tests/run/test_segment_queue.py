@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from hanoibot.motion.phases import MotionPhase
@@ -16,14 +17,21 @@ PIECES = ["approach", "approach", "descend", "grip", "lift", "travel", "lower", 
 
 
 class Recorder:
-    """A fake motion layer that records the pose each move was planned from."""
+    """A fake motion layer that records the pose each move was planned from and the move it was to follow; a
+    move planned to follow another starts with a 5 ms blend into it."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[State, Move, tuple[int, ...] | None]] = []
+        self.previous: list[Sequence[Segment]] = []
 
-    def __call__(self, state: State, move: Move, from_us: tuple[int, ...] | None) -> list[Segment]:
+    def __call__(
+        self, state: State, move: Move, from_us: tuple[int, ...] | None, previous: Sequence[Segment] = ()
+    ) -> list[Segment]:
         self.calls.append((state, move, from_us))
-        return [Segment((move.disk, move.dst, i), 10, MotionPhase(name)) for i, name in enumerate(PIECES)]
+        self.previous.append(previous)
+        segments = [Segment((move.disk, move.dst, i), 10, MotionPhase(name), 4, 4) for i, name in enumerate(PIECES)]
+        segments[0] = segments[0]._replace(blend_ms=5 if previous else 0)
+        return segments
 
 
 def drain(source: SegmentSource) -> list[tuple[int, str]]:
@@ -98,3 +106,23 @@ def test_redo_pick_replans_the_move_from_the_given_pose_with_fresh_ids() -> None
     assert [phase for _, phase in again] == PIECES
     assert again[0][0] == len(PIECES) + 1, "fresh ids follow every id handed out before"
     assert taken[-1].phase == "lift"
+
+
+def test_a_move_blends_into_the_one_before_only_when_the_arm_runs_straight_on_from_it() -> None:
+    fake = Recorder()
+    source = SegmentSource(fake)
+    moves = _hanoi(3, 0, 2, 1)
+    source.load(State.tower(3), iter(moves))
+    first = [source.pop() for _ in PIECES if source.peek()]
+    second = [source.pop() for _ in PIECES if source.peek()]
+    assert fake.previous == [(), Recorder()(State.tower(3), moves[0], None, ())]
+    assert (first[0].blend_ms, second[0].blend_ms) == (0, 5), "planned to follow the first move, sent so"
+    source.redo_pick((4, 4, 4))  # a missed pick, planned again from where the arm is
+    assert fake.previous[-1] == ()
+    again = [source.pop() for _ in PIECES if source.peek()]
+    assert again[0].blend_ms == 0
+    source.requeue(again[-2:])  # the board dropped the end of the move: it runs from wherever the arm stopped
+    assert [source.pop().blend_ms for _ in range(2)] == [0, 0]
+    third = source.pop() if source.peek() else None
+    assert third is not None and third.move == moves[2]
+    assert fake.previous[-1] == () and third.blend_ms == 0, "after a requeue the next move starts from rest"

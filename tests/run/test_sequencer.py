@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -31,7 +32,9 @@ RECORD_ENV = "HANOIBOT_RECORD_TRANSITIONS"
 DOC = Path(__file__).resolve().parents[2] / "docs" / "sequencer.md"
 
 
-def segments_for(state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Segment]:
+def segments_for(
+    state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None, previous: Sequence[Segment] = ()
+) -> list[Segment]:
     """Fake segments whose first pulse encodes the move and the piece, so tests can read what was sent."""
     return [
         Segment((move.disk * 100 + i, move.src, move.dst), 100 + i, MotionPhase(name)) for i, name in enumerate(PIECES)
@@ -221,7 +224,9 @@ HELD_PIECES = [
 ]
 
 
-def held_segments(state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Segment]:
+def held_segments(
+    state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None, previous: Sequence[Segment] = ()
+) -> list[Segment]:
     """Like :func:`segments_for`, with :data:`HELD_PIECES`."""
     return [
         Segment((move.disk * 100 + i, move.src, move.dst), 100 + i, MotionPhase(name))

@@ -105,6 +105,32 @@ def _timing(
     return None if cruise is None else ChainTiming(ramp_ms, tuple(c + ramp_ms for c in cruise))
 
 
+def _chain_inputs(
+    config: RobotConfig,
+    start_us: Sequence[float],
+    targets_us: Sequence[Sequence[float]],
+    speed_ratios: Sequence[float] | None,
+) -> tuple[list[list[float]], list[list[float]], list[float]]:
+    """Every piece's travel (deg) and top speeds (deg/s) per channel, and every channel's acceleration limit."""
+    poses = [start_us, *targets_us]
+    travels = [travel_deg(config, a, b) for a, b in itertools.pairwise(poses)]
+    top_speeds, accels = channel_limits(config)
+    ratios = speed_ratios if speed_ratios is not None else [1.0] * len(travels)
+    return travels, [[v * ratio for v in top_speeds] for ratio in ratios], accels
+
+
+def chain_timing_for_ramp(
+    config: RobotConfig,
+    start_us: Sequence[float],
+    targets_us: Sequence[Sequence[float]],
+    ramp_ms: int,
+    speed_ratios: Sequence[float] | None = None,
+) -> ChainTiming | None:
+    """The fastest :class:`ChainTiming` with the given ramp (ms), as :func:`chain_timing` times a chain; None if
+    that ramp cannot bring every blend within the acceleration limits."""
+    return _timing(*_chain_inputs(config, start_us, targets_us, speed_ratios), ramp_ms)
+
+
 def chain_timing(
     config: RobotConfig,
     start_us: Sequence[float],
@@ -119,11 +145,7 @@ def chain_timing(
     whole ms around the best of them. A piece that moves no channel cannot be part of a chain (it would stop the
     arm); callers send holds apart.
     """
-    poses = [start_us, *targets_us]
-    travels = [travel_deg(config, a, b) for a, b in itertools.pairwise(poses)]
-    top_speeds, accels = channel_limits(config)
-    ratios = speed_ratios if speed_ratios is not None else [1.0] * len(travels)
-    speeds = [[v * ratio for v in top_speeds] for ratio in ratios]
+    travels, speeds, accels = _chain_inputs(config, start_us, targets_us, speed_ratios)
     candidates: list[ChainTiming] = []
     ramp = float(MIN_RAMP_MS)
     while ramp <= MAX_RAMP_MS:

@@ -20,6 +20,13 @@ Only grip and release need the arm at rest. The pieces in between form chains (a
 lower, retreat) that the firmware runs without stopping: each piece has a trapezoidal profile timed from the
 servos' speed and acceleration limits, and blends into the next (:mod:`.profile`). A blend cuts its corner, so it
 is kept only where the cut is clear of the board (:mod:`.blends`); elsewhere the arm stops at that via point.
+
+Where the arm would still come to rest between two moving chains, the second starts while the first decelerates
+if the accelerations and the board allow (:mod:`.handover`): the fingers start to close while the descent ends and
+the retreat starts while they finish opening (they touch the disk only at the narrow end of their travel), the
+travel may start before the lift has stopped, and a move's approach during the retreat of the move before
+(``previous``). The lower and the release start from rest (:data:`STARTS_AT_REST`), and the lift waits for the
+fingers to shut (:data:`ENDS_AT_REST`).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from ..errors import ConfigError, IllegalMove
 from ..puzzle import Move, State, peg_letter
 from .blends import Surroundings, Timed, first_unclear_segment
 from .geometry import Peg
+from .handover import hand_over
 from .kinematics import Point
 from .paths import Pulses, clear_height_mm, level_move, pegs_near_path, pulses_at, straight_line
 from .phases import MotionPhase
@@ -79,6 +87,13 @@ class _Still(NamedTuple):
     segment: Segment
     around: Surroundings
 
+
+#: Phases whose first segment never starts before the arm is at rest: a held disk goes down its peg only once the
+#: trailing servos have brought it over the peg's axis, and the fingers let go of it only once it sits on its stack.
+STARTS_AT_REST = frozenset({MotionPhase.LOWER, MotionPhase.RELEASE})
+#: Phases whose last segment ends at rest before anything else starts: the fingers are shut on the disk before the
+#: arm lifts it (with a settle time, the hold after the grip is no trapezoid and is never overlapped anyway).
+ENDS_AT_REST = frozenset({MotionPhase.GRIP})
 
 #: How often a move's plan is made more careful (a stop, then a hold, at a via point) before it is given as is.
 MAX_FIXES = 24
@@ -172,7 +187,7 @@ class _Builder:
         holds: set[tuple[int, int]] = set()  # (block, piece) that starts after a settle hold
         out, owners, arounds = self._timed(stops, holds)
         for _ in range(MAX_FIXES):
-            timed = [Timed(s.pulses_us, s.duration_ms, s.ramp_ms, s.blend_ms) for s in out]
+            timed = [_timed(s) for s in out]
             bad = first_unclear_segment(self.config, self.start_us, timed, arounds)
             while bad is not None and bad > 0 and owners[bad] is None:
                 bad -= 1  # a hold cannot go wrong by itself: the motion before it did
@@ -186,7 +201,28 @@ class _Builder:
             else:
                 break
             out, owners, arounds = self._timed(stops, holds)
-        return out
+        return self._start_early(out, arounds)
+
+    def _start_early(self, out: list[Segment], arounds: list[Surroundings]) -> list[Segment]:
+        """``out`` with every chain that would start from rest after a moving segment started earlier, overlapping
+        it where the accelerations and the board allow (:func:`~.handover.hand_over`), except where the arm must
+        be at rest (:data:`STARTS_AT_REST`, :data:`ENDS_AT_REST`). Each overlap is checked on the two chains
+        around it, then the whole move once more; if that fails (the servos' lag carried over from further back),
+        ``out`` is kept as is."""
+        timed = [_timed(s) for s in out]
+        starts = [i for i, s in enumerate(out) if s.blend_ms == 0] + [len(out)]  # chains, holds and stills
+        for before, (i, end) in zip(starts, itertools.pairwise(starts[1:]), strict=False):
+            if out[i].phase in STARTS_AT_REST or out[i - 1].phase in ENDS_AT_REST:
+                continue
+            if timed[i].ramp_ms is None or timed[i - 1].ramp_ms is None:
+                continue
+            tail_start_us = timed[before - 1].pulses_us if before else self.start_us
+            timed[i:end] = hand_over(self.config, tail_start_us, timed[before:i], timed[i:end], arounds[before:end])
+        if timed == [_timed(s) for s in out]:
+            return out
+        if first_unclear_segment(self.config, self.start_us, timed, arounds) is not None:
+            return out
+        return [_retimed(s, t) for s, t in zip(out, timed, strict=True)]
 
     def _timed(
         self, stops: set[tuple[int, int]], holds: set[tuple[int, int]]
@@ -213,6 +249,16 @@ class _Builder:
                 owners.append((b, i))
                 arounds.append(block.around)
         return out, owners, arounds
+
+
+def _timed(segment: Segment) -> Timed:
+    """``segment`` as the firmware times it."""
+    return Timed(segment.pulses_us, segment.duration_ms, segment.ramp_ms, segment.blend_ms)
+
+
+def _retimed(segment: Segment, timed: Timed) -> Segment:
+    """``segment`` with the duration and profile of ``timed``."""
+    return segment._replace(duration_ms=timed.duration_ms, ramp_ms=timed.ramp_ms, blend_ms=timed.blend_ms)
 
 
 def timed_chain(config: RobotConfig, chain: _Chain, breaks: set[int]) -> list[Segment]:
@@ -252,12 +298,19 @@ def _check_move(config: RobotConfig, state: State, move: Move) -> None:
 
 
 def segments_for_move(
-    config: RobotConfig, state_before: State, move: Move, *, from_pulses_us: Sequence[int] | None = None
+    config: RobotConfig,
+    state_before: State,
+    move: Move,
+    *,
+    from_pulses_us: Sequence[int] | None = None,
+    previous: Sequence[Segment] = (),
 ) -> list[Segment]:
     """The segments, in :class:`~.phases.MotionPhase` order, that carry out ``move`` from ``state_before``.
 
     ``from_pulses_us`` is where the arm is now (channel order, µs; default the start pose): the approach
-    starts there. The last segment's pulses are where the next move starts.
+    starts there. The last segment's pulses are where the next move starts. ``previous``: the segments of the
+    move just before, if the arm runs straight on from them (they end at ``from_pulses_us``); the approach may then
+    blend into their retreat (:mod:`.handover`).
     """
     _check_move(config, state_before, move)
     board, motion = config.board, config.motion
@@ -285,7 +338,32 @@ def segments_for_move(
     carry_z_mm += board.disk_thickness_mm / 2
     build.vertical(MotionPhase.LIFT, src, carry_z_mm, grip_us)
     _place(build, move.dst, carry_z_mm, board.grip_z_mm(heights[move.dst]), grip_us, open_us, rise_first=False)
-    return build.segments()
+    segments = build.segments()
+    if previous:
+        segments = _handed_over(config, state_before, previous, segments)
+    return segments
+
+
+def _handed_over(
+    config: RobotConfig, state: State, previous: Sequence[Segment], segments: list[Segment]
+) -> list[Segment]:
+    """``segments`` (a move from ``state``) as they run right after ``previous``, the move before it: the first
+    chain overlapping its retreat where that saves time (:func:`~.handover.hand_over`), else unchanged."""
+    phases = [s.phase for s in previous]
+    if MotionPhase.RELEASE not in phases or phases[-1] is not MotionPhase.RETREAT:
+        return segments
+    release = len(phases) - 1 - phases[::-1].index(MotionPhase.RELEASE)
+    if release == 0:
+        return segments
+    tail = [_timed(s) for s in previous[release:]]
+    head = [_timed(s) for s in itertools.takewhile(lambda s: s.phase in _HEAD_PHASES, segments)]
+    around = Surroundings(tuple(state.height(i) for i in range(state.pegs)), holds_disk=False)
+    timed = hand_over(config, previous[release - 1].pulses_us, tail, head, [around] * (len(tail) + len(head)))
+    return [*(_retimed(s, t) for s, t in zip(segments, timed, strict=False)), *segments[len(timed) :]]
+
+
+#: The phases of a move's first chain, which may overlap the move before it.
+_HEAD_PHASES = (MotionPhase.APPROACH, MotionPhase.DESCEND)
 
 
 def _place(
@@ -370,16 +448,18 @@ def _clear_z_mm(
 def segments_for_moves(
     config: RobotConfig, state: State, moves: Iterable[Move], *, from_pulses_us: Sequence[int] | None = None
 ) -> Iterator[tuple[Move, list[Segment]]]:
-    """Segments of each move in turn, each approach starting where the previous move's retreat ended.
+    """Segments of each move in turn, each approach starting where the previous move's retreat ended (and
+    blending into it where it can, :mod:`.handover`).
 
     ``state`` is the board before the first move; moves are applied without rule checks (the planner's job),
     only checking that each moved disk is on top of its source peg.
     """
     pose_us = from_pulses_us
+    previous: list[Segment] = []
     for move in moves:
-        segments = segments_for_move(config, state, move, from_pulses_us=pose_us)
+        segments = segments_for_move(config, state, move, from_pulses_us=pose_us, previous=previous)
         yield move, segments
-        pose_us = segments[-1].pulses_us
+        pose_us, previous = segments[-1].pulses_us, segments
         stacks = [list(stack) for stack in state.stacks]
         stacks[move.dst].append(stacks[move.src].pop())
         state = State(stacks)

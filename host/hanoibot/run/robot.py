@@ -8,6 +8,7 @@ config's segments, home pose, pulse limits and grip sensor.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any, Self
 
 from ..clock import Clock
@@ -82,11 +83,18 @@ class Robot:
         return self.session.port
 
     # --- motion -------------------------------------------------------------------------------------
-    def segments_for(self, state: State, move: Move, from_pulses_us: tuple[int, ...] | None = None) -> list[Any]:
-        """The pick-and-place segments of ``move`` from ``state``, the arm starting at ``from_pulses_us``."""
+    def segments_for(
+        self,
+        state: State,
+        move: Move,
+        from_pulses_us: tuple[int, ...] | None = None,
+        previous: Sequence[Any] = (),
+    ) -> list[Any]:
+        """The pick-and-place segments of ``move`` from ``state``, the arm starting at ``from_pulses_us``; with
+        ``previous``, the segments of the move the arm runs straight on from, which the approach may blend into."""
         from ..motion.segments import segments_for_move
 
-        return list(segments_for_move(self.config, state, move, from_pulses_us=from_pulses_us))
+        return list(segments_for_move(self.config, state, move, from_pulses_us=from_pulses_us, previous=previous))
 
     def duration_between_ms(self, from_pulses_us: tuple[int, ...], to_pulses_us: tuple[int, ...]) -> int:
         """Time in ms the servos need to go from one pose to another at their speed limits."""

@@ -20,9 +20,10 @@ from .journal import Journal
 
 Pulses = tuple[int, ...]
 
-#: ``segments_for(state_before, move, from_pulses_us)``: the segments of ``move`` starting at that pose (None =
-#: the start pose).
-SegmentsFor = Callable[[State, Move, Pulses | None], Sequence[Segment]]
+#: ``segments_for(state_before, move, from_pulses_us, previous)``: the segments of ``move`` starting at that pose
+#: (None = the start pose); ``previous``: the segments of the move just before when the arm runs straight on from
+#: them (empty otherwise), which the first segment may blend into.
+SegmentsFor = Callable[[State, Move, Pulses | None, Sequence[Segment]], Sequence[Segment]]
 #: ``duration_between(from_pulses_us, to_pulses_us)``: how long in ms the servos need between two poses.
 DurationBetween = Callable[[Pulses, Pulses], int]
 
@@ -60,6 +61,7 @@ class SegmentSource:
         self.pose_us: Pulses | None = None
         self.pick: tuple[int, Move, State] | None = None
         self._pending: deque[Item] = deque()
+        self._previous: Sequence[Segment] = ()  # the last move's segments, while the next one runs straight on
         self._moves: Iterator[Move] = iter(())
         self._state: State | None = None
         self._rules: Rules | None = None
@@ -83,6 +85,7 @@ class SegmentSource:
         self._next_k = first_k
         self._first_phase = first_phase
         self._pending.clear()
+        self._previous = ()
 
     def take_cmd_ids(self, count: int) -> int:
         """Reserve ``count`` consecutive command ids; returns the first."""
@@ -105,7 +108,7 @@ class SegmentSource:
         assert self.pick is not None
         k, move, before = self.pick
         self._pending.clear()
-        self._expand(k, move, list(self.segments_for(before, move, from_pulses_us)), from_pulses_us)
+        self._expand(k, move, list(self.segments_for(before, move, from_pulses_us, ())), from_pulses_us)
 
     def requeue(self, dropped: Sequence[Item]) -> None:
         """Put segments the board dropped back in front and give them, and every waiting one, fresh ids.
@@ -124,6 +127,7 @@ class SegmentSource:
         # after it blends: the arm reaches each of their targets and stops, as without blends.
         for i in range(min(2, len(self._pending))):
             self._pending[i] = self._pending[i]._replace(blend_ms=0)
+        self._previous = ()  # the arm may not follow the planned end of this move: the next one starts from rest
 
     def _expand_next_move(self) -> bool:
         move = next(self._moves, None)
@@ -132,23 +136,33 @@ class SegmentSource:
         before, k = self._state, self._next_k
         self._state = before.apply(move, self._rules)
         self.pick = (k, move, before)
-        segments = list(self.segments_for(before, move, self.pose_us))
         cut = self._first_phase is not MotionPhase.APPROACH
+        previous = () if cut else self._previous
+        segments = list(self.segments_for(before, move, self.pose_us, previous))
         if cut:
             phases = [segment.phase for segment in segments]
             segments = segments[phases.index(self._first_phase) :]
             self._first_phase = MotionPhase.APPROACH
-        self._expand(k, move, segments, self.pose_us, cut=cut)
+        self._expand(k, move, segments, self.pose_us, cut=cut, continues=bool(previous))
         self._next_k += 1
         return True
 
     def _expand(
-        self, k: int, move: Move, segments: Sequence[Segment], from_us: Pulses | None, *, cut: bool = False
+        self,
+        k: int,
+        move: Move,
+        segments: Sequence[Segment],
+        from_us: Pulses | None,
+        *,
+        cut: bool = False,
+        continues: bool = False,
     ) -> None:
         """Number the segments, journal them, and line them up.
 
         ``cut``: the segments are the tail of a move planned from another pose, so the first one starts from
         ``from_us`` instead: it is timed again from there and sent plain (minimum jerk), and nothing blends into it.
+        ``continues``: the segments were planned to follow the move expanded just before; only then does the first
+        one keep its blend.
         """
         phases = [_phase_of(segment, move) for segment in segments]
         first = self.take_cmd_ids(len(segments))
@@ -156,15 +170,16 @@ class SegmentSource:
             self.journal.record_send(k, move, first, first + len(segments) - 1, phases)
         for i, segment in enumerate(segments):
             duration_ms, ramp_ms, blend_ms = segment.duration_ms, segment.ramp_ms, segment.blend_ms
-            if i == 0:
+            if i == 0 and not continues:
                 blend_ms = 0  # whatever ran before is not the segment this one was planned to blend into
-                if cut and from_us is not None and self.duration_between is not None:
-                    duration_ms = max(duration_ms, self.duration_between(from_us, tuple(segment.pulses_us)))
-                    ramp_ms = None
+            if i == 0 and cut and from_us is not None and self.duration_between is not None:
+                duration_ms = max(duration_ms, self.duration_between(from_us, tuple(segment.pulses_us)))
+                ramp_ms = None
             last = i == len(segments) - 1
             item = Item(k, move, first + i, tuple(segment.pulses_us), duration_ms, phases[i], last, ramp_ms, blend_ms)
             self._pending.append(item)
         self.pose_us = tuple(segments[-1].pulses_us)
+        self._previous = segments
 
 
 def _phase_of(segment: Segment, move: Move) -> MotionPhase:

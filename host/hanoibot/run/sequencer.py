@@ -173,7 +173,8 @@ class Link(Protocol):
 class Sequencer:
     """Drives one robot through a plan; the model of a ``transitions`` machine (its ``state`` is a :data:`RunState`).
 
-    ``segments_for(state_before, move, from_pulses_us)`` turns a move into its segments (one or more per phase);
+    ``segments_for(state_before, move, from_pulses_us, previous)`` turns a move into its segments (one or more per
+    phase; ``previous``, the move before when the arm runs straight on from it, may be blended into);
     ``home()`` makes the segment to the rest pose from wherever the arm is, sent when homing; ``limits`` (min,
     max, start pulses in µs per channel) is sent to the board on connecting.
     ``queue_ahead``: segments kept queued on the firmware (2–4). ``grip_retries``: extra tries of a missed pick.
