@@ -84,12 +84,19 @@ def test_each_move_is_journaled_before_its_first_segment_can_be_taken(tmp_path: 
 
 
 def test_resuming_mid_move_skips_the_phases_before_and_retimes_the_first_segment() -> None:
-    source = SegmentSource(Recorder(), duration_between=lambda a, b: 999)
+    asked: list[MotionPhase] = []
+
+    def duration_between(a: tuple[int, ...], b: tuple[int, ...], phase: MotionPhase) -> int:
+        asked.append(phase)
+        return 999
+
+    source = SegmentSource(Recorder(), duration_between=duration_between)
     moves = _hanoi(2, 0, 2, 1)
     source.load(State.tower(2).apply(moves[0]), iter(moves[1:]), first_k=1, first_phase=MotionPhase.TRAVEL)
     source.pose_us = (1, 2, 3)
     first = source.pop() if source.peek() else None
     assert first is not None and (first.k, first.phase, first.duration_ms) == (1, "travel", 999)
+    assert asked == [MotionPhase.TRAVEL], "timed for the phase it resumes in (a lift or lower goes slower)"
     rest = drain(source)
     assert [phase for _, phase in rest[:3]] == ["lower", "release", "retreat"]
     assert [phase for _, phase in rest[3:]] == PIECES, "the next move is whole"

@@ -40,12 +40,20 @@ def channel_times_s(config: RobotConfig, from_us: Sequence[float], to_us: Sequen
     return times
 
 
-def duration_ms(config: RobotConfig, from_us: Sequence[float], to_us: Sequence[float], *, settle: bool = True) -> int:
+def duration_ms(
+    config: RobotConfig,
+    from_us: Sequence[float],
+    to_us: Sequence[float],
+    *,
+    settle: bool = True,
+    speed_ratio: float = 1.0,
+) -> int:
     """Duration in ms of a segment from pulses ``from_us`` to ``to_us`` (channel order) within every speed limit.
 
-    ``settle`` adds ``[motion] settle_ms`` for a segment after which the arm must be at rest.
+    ``settle`` adds ``[motion] settle_ms`` for a segment after which the arm must be at rest; ``speed_ratio``
+    (0..1] is the share of every channel's top speed its peak may reach.
     """
-    moving_s = max(channel_times_s(config, from_us, to_us)) * config.motion.profile_peak_ratio
+    moving_s = max(channel_times_s(config, from_us, to_us)) * config.motion.profile_peak_ratio / speed_ratio
     total_ms = math.ceil(moving_s * 1000.0 - 1e-9) + (config.motion.settle_ms if settle else 0)
     return max(total_ms, MIN_DURATION_MS)
 

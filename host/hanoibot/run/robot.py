@@ -15,6 +15,7 @@ from ..clock import Clock
 from ..config import RobotConfig, load_config
 from ..errors import ConfigError
 from ..link.session import Session
+from ..motion.phases import MotionPhase
 from ..puzzle import Move, State
 from .board_check import check_board_fits
 from .journal import Journal
@@ -96,11 +97,16 @@ class Robot:
 
         return list(segments_for_move(self.config, state, move, from_pulses_us=from_pulses_us, previous=previous))
 
-    def duration_between_ms(self, from_pulses_us: tuple[int, ...], to_pulses_us: tuple[int, ...]) -> int:
-        """Time in ms the servos need to go from one pose to another at their speed limits."""
+    def duration_between_ms(
+        self, from_pulses_us: tuple[int, ...], to_pulses_us: tuple[int, ...], phase: MotionPhase | None = None
+    ) -> int:
+        """Time in ms the servos need to go from one pose to another at their speed limits: at
+        ``[motion] on_peg_speed_ratio`` of them for a ``phase`` whose held disk slides along its peg."""
         from ..motion.timing import duration_ms
 
-        return duration_ms(self.config, from_pulses_us, to_pulses_us)
+        on_peg = phase is not None and phase.slides_on_peg
+        ratio = self.config.motion.on_peg_speed_ratio if on_peg else 1.0
+        return duration_ms(self.config, from_pulses_us, to_pulses_us, speed_ratio=ratio)
 
     def limits(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]:
         """The board's CONFIG: per-channel pulse limits and start pose (µs), top speeds (µs/s), grip threshold."""

@@ -24,8 +24,9 @@ Pulses = tuple[int, ...]
 #: (None = the start pose); ``previous``: the segments of the move just before when the arm runs straight on from
 #: them (empty otherwise), which the first segment may blend into.
 SegmentsFor = Callable[[State, Move, Pulses | None, Sequence[Segment]], Sequence[Segment]]
-#: ``duration_between(from_pulses_us, to_pulses_us)``: how long in ms the servos need between two poses.
-DurationBetween = Callable[[Pulses, Pulses], int]
+#: ``duration_between(from_pulses_us, to_pulses_us, phase)``: how long in ms the servos need between two poses in
+#: that phase (a held disk sliding along its peg goes slower).
+DurationBetween = Callable[[Pulses, Pulses, MotionPhase], int]
 
 
 class Item(NamedTuple):
@@ -173,7 +174,7 @@ class SegmentSource:
             if i == 0 and not continues:
                 blend_ms = 0  # whatever ran before is not the segment this one was planned to blend into
             if i == 0 and cut and from_us is not None and self.duration_between is not None:
-                duration_ms = max(duration_ms, self.duration_between(from_us, tuple(segment.pulses_us)))
+                duration_ms = max(duration_ms, self.duration_between(from_us, tuple(segment.pulses_us), phases[i]))
                 ramp_ms = None
             last = i == len(segments) - 1
             item = Item(k, move, first + i, tuple(segment.pulses_us), duration_ms, phases[i], last, ramp_ms, blend_ms)
