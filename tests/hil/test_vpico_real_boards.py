@@ -45,7 +45,10 @@ def test_shipped_firmware_staggers_the_enable_and_releases_every_output_on_a_dea
         times_s = sorted(firsts.values())
         assert min(b - a for a, b in itertools.pairwise(times_s)) >= STAGGER_S - 0.02 - 1e-6  # two 10 ms ticks
         pico.set_rail_powered(False)
-        wait_until(lambda: pico.pulses_us == [None] * 5, session)
+        # A PCA9685 on the dead rail stops pulsing at once, before the firmware has sampled the rail: wait for the
+        # board's own word too.
+        wait_until(lambda: pico.pulses_us == [None] * 5 and "POWER_LOST" in session.status().faults, session)
         status = session.status()
+        assert status.boot_id == session.hello.boot_id, "the board rebooted instead of latching POWER_LOST"
         assert "POWER_LOST" in status.faults and status.rail == "off" and status.pulses_us == (0,) * 5
         assert pico.tracebacks == []
