@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import select
+import signal
 import subprocess
 import sys
+from typing import Any
 
 #: The command line that starts hanoibot in a new process (this interpreter, so the same installation).
 HANOIBOT = [sys.executable, "-m", "hanoibot"]
@@ -67,3 +70,19 @@ class ArmedCommand:
         if self.process.poll() is None:
             self.process.kill()
         self.process.communicate()
+
+
+def ctrl_c_after_move(monkeypatch: Any, k: int) -> Any:
+    """Make the in-process ``hanoibot run`` get Ctrl-C (SIGINT) the moment its view shows move ``k`` done; returns
+    the view's own ``move_done``, to put back."""
+    from hanoibot.commands import run_view
+
+    original = run_view.RunView.move_done
+
+    def move_done_then_ctrl_c(self: Any, done_k: int, move: Any, state: Any) -> None:
+        original(self, done_k, move, state)
+        if done_k == k:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
+    return original

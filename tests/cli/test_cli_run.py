@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import serial
 import tomlkit
+from cli_runner import ctrl_c_after_move
 from hanoibot.cli import main
 from hanoibot.config import default_config_path
 from hanoibot.puzzle import State
@@ -74,14 +75,7 @@ def test_ctrl_c_pauses_and_a_stop_can_be_resumed_after_confirming_the_board(
     from hanoibot.commands import run_view
 
     journal_path = tmp_path / "run.journal"
-    original = run_view.RunView.move_done
-
-    def move_done_then_ctrl_c(self: Any, k: int, move: Any, state: State) -> None:
-        original(self, k, move, state)
-        if k == 2:
-            os.kill(os.getpid(), signal.SIGINT)
-
-    monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
+    original = ctrl_c_after_move(monkeypatch, 2)
     code, _, err = run_cli(capsys, "run", "--plain", "-n", "3", "--journal", str(journal_path))
     assert code == 130 and "stopped by the operator" in err and "hanoibot resume" in err
     log = load_journal(journal_path)
@@ -102,17 +96,9 @@ def test_ctrl_c_then_continue_finishes_the_run(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from hanoibot.commands import run as run_command
-    from hanoibot.commands import run_view
 
     asked: list[bool] = []
-    original = run_view.RunView.move_done
-
-    def move_done_then_ctrl_c(self: Any, k: int, move: Any, state: State) -> None:
-        original(self, k, move, state)
-        if k == 1:
-            os.kill(os.getpid(), signal.SIGINT)
-
-    monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
+    ctrl_c_after_move(monkeypatch, 1)
     views: list[Any] = []
 
     def think_for_a_minute(view: Any, keep_waiting: Any = None) -> bool:
@@ -420,20 +406,14 @@ def test_ctrl_c_at_the_pause_prompt_stops_instead_of_queueing_another_pause(
 ) -> None:
     from hanoibot.commands import run_view
 
-    original = run_view.RunView.move_done
     asked: list[str] = []
-
-    def move_done_then_ctrl_c(self: Any, k: int, move: Any, state: State) -> None:
-        original(self, k, move, state)
-        if k == 1:
-            os.kill(os.getpid(), signal.SIGINT)
+    ctrl_c_after_move(monkeypatch, 1)
 
     def ctrl_c_at_the_prompt(self: Any, question: str, keep_waiting: Any = None) -> str:
         asked.append(question)
         os.kill(os.getpid(), signal.SIGINT)
         return "c"  # never reached: Ctrl-C at the prompt means stop
 
-    monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
     monkeypatch.setattr(run_view.RunView, "ask", ctrl_c_at_the_prompt)
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     code, _, err = run_cli(capsys, "run", "--plain", "-n", "3")

@@ -7,13 +7,12 @@ and the robot's coloured set in hardware/robot.toml, not taken from the planner.
 from __future__ import annotations
 
 import json
-import os
-import signal
 from pathlib import Path
 from typing import Any
 
 import hanoibot.sim.world
 import pytest
+from cli_runner import ctrl_c_after_move
 from hanoibot.cli import main
 from hanoibot.config import load_config
 from hanoibot.puzzle import State
@@ -128,14 +127,7 @@ def test_a_coloured_run_stopped_by_the_operator_resumes_and_finishes_on_the_goal
     from hanoibot.commands import run_view
 
     journal_path = tmp_path / "run.journal"
-    original = run_view.RunView.move_done
-
-    def move_done_then_ctrl_c(self: Any, k: int, move: Any, state: State) -> None:
-        original(self, k, move, state)
-        if k == 3:
-            os.kill(os.getpid(), signal.SIGINT)
-
-    monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
+    original = ctrl_c_after_move(monkeypatch, 3)
     code, _, err = run_cli(capsys, "run", "--plain", "--puzzle", "bicolor", "-n", "3", "--journal", str(journal_path))
     assert code == 130 and "hanoibot resume" in err
     monkeypatch.setattr(run_view.RunView, "move_done", original)
@@ -171,14 +163,7 @@ def test_resume_refuses_an_impossible_colour_board_in_one_line(
     from hanoibot.commands import run_view
 
     journal_path = tmp_path / "run.journal"
-    original = run_view.RunView.move_done
-
-    def move_done_then_ctrl_c(self: Any, k: int, move: Any, state: State) -> None:
-        original(self, k, move, state)
-        if k == 1:
-            os.kill(os.getpid(), signal.SIGINT)
-
-    monkeypatch.setattr(run_view.RunView, "move_done", move_done_then_ctrl_c)
+    original = ctrl_c_after_move(monkeypatch, 1)
     assert run_cli(capsys, "run", "--plain", "--puzzle", "bicolor", "-n", "3", "--journal", str(journal_path))[0] == 130
     monkeypatch.setattr(run_view.RunView, "move_done", original)
     code, out, err = run_cli(capsys, "resume", "--journal", str(journal_path), "--board", board)

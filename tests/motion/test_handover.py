@@ -8,11 +8,11 @@ board's geometry: while the arm moves, open fingers keep ``clearance_mm / 2`` fr
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator, Sequence
 
 import pytest
 from hanoibot.config import load_config
+from hanoibot.motion.blends import start_times_ms
 from hanoibot.motion.phases import MotionPhase
 from hanoibot.motion.profile import channel_limits, travel_deg
 from hanoibot.motion.segments import Segment, segments_for_move, segments_for_moves
@@ -31,17 +31,6 @@ def run_segments(start: State, moves: Sequence[Move]) -> list[tuple[Move, State,
         out.append((move, state, segments))
         state = state.apply(move)
     return out
-
-
-def start_times_ms(segments: Sequence[Segment]) -> list[int]:
-    """When each segment starts, as the firmware overlaps a blending trapezoid with the one before it."""
-    starts = [0]
-    for before, after in itertools.pairwise(segments):
-        overlap_ms = 0
-        if before.ramp_ms is not None and after.ramp_ms is not None:
-            overlap_ms = min(after.blend_ms, before.ramp_ms, after.ramp_ms)
-        starts.append(starts[-1] + before.duration_ms - overlap_ms)
-    return starts
 
 
 def accelerations_deg_s2(start_us: Sequence[int], segments: Sequence[Segment]) -> Iterator[list[float]]:
