@@ -7,15 +7,15 @@ import {
 import { LockPanel } from "./lock.js";
 import { RobotPanel } from "./robot.js";
 
-const token = new URLSearchParams(location.search).get("token");
 const stats = (window.__consoleStats = { latenciesMs: [], frameTimesMs: [], readyMs: null });
 const $ = (id) => document.getElementById(id);
 // Time one move takes when solving, in ms.
 const MOVE_MS = { fast: 160, slow: 750 };
 
+// The page's requests: JSON with the header a cross-site form cannot send (the token, when one is needed, is the
+// HttpOnly cookie the server set on the first load).
 export async function api(path, body) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers["X-Hanoibot-Token"] = token;
+  const headers = { "Content-Type": "application/json", "X-Hanoibot-Request": "1" };
   const response = await fetch(path, body ? { method: "POST", headers, body: JSON.stringify(body) } : { headers });
   const data = await response.json();
   if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
@@ -377,7 +377,7 @@ async function main() {
   $("solve-slow").addEventListener("click", () => game.solve("slow"));
   $("solve-pause").addEventListener("click", () => game.togglePause());
   $("solve-step").addEventListener("click", () => game.step());
-  const robot = new RobotPanel({ token, stats, game });
+  const robot = new RobotPanel({ stats, game });
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") {
       ev.preventDefault();

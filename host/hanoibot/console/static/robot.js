@@ -11,8 +11,7 @@ function formatSeconds(s) {
 }
 
 export class RobotPanel {
-  constructor({ token, stats, game }) {
-    this.token = token;
+  constructor({ stats, game }) {
     this.stats = stats;
     this.game = game;
     this.controls = false;
@@ -21,8 +20,7 @@ export class RobotPanel {
   }
 
   async start() {
-    const headers = this.token ? { "X-Hanoibot-Token": this.token } : {};
-    const info = await (await fetch("/api/robot", { headers })).json();
+    const info = await (await fetch("/api/robot")).json();
     $("robot-port").textContent = `on ${info.port}`;
     this.view = new BoardView($("robot-board"), info.geometry, { interactive: false });
     this.view.draw(info.geometry.peg_u_mm.map(() => []), { arm: info.geometry.home_arm_mm });
@@ -36,9 +34,8 @@ export class RobotPanel {
 
   connectSocket() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
     return new Promise((resolve) => {
-      const socket = new WebSocket(`${scheme}://${location.host}/ws${query}`);
+      const socket = new WebSocket(`${scheme}://${location.host}/ws`);
       this.socket = socket;
       socket.addEventListener("message", (ev) => {
         const message = JSON.parse(ev.data);
