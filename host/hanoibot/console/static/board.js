@@ -10,6 +10,10 @@ const BOARD_EDGE_MM = 4;
 // axis, and no higher than DROP_ABOVE_TIP_DISKS disk thicknesses above the peg's tip; otherwise it goes back.
 export const DROP_SHARE_OF_SPACING = 0.3;
 const DROP_ABOVE_TIP_DISKS = 4;
+// Smallest a disk is drawn, in CSS px: the smallest disk at least MIN_DISK_WIDTH_PX wide (WCAG's 24 px target
+// size) and, on a board one plays on, every disk MIN_DISK_HEIGHT_PX high. A board that would be smaller keeps this size and scrolls sideways.
+export const MIN_DISK_WIDTH_PX = 24;
+export const MIN_DISK_HEIGHT_PX = 12;
 
 // Fills of the coloured puzzles' disks (as the SVG renderer's COLOUR_FILLS).
 export const COLOUR_FILLS = { red: "#d62828", green: "#2a9d4a", blue: "#1f5fbf" };
@@ -42,6 +46,11 @@ export class BoardView {
     this.layoutBounds();
     svg.innerHTML = "";
     svg.setAttribute("viewBox", `0 0 ${this.widthMm} ${this.heightMm}`);
+    // A board one plays on keeps disks large enough to grab; a board one watches only the width.
+    const minHeightPx = options.interactive ? MIN_DISK_HEIGHT_PX : 0;
+    const pxPerMm = Math.max(MIN_DISK_WIDTH_PX / this.diskDiameter(1), minHeightPx / geometry.disk_thickness_mm);
+    svg.style.minWidth = `${Math.ceil(this.widthMm * pxPerMm)}px`;
+    svg.style.minHeight = `${Math.ceil(this.heightMm * pxPerMm)}px`;
     this.background = el("g", { class: "background" }, svg);
     this.pegLayer = el("g", { class: "pegs" }, svg);
     this.diskLayer = el("g", { class: "disks" }, svg);
@@ -216,7 +225,8 @@ export class BoardView {
     this.pegNodes.forEach((node, peg) => {
       const stack = stacks[peg] || [];
       const topText = stack.length ? `, top disk ${stack[stack.length - 1]}` : "";
-      node.setAttribute("aria-label", `peg ${LETTERS[peg]}: ${stack.length} disks${topText}`);
+      const count = `${stack.length} disk${stack.length === 1 ? "" : "s"}`;
+      node.setAttribute("aria-label", `peg ${LETTERS[peg]}: ${count}${topText}`);
       node.classList.toggle("selected", this.selectedPeg === peg);
       node.classList.toggle("suggested-target", !!this.suggestion && this.suggestion.dst === peg);
     });
