@@ -128,3 +128,17 @@ def test_the_running_server_refuses_foreign_hosts_and_large_bodies(console: Any)
     chunk = b"10000\r\n" + b" " * 0x10000 + b"\r\n"
     streamed, sent = raw_answer(port, post + b"Transfer-Encoding: chunked\r\n\r\n", then_send=chunk, repeat=3200)
     assert streamed.startswith(b"HTTP/1.1 413") and sent < 3200, sent
+
+
+def test_the_readme_console_section_shows_estop_and_the_way_back_with_its_pictures() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    section = readme.split("## The browser console")[1].split("\n## ")[0]
+    pictures = re.findall(r"!\[[^\]]*\]\((docs/[^)]+\.png)\)", section)
+    assert "docs/console-estop.png" in pictures
+    for picture in pictures:
+        assert (root / picture).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", picture
+    for words in ("**E-STOP**", "Escape", "**Clear** releases the latch", "**Home**", "**Resume**"):
+        assert words in section, words
