@@ -240,6 +240,8 @@ def test_the_first_load_moves_the_token_into_an_httponly_strict_cookie(guarded: 
     assert guarded.get("/?token=wrong", follow_redirects=False).status_code == 403  # no cookie for a wrong token
     guarded.cookies.clear()
     assert guarded.get("/").status_code == 403
+    tool = guarded.get("/api/layout?pegs=3&disks=3&token=s3cret", follow_redirects=False)  # a tool, not the page
+    assert tool.status_code == 200 and "set-cookie" not in tool.headers
 
 
 # --- bounded bodies, JSON only with the page's header ---------------------------------------------------------

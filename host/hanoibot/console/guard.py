@@ -3,7 +3,7 @@
 Bound to a loopback address the console needs no token. Bound elsewhere, every HTTP request and WebSocket must
 carry the random token printed with the URL (``?token=``, header ``X-Hanoibot-Token`` or the cookie), compared in
 constant time; a missing, wrong or malformed one (non-ASCII, a broken cookie) is a 403. The page's first load
-with ``?token=`` is answered by a redirect to the same address without it that sets the token as an ``HttpOnly``,
+(``GET /?token=``) is answered by a redirect to the same address without it that sets the token as an ``HttpOnly``,
 ``SameSite=Strict`` cookie, so the token leaves the address bar and the history. A WebSocket is accepted only
 when its ``Origin`` is this server (same scheme-less host and port as the ``Host`` header), so another site open
 in the browser cannot drive the arm. Which ``Host`` names are answered at all is Starlette's
@@ -114,10 +114,19 @@ class Guard:
         if kind == "websocket" and not (self._token_ok(scope) and origin_matches_host(scope)):
             await send({"type": "websocket.close", "code": 1008, "reason": "token or origin refused"})
             return
-        if kind == "http" and self.token is not None and scope.get("method") == "GET" and _token_in_query(scope):
+        if kind == "http" and self._is_first_page_load(scope):
             await self._move_token_to_cookie(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+    def _is_first_page_load(self, scope: Scope) -> bool:
+        """True for a GET of the page (``/``) with the token in its address (other paths keep answering tools)."""
+        return (
+            self.token is not None
+            and scope.get("method") == "GET"
+            and scope.get("path") == "/"
+            and _token_in_query(scope)
+        )
 
     async def _move_token_to_cookie(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer a GET that has the (right) token in its address with a redirect to the address without it,
