@@ -86,5 +86,7 @@ def test_a_second_tab_is_read_only(page: Any) -> None:
         })"""
     )
     assert "read-only" in reply
-    page.wait_for_function("() => /1 other tab|2 other tab/.test(document.getElementById('role').textContent)")
+    page.wait_for_function(
+        "() => /1 other tab watching|2 other tabs watching/.test(document.getElementById('role').textContent)"
+    )
     assert page.inner_text("#role").startswith("You control the arm")

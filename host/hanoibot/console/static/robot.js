@@ -3,6 +3,7 @@ import { BoardView } from "./board.js";
 import { stateText } from "./puzzle.js";
 
 const $ = (id) => document.getElementById(id);
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function formatSeconds(s) {
   if (s === null || s === undefined) return "";
@@ -90,7 +91,7 @@ export class RobotPanel {
   onRole(message) {
     this.controls = message.controls;
     $("role").textContent = message.controls
-      ? `You control the arm (${message.you}); ${message.watchers} other tab(s) watching.`
+      ? `You control the arm (${message.you}); ${plural(message.watchers, "other tab")} watching.`
       : `Read-only: ${message.controller} controls the arm. You can watch; E-stop still works.`;
     document.body.dataset.role = message.controls ? "control" : "watch";
     this.update();
