@@ -142,3 +142,29 @@ def test_the_readme_console_section_shows_estop_and_the_way_back_with_its_pictur
         assert (root / picture).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", picture
     for words in ("**E-STOP**", "Escape", "**Clear** releases the latch", "**Home**", "**Resume**"):
         assert words in section, words
+
+
+def test_the_running_server_bounds_websocket_messages_and_keeps_serving(console: Any) -> None:
+    """A 100 kB message closes that socket (1009, message too big) before it is read whole; a 5000-character one
+    and a nested one get error replies; the console keeps serving new connections."""
+    import json
+
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    host = urlsplit(console.url).netloc
+    with connect(f"ws://{host}/ws", origin=f"http://{host}", compression=None, proxy=None) as ws:  # type: ignore[arg-type]
+        ws.send("[" * 50_000 + "]" * 50_000)
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    with connect(f"ws://{host}/ws", origin=f"http://{host}", compression=None, proxy=None) as ws:  # type: ignore[arg-type]
+        replies = []
+        for text in ("x" * 5000, "[" * 2000 + "]" * 2000):
+            ws.send(text)
+            while not (replies and replies[-1]["type"] == "error"):
+                replies.append(json.loads(ws.recv(timeout=10)))
+            replies.append({"type": "next"})
+        errors = [r["message"] for r in replies if r["type"] == "error"]
+        assert "expected at most 4096" in errors[0] and "nested 2000 levels" in errors[1], errors
