@@ -1,6 +1,6 @@
 """axe-core (node_modules/axe-core, injected into the page) finds no serious or critical accessibility violation in
 any state of the console: at start, with a suggestion, during a solve, with the arm connected, in the lock panel,
-with E-STOP hovered and with E-STOP focused from the keyboard."""
+on a phone with a large board, with E-STOP hovered and with E-STOP focused from the keyboard."""
 
 from __future__ import annotations
 
@@ -62,6 +62,11 @@ def in_the_lock_panel(page: Any) -> None:
     page.wait_for_function("() => document.getElementById('lock-presses').textContent === '1'")
 
 
+def on_a_phone_with_a_large_board(page: Any) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    new_puzzle(page, disks=12, pegs=8)
+
+
 def estop_hovered(page: Any) -> None:
     page.hover("#estop")
 
@@ -75,8 +80,8 @@ def estop_focused(page: Any) -> None:
 
 @pytest.mark.parametrize(
     "state",
-    [at_start, with_a_suggestion, during_a_solve, with_the_arm_connected, in_the_lock_panel, estop_hovered,
-     estop_focused],
+    [at_start, with_a_suggestion, during_a_solve, with_the_arm_connected, in_the_lock_panel,
+     on_a_phone_with_a_large_board, estop_hovered, estop_focused],
     ids=lambda state: state.__name__,
 )  # fmt: skip
 def test_no_serious_accessibility_violation(page: Any, state: Any) -> None:
