@@ -14,6 +14,8 @@ import socket
 import struct
 from pathlib import Path
 
+from .guard import is_loopback
+
 #: The names and addresses of the loopback interface as a Host header spells them (IPv6 in brackets).
 LOOPBACK_HOSTS: tuple[str, ...] = ("localhost", "127.0.0.1", "[::1]")
 #: ioctl that reads an interface's IPv4 address (Linux, <linux/sockios.h>).
@@ -92,8 +94,6 @@ def is_unspecified(bind: str) -> bool:
 def allowed_hosts(bind: str) -> list[str]:
     """The Host header names the console bound to ``bind`` answers to: the loopback names (and ``bind``) when
     ``bind`` is loopback, else this machine's names and addresses (and ``bind`` when it is a name)."""
-    from .guard import is_loopback
-
     hosts = [*LOOPBACK_HOSTS] if is_loopback(bind) else machine_hosts()
     if not is_unspecified(bind):
         hosts.append(host_text(bind.strip("[]")).lower())
