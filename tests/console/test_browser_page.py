@@ -198,6 +198,41 @@ def test_boards_are_readable_on_a_phone_and_scroll_sideways(phone: Any) -> None:
                           "return b.scrollWidth <= b.clientWidth; }")  # fmt: skip
 
 
+def touch_drag(tab: Any, start: dict[str, float], end: dict[str, float], steps: int = 8) -> None:
+    """A one-finger drag from ``start`` to ``end`` (client px) through Chromium's touch input (DevTools protocol)."""
+    session = tab.context.new_cdp_session(tab)
+    session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [start]})
+    for k in range(1, steps + 1):
+        point = {
+            "x": start["x"] + (end["x"] - start["x"]) * k / steps,
+            "y": start["y"] + (end["y"] - start["y"]) * k / steps,
+        }
+        session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_a_finger_drags_a_disk_on_a_phone_while_the_board_scrolls(phone: Any) -> None:
+    new_puzzle(phone, disks=12, pegs=8)
+    phone.evaluate("() => document.querySelector('#play .board-scroll').scrollIntoView({block: 'center'})")
+    points = phone.evaluate(
+        """() => { const view = window.__game.view; const from = view.diskCentre(0, 11);
+            return [view.clientPoint(from.u, from.z), view.clientPoint(view.g.peg_u_mm[1], 20)]; }"""
+    )
+    touch_drag(phone, points[0], points[1])
+    phone.wait_for_function("() => document.getElementById('move-count').textContent === '1'", timeout=5000)
+    assert position(phone) == "B" + "A" * 11
+    # a finger on the board off the disks, moved 150 px left, scrolls the board 150 px to the right
+    assert phone.evaluate("() => document.querySelector('#play .board-scroll').scrollLeft") == 0
+    start = phone.evaluate(
+        """() => { const view = window.__game.view, u = view.g.peg_u_mm;
+            return view.clientPoint((u[0] + u[1]) / 2, view.g.peg_height_mm); }"""
+    )
+    touch_drag(phone, start, {"x": start["x"] - 150, "y": start["y"]})
+    scrolled = phone.evaluate("() => document.querySelector('#play .board-scroll').scrollLeft")
+    assert 140 <= scrolled <= 160, scrolled
+    assert position(phone) == "B" + "A" * 11 and "Picked" not in phone.inner_text("#play-message")
+
+
 def test_robot_buttons_are_above_the_fold_at_1280x800(browser: Any, console: Any) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     tab = context.new_page()

@@ -56,6 +56,8 @@ export class BoardView {
     this.diskLayer = el("g", { class: "disks" }, svg);
     this.armLayer = el("g", { class: "arm-layer", "aria-hidden": "true" }, svg);
     this.drawBackground();
+    this.panned = false;
+    if (options.interactive) this.enableTouchPan();
   }
 
   get pegs() {
@@ -148,7 +150,9 @@ export class BoardView {
       label.textContent = LETTERS[peg];
       if (this.options.interactive) {
         hit.addEventListener("keydown", (ev) => this.onPegKey(ev, peg));
-        hit.addEventListener("click", () => this.options.onPegActivate && this.options.onPegActivate(peg));
+        hit.addEventListener("click", () => {
+          if (!this.panned && this.options.onPegActivate) this.options.onPegActivate(peg);
+        });
       }
       this.pegNodes.push(hit);
     });
@@ -165,6 +169,29 @@ export class BoardView {
     } else if (/^[1-8]$/.test(ev.key) && Number(ev.key) <= this.pegs) {
       this.pegNodes[Number(ev.key) - 1].focus();
     }
+  }
+
+  // A finger on the board but off a top disk scrolls a board wider than its box sideways. The board itself takes
+  // no browser panning (touch-action: none, which Chromium honours on the <svg> and not on its disks), so that a
+  // finger on a disk drags the disk.
+  enableTouchPan() {
+    const box = this.svg.parentElement;
+    let pan = null;
+    // Handler properties, not listeners: a new BoardView on the same <svg> replaces the old one's.
+    this.svg.onpointerdown = (ev) => {
+      this.panned = false;
+      if (ev.pointerType !== "touch" || ev.target.closest(".disk.top") || box.scrollWidth <= box.clientWidth) return;
+      pan = { id: ev.pointerId, x: ev.clientX, left: box.scrollLeft };
+    };
+    this.svg.onpointermove = (ev) => {
+      if (!pan || ev.pointerId !== pan.id) return;
+      const dx = ev.clientX - pan.x;
+      if (Math.abs(dx) > 4) this.panned = true; // a pan, not a tap: no peg is picked when the finger lifts
+      box.scrollLeft = pan.left - dx;
+    };
+    this.svg.onpointerup = this.svg.onpointercancel = (ev) => {
+      if (pan && ev.pointerId === pan.id) pan = null;
+    };
   }
 
   // Centre (u, z) in mm of a disk at `level` (0 = bottom) on `peg`.
