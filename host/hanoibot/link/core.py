@@ -45,6 +45,11 @@ from .window import Pending
 
 #: Board ERROR codes that are flow control, not failures.
 _QUIET_ERRORS = (protocol.E_QUEUE_FULL,)
+#: Questions (PING, STATUS) a silent board is asked, each a resend timeout after the last, before LinkLost: on a
+#: noisy line answers are lost, so a board that answers slowly (a busy chip, a loaded machine, where the measured
+#: resend timeout grows towards half the silence bound) is given that many chances, not only the two or three that
+#: fit in the silence bound (then LinkLost under load at 1 % bit flips).
+QUESTIONS_BEFORE_LOST = 6
 
 
 def stopped_by_estop_request(cmd_id: int) -> str:
@@ -376,11 +381,12 @@ class LinkCore:
         retransmit_s = probe_s = never_s
         oldest = self.sender.window.oldest
         if oldest is not None and oldest.transmissions and not self.sender.is_waiting(oldest):
-            # Timed from the last ack that made progress if that is later (RFC 6298, 5.3): a frame behind others
-            # waits for the board to read those first, and is not late for that.
+            # Timed from when the frame reached the board's end of the line (on a slow line it waits behind the
+            # bytes written before it: it is not late for that), or from the last ack that made progress if that
+            # is later (RFC 6298, 5.3): a frame behind others waits for the board to read those first.
             probed = (oldest.seq, oldest.transmissions) == self._probe_key
             retransmit_s, probe_s = resend_timing(
-                since_s=max(oldest.sent_s, self._progress_s),
+                since_s=max(oldest.arrives_s, self._progress_s),
                 rto_s=rto_s,
                 probe_after_s=self.rtt.probe_s,
                 probed_s=self._probe_sent_s if probed else None,
@@ -393,7 +399,7 @@ class LinkCore:
             retransmit_s=retransmit_s,
             probe_s=probe_s,
             heartbeat_s=max(heartbeat_s, query_room_s),
-            silence_s=self._last_rx_s + self.silence_s,
+            silence_s=self._last_rx_s + self.silence_bound_s(),
             flush_s=self.sender.flush_due_s(rto_s),
             reset_check_s=reset_check_s,
         )
@@ -455,7 +461,8 @@ class LinkCore:
                 self._board_reset(status.boot_id, "unknown")
             self._session_taken_over()
         self.watch.acked_seq = ack
-        self._take_ack(ack, now_s)
+        if not self._take_ack(ack, now_s) and kind == protocol.ACK:
+            self._on_repeated_ack(ack)
         if kind == protocol.ACK and len(fields) == 2:
             self._done_up_to(protocol.parse_uint(fields[1], protocol.MAX_CMD_ID))
         elif kind == protocol.DONE and fields:
@@ -475,14 +482,28 @@ class LinkCore:
         """Record and raise SessionTakenOver: from now on every service call raises it (nothing more is sent)."""
         raise self._traced(self.watch.taken_over())
 
-    def _take_ack(self, ack: int, now_s: float) -> None:
-        """Drop what a cumulative ack covers; the newest frame it covers, if sent once, is an RTT sample."""
+    def _take_ack(self, ack: int, now_s: float) -> bool:
+        """Drop what a cumulative ack covers; the newest frame it covers, if sent once, is an RTT sample. True if
+        it acked something new."""
         acked = self.sender.take_ack(ack, now_s)
         if acked:
             self.rtt.clear_back_off()
             self._progress_s = now_s
         if acked and acked[-1].transmissions == 1:
             self.rtt.sample(now_s - acked[-1].sent_s)  # sent once: a clean round trip
+        return bool(acked)
+
+    def _on_repeated_ack(self, ack: int) -> None:
+        """An ACK that acks nothing new: the board read a reliable frame it could not take, a later one than it
+        expects (the oldest unacked frame, sent once, was lost on the way), so go back N now instead of a probe's
+        round trip later (TCP's fast retransmit; once per transmission of that frame)."""
+        oldest = self.sender.window.oldest
+        if oldest is None or oldest.transmissions != 1 or (oldest.seq - 1) % protocol.SEQ_MOD != ack:
+            return
+        key = (oldest.seq, oldest.transmissions)
+        if key != self._fast_retransmit_key:
+            self._fast_retransmit_key = key
+            self.sender.resend_all()
 
     def _on_pong(self, token: str, now_s: float) -> None:
         """A PONG gives a clean RTT sample, and proves a loss: the board saw the oldest frame's last
@@ -564,7 +585,7 @@ class LinkCore:
             raise self._traced(
                 LinkLost(
                     f"no valid frame from {self.url!r} for {now_s - self._last_rx_s:.2f} s"
-                    f" (bound {self.silence_s:g} s): check the cable and the board's power"
+                    f" (bound {self.silence_bound_s():.3g} s): check the cable and the board's power"
                 )
             )
 
@@ -647,6 +668,11 @@ class LinkCore:
         self.watch.suspect_reset = True
         if self.clock.now_s() - self.questions.status_asked_s >= self._reask_s():
             self.send_immediate(protocol.STATUS, urgent=True)
+
+    def silence_bound_s(self) -> float:
+        """How long the board may stay silent before LinkLost, in s: ``silence_s``, or longer while the measured
+        resend timeout is long (:data:`QUESTIONS_BEFORE_LOST` questions asked a measured timeout apart)."""
+        return max(self.silence_s, QUESTIONS_BEFORE_LOST * self.rtt.measured_rto_s)
 
     def _reask_s(self) -> float:
         """How long after asking STATUS about a reboot to ask again, in s: once its answer is overdue (twice the

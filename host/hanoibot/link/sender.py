@@ -67,8 +67,8 @@ class Sender:
         return self.frames_written
 
     def line_done_s(self) -> float:
-        """When the line will have carried every byte written so far, in s of the link clock (at most now when
-        it is idle): a frame written behind others is not late for its answer before then."""
+        """When the line will have carried every byte written so far, in s of the link clock (-inf before the
+        first write): a frame written behind others is not late for its answer before then."""
         return self._line_free_s
 
     def add(self, kind: str, fields: Sequence[str | int], *, ack: int, cmd_id: int | None = None) -> Pending:
@@ -143,3 +143,4 @@ class Sender:
         entry.sent_s = self._now_s()
         entry.sent_order = self.next_order
         self.write(entry.frame)
+        entry.arrives_s = self.line_done_s()
