@@ -37,7 +37,7 @@ from .port_lock import PortLock
 from .probe import PingSent, Questions
 from .rtt import RttEstimator
 from .sender import QUERY_BYTES, Sender
-from .status import Hello, Status, for_people, parse_hello, parse_status
+from .status import Hello, Mode, Status, for_people, parse_hello, parse_status
 from .timers import Deadlines, read_wait_s, resend_timing
 from .trace import FrameTrace
 from .watch import BoardWatch
@@ -536,7 +536,7 @@ class LinkCore:
         self._done_up_to(status.last_done_cmd)
         self.estop_relay.status_came(
             self._lock.control if self._lock is not None else None,
-            latched=status.mode == "ESTOP",
+            latched=status.mode is Mode.ESTOP,
             statuses=self.statuses,
         )
 
