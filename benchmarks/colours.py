@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 
 from hanoibot.planner import colours as colour_planner
+from hanoibot.planner.colour_search import ColourSearch
 from hanoibot.planner.colours import ColourPlan, level_length, lower_bound
 from hanoibot.puzzle.colours import ColourState, start_and_goal
 
@@ -74,6 +75,7 @@ def exact(puzzle: str, sizes: int) -> tuple[int, int, float]:
 
 
 def main(largest: bool) -> None:
+    ColourSearch.forget_boards = lambda self: None  # keep what the search held of the boards, to count it
     print("(a) exact search against a plain breadth-first search, same process")
     header = f"{'puzzle':>9} {'n':>3} {'optimum':>8} {'BFS s':>8} {'BFS boards':>11} {'exact s':>8} {'held':>8}"
     print(f"{header} {'ratio':>7}")

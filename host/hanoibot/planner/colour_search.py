@@ -83,6 +83,10 @@ class ColourSearch:
         tables = sum(2 * len(stay) ** 2 for stay, _ in self.tables.values())
         return tables + sum(3 * len(g[0]) for g, _ in self._gathered.values())
 
+    def forget_boards(self) -> None:
+        """Drop what was kept of particular boards (their gatherings); the tables stay."""
+        self._gathered.clear()
+
     # -- the tables ---------------------------------------------------------------------------------------------
     def layout_of(self, state: ColourState) -> tuple[int, ...]:
         """``state`` as one layout index per size (smallest first), blind sizes in one colour."""

@@ -63,7 +63,11 @@ def shortest_moves(start: ColourState, goal: ColourState) -> list[Move]:
     if not is_searchable(start):
         limits = ", ".join(f"{count} for {per} disks per size" for per, count in EXACT_SIZES.items())
         raise SearchLimitExceeded(f"exact search of {start.sizes} sizes: expected at most {limits}")
-    return _search(tuple(_colours(start))).moves(start, goal)
+    search = _search(tuple(_colours(start)))
+    try:
+        return search.moves(start, goal)
+    finally:
+        search.forget_boards()  # a long-lived caller (the console) asks about many boards: keep only the tables
 
 
 def lower_bound(start: ColourState, goal: ColourState) -> int:
@@ -71,7 +75,11 @@ def lower_bound(start: ColourState, goal: ColourState) -> int:
     disks of all but the :data:`BOUND_SIZES` largest sizes taken as one colour (every plan of the puzzle is a plan
     of that one, so it needs at least as many moves)."""
     blind = max(0, start.sizes - BOUND_SIZES.get(_per_size(start), 0))
-    return _search(tuple(_colours(start)), blind).distance(start, goal)
+    search = _search(tuple(_colours(start)), blind)
+    try:
+        return search.distance(start, goal)
+    finally:
+        search.forget_boards()
 
 
 def _satisfied(arrangement: Arrangement, goal: LevelGoal) -> bool:
