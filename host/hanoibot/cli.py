@@ -121,9 +121,31 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+#: Commands whose ``--port`` and ``--config`` default to the environment and the user's config folder
+#: (:mod:`hanoibot.config.user`); ``resume`` is not one: its journal names the port and config of its run.
+TAKES_USER_DEFAULTS = frozenset({"run", "home", "jog", "calibrate", "status", "estop", "deploy", "emulate", "render"})
+
+
+def fill_user_defaults(args: argparse.Namespace) -> None:
+    """Fill a missing ``--port`` / ``--config`` of a command in :data:`TAKES_USER_DEFAULTS` by the one rule of
+    :mod:`hanoibot.config.user` (a ``--config`` stays unset when that rule ends at the shipped robot)."""
+    if args.command not in TAKES_USER_DEFAULTS:
+        return
+    from .config import default_config_path
+    from .config.user import resolve_config, resolve_port
+
+    if getattr(args, "port", "") is None:
+        args.port = resolve_port(None)
+    if getattr(args, "config", "") is None:
+        config = resolve_config(None)
+        if config != default_config_path():
+            args.config = str(config)
+
+
 def _run(args: argparse.Namespace) -> int:
     """Run the parsed command; the exit code, with errors turned into one line (see :func:`main`)."""
     try:
+        fill_user_defaults(args)
         code = int(args.run(args) or 0)
         sys.stdout.flush()
         return code
