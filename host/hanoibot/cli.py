@@ -30,14 +30,15 @@ COMMANDS = {
     "run": "play a puzzle on the arm (simulated by default)",
     "resume": "finish a journaled run, every move exactly once",
     "home": "bring the arm to its start pose",
-    "jog": "move one joint at a time with keys",
-    "calibrate": "jog to each peg and save the peg positions into the robot config",
+    "jog": "move the arm with keys: a joint at a time, or the grip point along x, y, z",
+    "calibrate": "find each peg and the grip threshold in one guided session, saved into the robot config",
     "status": "show the board's boot id, mode, faults, grip and servo pulses",
     "estop": "latch the board's e-stop",
     "deploy": "compile and copy the firmware to a MicroPython board, verify it, reset it",
     "emulate": "serve the simulated board on a pseudo-terminal",
     "lock": "play the twin-tower lock puzzle, or solve it",
     "serve": "the browser console: play the puzzle, watch and drive the arm",
+    "init": "make your own robot config and board wiring, and remember the port",
 }
 
 EPILOG = """examples:

@@ -204,7 +204,7 @@ def register(subparsers: Any) -> None:
     """Add the ``jog`` sub-command."""
     parser = subparsers.add_parser(
         "jog",
-        help="move one joint at a time with keys",
+        help="move the arm with keys: a joint at a time, or the grip point along x, y, z",
         description="Move the arm one joint at a time, within its limits. " + (__doc__ or "").split("\n\n")[1],
         epilog="examples:\n  hanoibot jog --port /dev/ttyACM0\n  echo '1++++p q' | hanoibot jog\n",
         formatter_class=argparse.RawDescriptionHelpFormatter,

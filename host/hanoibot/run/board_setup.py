@@ -23,10 +23,16 @@ def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
         raise ConfigError(f"{n_disks} disks asked but {source} declares {config.board.disk_count} in [board]")
 
 
+#: Ports whose far end is a simulated world the host sets up: ``sim://`` and the virtual Pico, ``vpico://``.
+SIMULATED_SCHEMES = ("sim", "vpico")
+
+
 def sim_port_url(url: str, start: State, config_path: str | None, rules: Rules | None = None) -> str:
-    """``url``, and for ``sim://`` with the simulated disks placed as ``start``, the same robot config and rules."""
+    """``url``, and for ``sim://`` or ``vpico://`` with the simulated disks placed as ``start``, the same robot
+    config and rules (options the URL gives itself stay)."""
     parts = urlsplit(url)
-    if parts.scheme.lower() != "sim":
+    scheme = parts.scheme.lower()
+    if scheme not in SIMULATED_SCHEMES:
         return url
     options = dict(parse_qsl(parts.query, keep_blank_values=True))
     extra = []
@@ -37,4 +43,4 @@ def sim_port_url(url: str, start: State, config_path: str | None, rules: Rules |
     if config_path is not None and "config" not in options:
         extra.append(f"config={quote(str(config_path), safe='')}")
     query = "&".join(q for q in (parts.query, *extra) if q)
-    return f"sim://?{query}" if query else "sim://"
+    return f"{scheme}://?{query}" if query else f"{scheme}://"
