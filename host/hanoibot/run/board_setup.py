@@ -43,4 +43,4 @@ def sim_port_url(url: str, start: State, config_path: str | None, rules: Rules |
     if config_path is not None and "config" not in options:
         extra.append(f"config={quote(str(config_path), safe='')}")
     query = "&".join(q for q in (parts.query, *extra) if q)
-    return f"{scheme}://?{query}" if query else f"{scheme}://"
+    return f"{scheme}://{parts.netloc}?{query}" if query else f"{scheme}://{parts.netloc}"

@@ -1,6 +1,8 @@
 """``sim://`` for pyserial: a port whose far end is the simulated board, in-process, on a virtual clock.
 
-URL: ``sim://[?option=value&...]`` with the fault options ``flip``, ``drop``, ``insert``, ``dup`` (probabilities),
+URL: ``sim://[NAME][?option=value&...]`` (``NAME``: letters, digits, ``-``, ``_``; each name is a simulated board
+of its own, locked apart from the others, see :mod:`hanoibot.link.port_lock`) with the fault options ``flip``,
+``drop``, ``insert``, ``dup`` (probabilities),
 ``seed``, ``reset_after`` (frames), the world options ``board``, ``config``, ``speed``, ``slow`` (the board's chip
 runs that many times slower than a real Pico: each frame and control step costs chip time), and ``realtime=1`` to pace
 virtual time with the wall clock. A read that would block advances virtual time in control ticks until data
@@ -11,6 +13,7 @@ session should read). Registered by importing :mod:`hanoibot.link`.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -29,8 +32,9 @@ KNOWN_OPTIONS = (*FAULT_OPTIONS, *WORLD_OPTIONS, *BOARD_OPTIONS, "realtime")
 def parse_sim_url(url: str) -> dict[str, str]:
     """The query options of a ``sim://`` URL; ConfigError names an unknown, repeated or bad option."""
     parts = urlsplit(url)
-    if parts.scheme.lower() != "sim" or parts.netloc or parts.path not in ("", "/"):
-        raise ConfigError(f"port URL {url!r} is not a sim:// URL: expected sim://[?option=value&...]")
+    named = not parts.netloc or re.fullmatch(r"[A-Za-z0-9_-]{1,32}", parts.netloc) is not None
+    if parts.scheme.lower() != "sim" or not named or parts.path not in ("", "/"):
+        raise ConfigError(f"port URL {url!r} is not a sim:// URL: expected sim://[NAME][?option=value&...]")
     options: dict[str, str] = {}
     for name, value in parse_qsl(parts.query, keep_blank_values=True):
         if name not in KNOWN_OPTIONS:
