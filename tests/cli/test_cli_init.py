@@ -106,3 +106,20 @@ def test_a_damaged_settings_file_is_one_line(home: Path, capsys: pytest.CaptureF
     assert main(["status"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "settings.toml" in err
+
+
+def test_deploy_takes_the_users_board_wiring(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from hanoibot.commands.deploy import users_firmware
+    from hanoibot.deploy.steps import firmware_files
+
+    shipped = {f.board_path: f.source for f in firmware_files(users_firmware())}
+    assert shipped["board_config.py"] == shipped_firmware().board_config_py  # no wiring of one's own yet
+    assert main(["init"]) == 0
+    wiring = {f.board_path: f.source for f in firmware_files(users_firmware())}
+    assert wiring["board_config.py"] == home / "board_config.py" and wiring["main.py"] == shipped["main.py"]
+
+
+def test_a_board_that_never_says_hello_points_to_deploy(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["status", "--port", "loop://"]) == 2  # echoes our SYNC back: nothing hanoibot answers
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no HELLO" in err and "hanoibot deploy --port loop://" in err

@@ -87,12 +87,12 @@ def check_output_paths(
         if path is None:
             continue
         check_output_file(path, option)
-        if option not in OWN_EXISTS_RULE:
-            check_not_there(path, option, force)
         key = os.path.realpath(path)
         if key in seen:
             raise OutputFileError(f"{option} {path!r} is the same file as {seen[key]}: expected a different path")
         seen[key] = option
+        if option not in OWN_EXISTS_RULE:
+            check_not_there(path, option, force)
 
 
 def write_report(report: Writable, path: str) -> bool:

@@ -71,8 +71,6 @@ def run(args: argparse.Namespace) -> int:
             f"would be {limit * request.n_disks:,} lines; text boards go up to {MAX_TEXT_DISKS} disks: "
             "expected a smaller -n (the moves alone: hanoibot solve --format plain)"
         )
-    if args.out is not None:
-        check_output_paths({"--out": args.out}, {"--config": args.config}, force=args.force)
     if args.out is None and args.config is not None:
         from ..config import load_config
 
@@ -90,7 +88,9 @@ def run(args: argparse.Namespace) -> int:
     from ..render.plan_frames import plan_frames
 
     config = load_config(args.config)
-    svg = render_run_svg(config, plan_frames(config, plan.start, moves), frame_s=frame_s)
+    frames = plan_frames(config, plan.start, moves)
+    check_output_paths({"--out": args.out}, {"--config": args.config}, force=args.force)  # before the long part
+    svg = render_run_svg(config, frames, frame_s=frame_s)
     try:
         with open(args.out, "w", encoding="utf-8") as out:
             out.write(svg)
