@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ConfigError, RunFault
+from ..link.status import Grip
 
 #: The held reading must exceed the empty one by this much (of 65535) for the two to be told apart reliably.
 MIN_MARGIN_U16 = 2000
@@ -25,7 +26,7 @@ PROMPTS = (
 def measure_grip_threshold(robot: Any, ask: Callable[[str], object]) -> tuple[int, int, int]:
     """Close the gripper empty and on a disk (``ask`` waits for the user before each); (empty, held, threshold)."""
     status = robot.session.status()
-    if status.grip == "none":
+    if status.grip is Grip.NONE:
         raise ConfigError(
             f"[gripper] grip_sensor: the board on {robot.port_url} has no grip sensor (GRIP_SENSOR_PIN in "
             "board_config.py): wire one as hardware/README.md shows"
@@ -70,7 +71,7 @@ def ask_grip_threshold(robot: Any, person: Any, *, skippable: bool) -> tuple[int
     (empty, held, threshold), or None when the input ended, a stop came, or (``skippable``) the person skipped it
     or the board has no grip sensor."""
     if skippable:
-        if robot.session.status().grip == "none":
+        if robot.session.status().grip is Grip.NONE:
             print("grip sensor: none on this board (GRIP_SENSOR_PIN in board_config.py): not measured", flush=True)
             return None
         answer = person.ask(

@@ -261,6 +261,7 @@ def prepare_for_jogging(robot: Any) -> None:
     is dropped, and command ids it may have planned are skipped) and configure an unconfigured board (its outputs
     start at the start pose); refuse while a fault is latched."""
     from ..errors import RunFault
+    from ..link.status import Mode
     from ..run.release import SILENCE_FAULTS, release_board
 
     status = robot.session.status()
@@ -268,5 +269,5 @@ def prepare_for_jogging(robot: Any) -> None:
     if latched:
         raise RunFault(f"the board has latched {', '.join(latched)}: release it with hanoibot home --clear")
     release_board(robot.session, clear=False)
-    if robot.session.status().mode == "UNCONFIGURED":
+    if robot.session.status().mode is Mode.UNCONFIGURED:
         robot.session.configure(*robot.limits())
