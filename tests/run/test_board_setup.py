@@ -21,9 +21,9 @@ def test_a_simulated_board_gets_the_plans_disks(scheme: str) -> None:
     assert options(url) == {"slow": "6", "board": "AAAA", "rules": "classic", "config": "/tmp/robot.toml"}
 
 
-def test_options_the_url_gives_stay_and_a_name_is_kept() -> None:
-    url = sim_port_url("sim://second?board=CCC", State.parse("AAA"), None)
-    assert url.startswith("sim://second?") and options(url) == {"board": "CCC"}
+def test_options_the_url_gives_stay() -> None:
+    url = sim_port_url("vpico://?board=CCC", State.parse("AAA"), None)
+    assert url.startswith("vpico://?") and options(url) == {"board": "CCC"}
 
 
 def test_a_real_port_is_left_alone() -> None:
