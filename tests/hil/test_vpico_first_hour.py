@@ -95,10 +95,9 @@ def test_a_first_run_from_a_checkout_takes_four_commands(tmp_path: Path) -> None
 
 
 def test_the_installed_wheel_deploys_to_the_virtual_pico(tmp_path: Path) -> None:
-    require_machine_sustains_the_cap()
     dist = tmp_path / "dist"
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
         capture_output=True,
         text=True,
         timeout=STEP_TIMEOUT_S,
@@ -132,6 +131,7 @@ def test_the_installed_wheel_deploys_to_the_virtual_pico(tmp_path: Path) -> None
         timeout=STEP_TIMEOUT_S,
     )
     assert where.returncode == 0 and str(venv) in where.stdout, where.stdout + where.stderr
+    require_machine_sustains_the_cap()  # the packaging is checked; the deploy needs the chip at its speed cap
     link = tmp_path / "pico"
     board = subprocess.Popen(
         [python, "-m", "hanoibot", "emulate", *EMULATE_PICO, "--blank", "--link", str(link)],
