@@ -29,6 +29,7 @@ COMMANDS = {
     "render": "draw a plan: text boards or an animated SVG with the arm",
     "run": "play a puzzle on the arm (simulated by default)",
     "resume": "finish a journaled run, every move exactly once",
+    "runs": "list the journaled runs, newest first",
     "home": "bring the arm to its start pose",
     "jog": "move one joint at a time with keys",
     "calibrate": "jog to each peg and save the peg positions into the robot config",

@@ -34,18 +34,17 @@ def add_port_arguments(parser: argparse.ArgumentParser) -> None:
 
 def open_robot(args: argparse.Namespace) -> Any:
     """The robot on ``--port`` with ``--config``, link open (one-line errors for a bad port or protocol)."""
-    from ..config import load_config
-    from ..run.robot import Robot
+    from ..ops import board
 
-    robot = Robot(args.port, load_config(args.config))
-    robot.open()
-    return robot
+    return board.open_robot(args.port, args.config)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the board's status; returns 0."""
+    from ..ops import board
+
     with open_robot(args) as robot:
-        status = robot.session.status()
+        status = board.status(robot)
         fields = dict(status._asdict())
         fields["faults"] = list(status.faults)
         fields["pulses_us"] = list(status.pulses_us)
