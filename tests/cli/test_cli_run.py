@@ -5,10 +5,9 @@ Bad input must give one line on stderr and exit code 2, with nothing moved.
 
 from __future__ import annotations
 
-import re
-
 import json
 import os
+import re
 import signal
 from pathlib import Path
 from types import SimpleNamespace
