@@ -142,9 +142,10 @@ def sim_board_from_journal(port: str, journal: Path, config_path: str | None = N
     return url, f"a new simulated board, its disks placed where the journal last saw them: {board}"
 
 
-def open_resume(request: ResumeRequest, ask: Ask | None = None) -> Resumption | Finished:
+def open_resume(request: ResumeRequest, ask: Ask | None = None, *, robot: Robot | None = None) -> Resumption | Finished:
     """Check the journal against the robot, open the board and decide where the run goes on (nothing moves yet).
 
+    ``robot``: a robot the caller holds open (the console's), used as it is; else one is opened on the port.
     JournalError for a journal of another robot config or plan, or a reset board nobody confirmed; RunFault for
     a board that cannot go on as it is (a latched e-stop without ``clear``, a disk in a reset arm's gripper).
     """
@@ -154,26 +155,29 @@ def open_resume(request: ResumeRequest, ask: Ask | None = None) -> Resumption | 
     if log.end_status == "done":
         return Finished(request.journal, log.moves_done)
     config_path = request.config_path or log.config_path or None
-    config = load_config(config_path)
+    config = robot.config if robot is not None else load_config(config_path)
     plan = check_journal(log, config.config_hash, str(request.journal))
     if isinstance(plan, ColourRunPlan):
         config = config.with_colour_disks(plan.sizes, plan.per_size)
         if request.board and board is not None:
             check_colour_board(request.board, board, plan)
-    port = request.port or log.port or "sim://"
     said = ""
-    if port.lower().startswith("sim:"):
-        # An in-process simulated board never outlives its host: a new one, placed as the journal last saw it.
-        if board is None:
-            board = last_known_state(log, plan)
-            said = f"a new simulated board, its disks placed where the journal last saw them: {board}"
-        port = sim_port_url(without_board(port), board, config_path, plan.rules)
-    robot = Robot(port, config)
-    robot.open()
+    own = robot is None
+    if robot is None:
+        port = request.port or log.port or "sim://"
+        if port.lower().startswith("sim:"):
+            # An in-process simulated board never outlives its host: a new one, placed as the journal last saw it.
+            if board is None:
+                board = last_known_state(log, plan)
+                said = f"a new simulated board, its disks placed where the journal last saw them: {board}"
+            port = sim_port_url(without_board(port), board, config_path, plan.rules)
+        robot = Robot(port, config)
     try:
+        robot.open()
         journal = Journal.open_append(request.journal)
     except BaseException:
-        robot.close()
+        if own:
+            robot.close()
         raise
     try:
         if robot.boot_id == log.boot_id and board is None:
@@ -184,6 +188,7 @@ def open_resume(request: ResumeRequest, ask: Ask | None = None) -> Resumption | 
             point = resume_after_reset(log, plan, robot, board)
     except BaseException:
         journal.close()
-        robot.close()
+        if own:
+            robot.close()
         raise
     return Resumption(robot, journal, point, plan, said)
