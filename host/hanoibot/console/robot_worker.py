@@ -443,6 +443,9 @@ class RobotWorker:
         except BoardReset as err:
             self._after_reset(err)
             return
+        except (HanoiError, OSError) as err:  # the link failed: the run is over all the same
+            self._error = f"the board does not answer: {err}"
+            phase = phase if phase is not Phase.PAUSED else Phase.FAULT
         report = job.report()
         self._progress = (report.moves_done, report.moves_total)
         if phase is Phase.PAUSED:
@@ -462,7 +465,7 @@ class RobotWorker:
             self._message = f"e-stopped {where}"
         else:
             self._message = f"stopped by a fault {where}"
-            self._error = job.sequencer.reason
+            self._error = job.sequencer.reason or self._error
 
     # --- the snapshot ------------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
