@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import RunFault
+from ..link.status import Grip, Mode
 from ..motion.phases import MotionPhase
 from ..motion.segments import Segment, put_down_segments, regrip_segments
 from ..planner.base import Plan
@@ -152,7 +153,7 @@ def release(robot: Robot) -> str:
     left queued) is held first, as the firmware asks. Returns what was done, in words."""
     status = robot.session.status()
     held = ""
-    if str(status.mode) == "MOVING":
+    if status.mode is Mode.MOVING:
         robot.session.hold()
         held = " (the arm was moving: held first)"
     robot.session.release()
@@ -179,7 +180,7 @@ def put_away(
     log, plan = _journal_of(robot, journal_path)
     unnamed = NO_JOURNAL if journal_path is None else f"the journal {str(journal_path)!r} is of an earlier boot"
     # A held disk nobody can name: ask (or stop) before any latch is released or anything moves.
-    asked = _ask_disks(robot, ask, unnamed) if log is None and str(status.grip) == "held" else None
+    asked = _ask_disks(robot, ask, unnamed) if log is None and status.grip is Grip.HELD else None
     done = ""
     with contextlib.ExitStack() as stack:
         # Held (locked) from before anything moves until the board is recorded: no other process writes it meanwhile.

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import HanoiError, PortBusy
+from ..link.status import Mode
 from ..run.robot import Robot
 from .board import open_robot
 
@@ -34,8 +35,8 @@ class EstopResult:
 def estop_robot(robot: Robot) -> EstopResult:
     """Latch the e-stop on the board ``robot`` drives (ESTOP repeated until a STATUS confirms it)."""
     robot.session.estop()
-    mode = str(robot.session.status().mode)
-    if mode != "ESTOP":
+    mode = robot.session.status().mode
+    if mode is not Mode.ESTOP:
         return EstopResult(False, f"sent ESTOP to {robot.port_url} but the board reports mode {mode}")
     return EstopResult(True, f"e-stop latched on {robot.port_url}: the arm holds its pose")
 
