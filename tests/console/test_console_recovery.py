@@ -98,3 +98,26 @@ def test_every_way_a_run_ends_recovers_from_the_page(
         else:
             home_and_check(controller, bench)
         assert bad_events(bench.events[judged_from:]) == []
+
+
+def test_the_page_changes_the_arms_disks_and_disconnects_and_reconnects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with bench_on("sim://?speed=8", str(tmp_path), monkeypatch) as bench:
+        page = bench.page()
+        page.send("connect", state="CAA", pegs=3)
+        page.wait_for(lambda s: s["connected"] and s["busy"] == "", "connected")
+        page.send("run", rules="classic", goal="AAAA", pegs=3)  # the page now plays 4 disks: refused, one line
+        refused = page.wait_for(lambda s: bool(s["error"]), "a refusal")
+        assert "3 disks but the page plays 4: press Connect" in refused["error"]
+        page.send("connect", state="AAAA", pegs=3)  # Connect again gives the arm the page's board
+        page.wait_for(lambda s: s["board_text"] == "AAAA" and s["busy"] == "", "the new board")
+        page.send("run", rules="classic", goal="CCCC", pegs=3)
+        done = page.wait_for(lambda s: s["message"].startswith("done:"), "the 4-disk run done")
+        assert done["moves_done"] == 15 and bench.board.world.state.to_string() == "CCCC"
+        page.send("disconnect")
+        page.wait_for(lambda s: not s["connected"] and s["message"] == "disconnected", "disconnected", 10.0)
+        page.send("connect", state="AB", pegs=3)
+        page.wait_for(lambda s: s["connected"] and s["board_text"] == "AB", "connected again")
+        assert bench.board.world.state.to_string() == "AB"
+        assert bad_events(bench.events) == []
