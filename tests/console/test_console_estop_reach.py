@@ -58,3 +58,18 @@ def test_estop_reaches_a_run_of_another_process_through_its_control_socket(
             run.communicate()
     assert run.returncode == 1 and "run e-stopped" in err, err
     assert list_runs()[0].ended == "e-stopped"
+
+
+def test_estop_of_another_process_reaches_the_consoles_arm_and_the_page_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with bench_on("sim://", str(tmp_path), monkeypatch) as bench:
+        page = bench.page()
+        page.send("connect", state="AAA", pegs=3)
+        page.wait_for(lambda s: s["connected"] and s["busy"] == "", "connected")
+        stopped = subprocess.run(
+            [*HANOIBOT, "estop", "--port", "sim://"], capture_output=True, text=True, timeout=RUN_WAIT_S
+        )
+        assert stopped.returncode == 0 and "stopped the arm: e-stop latched" in stopped.stdout, stopped
+        said = page.wait_for(lambda s: s["mode"] == "ESTOP" and "latched" in s["message"], "the latch shown")
+        assert "press Clear" in said["message"]

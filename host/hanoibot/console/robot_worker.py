@@ -99,6 +99,7 @@ class RobotWorker:
         self._busy = ""
         self._journal_path = ""
         self._progress = (0, 0)  # moves done and planned of the last run, kept after it ends
+        self._remote_estops_seen = 0  # e-stops `hanoibot estop` asked for through the port's control socket
         self._closing = False
         self._thread = threading.Thread(target=self._loop, name="hanoibot-console-robot", daemon=True)
         self._thread.start()
@@ -171,6 +172,7 @@ class RobotWorker:
             return
         try:
             self._last_status = self._robot.session.status()
+            self._note_remote_estop()
         except BoardReset as err:
             self._after_reset(err)
         except (HanoiError, OSError) as err:
@@ -196,7 +198,16 @@ class RobotWorker:
         move_finished = job is not None and job.sequencer.moves_done != self._progress[0]
         if self._robot is not None and (move_finished or time.monotonic() - self._last_live_s >= LIVE_PERIOD_S):
             self._last_status = self._robot.session.status()
+            self._note_remote_estop()
             self._send_snapshot(force=True)
+
+    def _note_remote_estop(self) -> None:
+        """``hanoibot estop`` from another process reached the board through this console's link: the same
+        e-stop as the page's (everything queued before it is discarded; nothing moves until a Clear after it)."""
+        asked = self._robot.session.estop_requests if self._robot is not None else 0
+        if asked > self._remote_estops_seen:
+            self._remote_estops_seen = asked
+            self.estop()
 
     def _need_robot(self) -> Any:
         if self._robot is None:
@@ -262,9 +273,13 @@ class RobotWorker:
         robot.session = StoppableSession(url, self.gate.wanted, self._tick)
         robot.open()
         self._robot = robot
+        self._remote_estops_seen = robot.session.estop_requests
         self._believed = believed
         self._last_status = robot.session.status()
         self._message = f"connected to {self.port_url}"
+
+    def _do_pause(self) -> None:
+        raise HanoiError("nothing is running: Pause acts on a run")
 
     def _do_disconnect(self) -> None:
         self._end_job()
