@@ -73,3 +73,25 @@ def test_estop_of_another_process_reaches_the_consoles_arm_and_the_page_says_so(
         assert stopped.returncode == 0 and "stopped the arm: e-stop latched" in stopped.stdout, stopped
         said = page.wait_for(lambda s: s["mode"] == "ESTOP" and "latched" in s["message"], "the latch shown")
         assert "press Clear" in said["message"]
+
+
+def test_a_run_that_fails_in_its_start_leaves_the_arm_e_stoppable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hanoibot.errors import ProtocolMismatch
+    from hanoibot.run.runner import Run
+
+    def start_fails(self: Run, **options: bool) -> None:
+        raise ProtocolMismatch("the board answered in another protocol version")
+
+    with bench_on("sim://", str(tmp_path), monkeypatch) as bench:
+        page = bench.page()
+        page.send("connect", state="AAA", pegs=3)
+        page.wait_for(lambda s: s["connected"] and s["busy"] == "", "connected")
+        monkeypatch.setattr(Run, "start", start_fails)
+        page.send("run", rules="classic", goal="CCC", pegs=3)
+        failed = page.wait_for(lambda s: bool(s["error"]) and s["busy"] == "", "the failed start")
+        assert "another protocol version" in failed["error"] and failed["phase"] == "idle", failed
+        page.send("estop")
+        said = page.wait_for(lambda s: s["busy"] == "" and s["mode"] == "ESTOP", "the latch")
+        assert "e-stop latched" in said["message"] and not said["error"], said
