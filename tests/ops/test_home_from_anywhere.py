@@ -271,7 +271,7 @@ def test_a_new_run_does_not_carry_a_held_disk_home(tmp_path: Path) -> None:
     robot, _ = stopped_in(plan, 1, MotionPhase.TRAVEL, tmp_path)
     robot.session.clear()  # the latch released by hand, the disk still in the gripper
     before_us = tuple(robot.session.status().pulses_us)
-    with pytest.raises(RunFault, match=r"the gripper holds a disk .*hanoibot home --clear --journal FILE"):
+    with pytest.raises(RunFault, match=r"the gripper holds a disk .*put it down with hanoibot home --clear"):
         Run(robot, plan_of(N_DISKS)).start()
     world = robot.sim_board.world
     assert world.held_disk == 2 and tuple(robot.session.status().pulses_us) == before_us
