@@ -244,7 +244,8 @@ class RobotWorker:
             self._last_status = robot.session.status()
         dropped = f" Discarded what was sent before it: {', '.join(flushed)}." if flushed else ""
         if result.latched:
-            self._message = f"{result.text}. Look at the arm, press Clear, then Home or Resume.{dropped}"
+            no_arm = "No arm was connected to the console: " if result.opened else ""
+            self._message = f"{no_arm}{result.text}. Look at the arm, press Clear, then Home or Resume.{dropped}"
         else:
             self._message = ""
             self._error = result.text + dropped

@@ -25,11 +25,13 @@ ANSWER_WAIT_S = 3.0
 @dataclass(frozen=True)
 class EstopResult:
     """How an e-stop went: ``latched`` only when a board confirmed it; ``text`` says what happened and what next;
-    ``no_arm`` when there was no arm to stop (nothing was sent)."""
+    ``no_arm`` when there was no arm to stop (nothing was sent); ``opened`` when no program held the port and
+    this one opened it to latch the e-stop."""
 
     latched: bool
     text: str
     no_arm: bool = False
+    opened: bool = False
 
 
 def estop_robot(robot: Robot) -> EstopResult:
@@ -65,7 +67,10 @@ def estop_port(port_url: str, config_path: str | None = None, *, answer_wait_s: 
     except (HanoiError, OSError) as err:
         return EstopResult(False, f"no arm connected: {err}", no_arm=True)
     with robot:
-        return estop_robot(robot)
+        result = estop_robot(robot)
+    if not result.latched:
+        return result
+    return EstopResult(True, f"nothing held {port_url}: opened it and latched the e-stop", opened=True)
 
 
 def estop_through_holder(port: str, holder: Any, answer_wait_s: float = ANSWER_WAIT_S) -> EstopResult:
