@@ -20,11 +20,11 @@ pytestmark = pytest.mark.slow
 def test_estop_on_a_free_port_latches_the_board_and_says_no_arm_was_connected(tmp_path: Path) -> None:
     with EmulatorProcess("--board", "AAA", "--seed", "1") as emulator:
         app = make_app(ConsoleSettings(emulator.port_path, journal_dir=str(tmp_path)))
-        with TestClient(app, base_url=BASE_URL) as client:
-            with client.websocket_connect("ws://127.0.0.1:8765/ws", headers=ORIGIN) as ws:
-                page = Page(ws)
-                page.send("estop")
-                said = page.wait_for(lambda s: bool(s["message"] or s["error"]), "an answer")
+        client = TestClient(app, base_url=BASE_URL)
+        with client, client.websocket_connect("ws://127.0.0.1:8765/ws", headers=ORIGIN) as ws:
+            page = Page(ws)
+            page.send("estop")
+            said = page.wait_for(lambda s: bool(s["message"] or s["error"]), "an answer")
         assert said["message"].startswith("No arm was connected to the console: nothing held"), said
         assert "latched the e-stop" in said["message"] and not said["connected"]
         status = hanoibot("status", "--json", "--port", emulator.port_path, timeout_s=30.0)
