@@ -3,8 +3,8 @@
 A latched fault or e-stop is only released with ``--clear``. Motion that an earlier command left queued or held (a
 run that stopped or was killed) is dropped first. The arm then lifts straight up clear of every peg; a disk in the
 gripper is put down on a legal peg (the stopped run's journal says which disk it is and where the others are, and
-gets where it went) before the arm travels home: see :mod:`hanoibot.ops.home`. With ``--clear`` and no
-``--journal``, the newest stopped run on the port is that journal (``hanoibot runs``). On ``sim://`` a new simulated
+gets where it went) before the arm travels home: see :mod:`hanoibot.ops.home`. Without ``--journal`` the newest
+stopped run on the port is that journal (``hanoibot runs``). On ``sim://`` a new simulated
 board starts with the disks where that journal last saw them.
 """
 
@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
         "--journal",
         metavar="FILE",
         help="the stopped run's journal: says which disk the gripper holds, and records where it was put down "
-        "(default with --clear: the newest stopped run on the port)",
+        "(default: the newest stopped run on the port, see hanoibot runs)",
     )
     parser.add_argument(
         "--release", action="store_true", help="switch every servo output off instead (the arm goes limp: support it)"
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from ..ops.home import home, release
     from ..ops.journals import journal_for
 
-    journal = journal_for(args.port, args.journal) if args.clear or args.journal is not None else None
+    journal = journal_for(args.port, args.journal) if not args.release else None
     port, said = _port_for(args.port, journal, args.config)
     if said:
         print(f"home: {said}")

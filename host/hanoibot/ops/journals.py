@@ -2,7 +2,7 @@
 
 The folder is ``$XDG_STATE_HOME/hanoibot/runs`` (``~/.local/state/hanoibot/runs`` without it). A file's name
 holds the port (normalised as the port lock does: options dropped, a device path resolved) and the UTC time the
-run started, so the newest stopped run of a port is found without flags (``resume``, ``home --clear``), and
+run started, so the newest stopped run of a port is found without flags (``resume``, ``home``), and
 ``hanoibot runs`` lists them newest first. ``--journal FILE`` still names a file of the user's choice.
 """
 
