@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from ..config import load_config
 from ..errors import JournalError, StateError
@@ -33,6 +32,7 @@ from ..run.recovery import (
 )
 from ..run.robot import Robot
 from ..run.runner import MoveListener, Run
+from ..sim.spec import ONE_OFF_OPTIONS, SimSpec
 
 #: Asks the operator a question and returns the answer line (None when nobody can answer).
 Ask = Callable[[str], str | None]
@@ -121,18 +121,23 @@ def ask_board(log: JournalLog, plan: Plan, why: str, ask: Ask | None) -> State:
     return parse_board(answer.strip(), int(log.plan_spec["pegs"]))
 
 
+def is_sim(url: str) -> bool:
+    """True for a ``sim://`` URL: an in-process simulated board, which never outlives the host."""
+    spec = SimSpec.from_url(url)
+    return spec is not None and spec.scheme == "sim"
+
+
 def without_board(url: str) -> str:
-    """A sim:// URL without ``board=`` (the confirmed board replaces it) and ``reset_after=`` (a one-off fault)."""
-    query = [
-        (k, v) for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True) if k not in ("board", "reset_after")
-    ]
-    return f"sim://?{urlencode(query)}" if query else "sim://"
+    """A sim:// URL without ``board=`` (the confirmed board replaces it) and one-off faults (``reset_after=``)."""
+    spec = SimSpec.from_url(url)
+    return url if spec is None else spec.without("board", *ONE_OFF_OPTIONS).to_url()
 
 
 def sim_board_from_journal(port: str, journal: Path, config_path: str | None = None) -> tuple[str, str]:
     """A ``sim://`` URL whose new simulated board has the disks where ``journal``'s run last saw them, and that
     sentence; ``port`` unchanged when it already names a board (``board=``)."""
-    if "board" in dict(parse_qsl(urlsplit(port).query)):
+    spec = SimSpec.from_url(port)
+    if spec is not None and "board" in dict(spec.options):
         return port, ""
     log = load_journal(journal)
     config = load_config(config_path or log.config_path or None)
@@ -165,7 +170,7 @@ def open_resume(request: ResumeRequest, ask: Ask | None = None, *, robot: Robot 
     own = robot is None
     if robot is None:
         port = request.port or log.port or "sim://"
-        if port.lower().startswith("sim:"):
+        if is_sim(port):
             # An in-process simulated board never outlives its host: a new one, placed as the journal last saw it.
             if board is None:
                 board = last_known_state(log, plan)
