@@ -28,6 +28,15 @@ def port_locks_of_this_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     shutil.rmtree(root, ignore_errors=True)
 
 
+@pytest.fixture(autouse=True)
+def state_folder_of_this_test(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Each test (and the processes it starts) journals its runs into a state folder of its own
+    (``$XDG_STATE_HOME``): runs journal by default, and never into the user's own folder."""
+    root = str(tmp_path_factory.mktemp("state"))
+    monkeypatch.setenv("XDG_STATE_HOME", root)
+    return root
+
+
 def hil_port(config: pytest.Config) -> str | None:
     """The real board's port, or None (no option, or a sim:// URL, which the sim transport covers already)."""
     value = config.getoption("--hil-port", default=None)

@@ -53,8 +53,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sim", ("hanoibot.sim",)),
     ("transports", ("hanoibot.link.urlhandler",)),  # pyserial URL handlers: sim:// wires the link to the sim
     ("run", ("hanoibot.run",)),
+    (
+        "ops",
+        ("hanoibot.ops",),
+    ),  # the operations every front end calls: start, resume, home, clear, e-stop, waiting for a person
     ("deploy", ("hanoibot.deploy",)),  # `hanoibot deploy`: mpy-cross and mpremote, then a HELLO over the link
-    ("ops", ("hanoibot.ops",)),  # the operations every front end calls; waiting for a person
     ("console", ("hanoibot.console",)),  # `hanoibot serve`
     ("commands", ("hanoibot.commands", "hanoibot.cli", "hanoibot.__main__", "hanoibot.testing")),
 )

@@ -29,6 +29,7 @@ COMMANDS = {
     "render": "draw a plan: text boards or an animated SVG with the arm",
     "run": "play a puzzle on the arm (simulated by default)",
     "resume": "finish a journaled run, every move exactly once",
+    "runs": "list the journaled runs, newest first",
     "home": "bring the arm to its start pose",
     "jog": "move the arm with keys: a joint at a time, or the grip point along x, y, z",
     "calibrate": "find each peg and the grip threshold in one guided session, saved into the robot config",

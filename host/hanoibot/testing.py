@@ -72,12 +72,9 @@ def robot_link(hil_port_url: str) -> Iterator[Any]:
 @pytest.fixture
 def robot(hil_port_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A :class:`~hanoibot.run.robot.Robot` on the port under test with its link open, closed after the test."""
-    from .config import load_config
-    from .run.robot import Robot
+    from .ops.board import open_robot
 
-    config = load_config(request.config.getoption("--hil-config", default=None))
-    arm = Robot(hil_port_url, config)
-    arm.open()
+    arm = open_robot(hil_port_url, request.config.getoption("--hil-config", default=None))
     try:
         yield arm
     finally:

@@ -16,7 +16,7 @@ from hanoibot.cli import COMMANDS, main, terminal_columns
     [
         (["solve", "-n"], "hanoibot solve: error: argument -n/--disks: expected one argument"),
         (["count", "-n", "3", "--bogus"], "unrecognized arguments: --bogus"),
-        (["resume"], "hanoibot resume: error: the following arguments are required: --journal"),
+        (["resume", "--journal"], "hanoibot resume: error: argument --journal: expected one argument"),
         (["frob"], "invalid choice: 'frob'"),
         ([], "the following arguments are required: COMMAND"),
     ],

@@ -95,7 +95,7 @@ def test_estop_during_a_run_latches_estop_then_clear_and_home_recover(
     worker.submit("clear")
     snapshots.wait_for(lambda s: s["mode"] != "ESTOP" and "cleared" in s["message"], "cleared")
     worker.submit("home")
-    home = snapshots.wait_for(lambda s: s["message"] == "the arm is home", "homed")
+    home = snapshots.wait_for(lambda s: s["message"].startswith("the arm is home"), "homed")
     assert not home["faults"]
 
 
@@ -137,14 +137,15 @@ def test_pause_continue_and_stop_a_run_from_the_page(
     worker.submit("stop")
     stopped = snapshots.wait_for(lambda s: s["message"].startswith("stopped after"), "stopped")
     assert stopped["phase"] == "idle" and 1 <= stopped["moves_done"] < 7 and stopped["mode"] == "HELD"
-    worker.submit("run", rules="classic", goal="CCC", pegs=3)  # refused: the board holds the stopped run
-    assert "E-STOP, Clear and Home" in snapshots.wait_for(lambda s: bool(s["error"]), "a refusal")["error"]
     worker.estop()
     snapshots.wait_for(lambda s: s["mode"] == "ESTOP", "ESTOP")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)  # refused: the e-stop is latched until a Clear
+    assert "latched ESTOP" in snapshots.wait_for(lambda s: bool(s["error"]), "a refusal")["error"]
     worker.submit("clear")
     snapshots.wait_for(lambda s: "cleared" in s["message"] and s["mode"] == "IDLE", "cleared and let go")
     worker.submit("home")
-    snapshots.wait_for(lambda s: s["message"] == "the arm is home", "homed")
+    snapshots.wait_for(lambda s: s["message"].startswith("the arm is home"), "homed")
+    snapshots.seen.clear()
     worker.submit("run", rules="classic", goal="CCC", pegs=3)  # a new run from where the arm's board is now
     done = snapshots.wait_for(lambda s: s["message"].startswith("done"), "the second run done")
     assert done["board_text"] == "CCC"
@@ -163,7 +164,7 @@ def test_a_stopped_run_resumes_from_the_page_and_its_journal_resumes_with_the_cl
     worker.submit("stop")
     stopped = snapshots.wait_for(lambda s: s["message"].startswith("stopped after"), "stopped")
     assert "Resume finishes the run" in stopped["message"]
-    (journal_path,) = tmp_path.glob("console-*.journal")
+    (journal_path,) = tmp_path.glob("*.journal")
     assert stopped["journal"] == str(journal_path)
     assert load_journal(journal_path).end_status == "stopped"
     worker.submit("resume")
@@ -172,7 +173,7 @@ def test_a_stopped_run_resumes_from_the_page_and_its_journal_resumes_with_the_cl
     log = load_journal(journal_path)
     assert log.end_status == "done" and log.moves_done == 7
     worker.submit("resume")
-    assert "no unfinished run" in snapshots.wait_for(lambda s: bool(s["error"]), "nothing to resume")["error"]
+    assert "no stopped run" in snapshots.wait_for(lambda s: bool(s["error"]), "nothing to resume")["error"]
 
 
 def test_journal_of_a_page_run_resumes_with_the_cli(
@@ -187,7 +188,7 @@ def test_journal_of_a_page_run_resumes_with_the_cli(
     worker.submit("stop")
     stopped = snapshots.wait_for(lambda s: s["message"].startswith("stopped after"), "stopped")
     worker.close()
-    (journal_path,) = tmp_path.glob("console-*.journal")
+    (journal_path,) = tmp_path.glob("*.journal")
     board = stopped["board_text"] if stopped["held"] is None else None
     assert board is not None
     result = subprocess.run(

@@ -65,7 +65,7 @@ def test_estop_from_a_second_terminal_stops_the_run_and_resume_and_home_clear_re
         finally:
             run.kill()
             run.wait(timeout=BOUND_S)
-        assert run.returncode == 1 and "run stopped in estopped" in err, err
+        assert run.returncode == 1 and "run e-stopped after" in err, err
         assert "`hanoibot estop` from another process stopped the arm" in err
         time.sleep(0.5)
         moved = [e for e in emulator.events()[after_estop:] if e.get("event") in MOTION_EVENTS]
@@ -95,5 +95,5 @@ def test_a_run_whose_board_is_taken_over_stops_in_fault_within_a_bound(tmp_path:
             run.kill()
             run.wait(timeout=BOUND_S)
         assert run.returncode == 1, err
-        assert "run stopped in fault" in err and "another program started its own session" in err, err
+        assert "run stopped by a fault after" in err and "another program started its own session" in err, err
         assert bad_events(emulator.events()) == []

@@ -115,7 +115,7 @@ def test_estop_reaches_a_run_waiting_at_its_pause_prompt(emulator: EmulatorProce
     assert stopped.returncode == 0, stopped.stderr
     assert f"(pid {run.process.pid}) stopped the arm" in stopped.stdout
     assert took_s < ESTOP_BOUND_S
-    assert code == 1 and "run stopped in estopped" in err, err
+    assert code == 1 and "run e-stopped after" in err, err
     assert "`hanoibot estop` from another process stopped the arm" in err
     assert json.loads(hanoibot("status", "--json", "--port", port, timeout_s=BOUND_S).stdout)["mode"] == "ESTOP"
     seen = len(emulator.events())

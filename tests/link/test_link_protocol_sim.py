@@ -56,6 +56,19 @@ def test_realtime_paces_virtual_time_with_the_wall_clock() -> None:
     port.close()
 
 
+def test_realtime_does_not_replay_idle_time_at_full_speed() -> None:
+    # Opened, then left idle for a while (a console waiting for a person): the next second of board time still
+    # takes a second of wall time, not the idle time replayed at once.
+    port = serial.serial_for_url("sim://?world=0&realtime=1", timeout=1.0)
+    drain(port)
+    time.sleep(1.5)
+    start_s, virtual_s = time.monotonic(), port.clock.now_s()
+    assert port.read(1) == b""  # nothing comes: the virtual clock runs 1 s
+    assert port.clock.now_s() - virtual_s == pytest.approx(1.0, abs=0.05)
+    assert time.monotonic() - start_s >= 0.9
+    port.close()
+
+
 def test_the_board_answers_at_once_and_survives_a_reopen() -> None:
     port = serial.serial_for_url("sim://?world=0", timeout=0.1)
     drain(port)

@@ -3,21 +3,18 @@
 The latch stays until ``hanoibot home --clear`` (or ``hanoibot resume --journal FILE --clear``, which goes on with
 the stopped run). If another hanoibot process holds the port (a run, also one waiting at its pause prompt), it is
 asked over its control socket to send ESTOP itself and stop in the e-stopped state; if it does not answer within
-:data:`ANSWER_WAIT_S`, an ESTOP frame is written straight to the device (a board acts on ESTOP whoever sends it).
+:data:`hanoibot.ops.stop.ANSWER_WAIT_S`, an ESTOP frame is written straight to the device (a board acts on ESTOP
+whoever sends it). On ``sim://`` with nobody running a simulated board there is no arm to stop, and that is said.
 This is a software stop over the link; the hardware e-stop that cuts servo power is described in hardware/README.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
-from .status import add_port_arguments, open_robot
-
-#: Longest the holder of the port gets to confirm the e-stop, in s.
-ANSWER_WAIT_S = 3.0
+from .status import add_port_arguments
 
 
 def register(subparsers: Any) -> None:
@@ -41,64 +38,22 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Latch the e-stop and report the board's mode; returns 0 when the board (or the port's holder) confirms it."""
-    from ..errors import PortBusy
+    """Latch the e-stop and say so; returns 0 when the board (or the port's holder) confirms it, or when there is
+    no arm to stop (``sim://`` with nobody running it)."""
+    from ..ops.journals import latest_stopped
+    from ..ops.stop import estop_port
 
-    try:
-        robot = open_robot(args)
-    except PortBusy as busy:
-        return estop_through_holder(args.port, busy.holder)
-    with robot:
-        robot.session.estop()
-        status = robot.session.status()
-        print(f"e-stop latched on {robot.port_url}: mode {status.mode}; release with hanoibot home --clear")
-        return 0 if status.mode == "ESTOP" else 1
-
-
-def estop_through_holder(port: str, holder: Any) -> int:
-    """Ask the process holding ``port`` to e-stop the arm; without its answer, write ESTOP to the device."""
-    from ..link.control import CLOSED, ESTOPPED, ask_estop
-
-    who = f"`{holder.command}` (pid {holder.pid})" if holder is not None else "the program holding the port"
-    answer = ask_estop(holder.control, ANSWER_WAIT_S) if holder is not None and holder.control else None
-    clear = f"`hanoibot home --clear --port {port}`"
-    if answer == ESTOPPED:
-        print(f"{who} stopped the arm: e-stop latched on {port}; once it has ended, release with {clear}")
+    result = estop_port(args.port, args.config)
+    if result.no_arm:
+        print(f"estop: {result.text}")
         return 0
-    if answer == CLOSED:
-        print(
-            f"hanoibot: {who} let go of {port} before the board confirmed; run `hanoibot estop --port {port}` again",
-            file=sys.stderr,
-        )
+    if not result.latched:
+        print(f"hanoibot: {result.text}", file=sys.stderr)
         return 1
-    if "://" not in port and write_estop_frame(port):
-        print(
-            f"hanoibot: {who} did not answer within {ANSWER_WAIT_S:g} s: sent ESTOP straight to {port} (not "
-            f"confirmed); check with `hanoibot status --port {port}` once it has ended, or cut servo power",
-            file=sys.stderr,
-        )
-        return 1
+    stopped = latest_stopped(args.port)
+    journal = f" --journal {stopped.path}" if stopped is not None else ""
     print(
-        f"hanoibot: {who} did not answer within {ANSWER_WAIT_S:g} s and {port} cannot be reached around it: press "
-        "Ctrl-C in its terminal, or cut servo power with the hardware e-stop",
-        file=sys.stderr,
+        f"{result.text}; look at the arm, then release it with `hanoibot home --clear --port {args.port}` "
+        f"(or go on with `hanoibot resume{journal} --port {args.port} --clear`)"
     )
-    return 1
-
-
-def write_estop_frame(device: str) -> bool:
-    """Write one ESTOP frame to the serial device ``device`` without taking the port (the board acts on ESTOP
-    whatever its session); False if the device cannot be opened or written."""
-    from hanoifw import protocol
-
-    try:
-        fd = os.open(device, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
-    except OSError:
-        return False
-    try:
-        os.write(fd, protocol.encode(protocol.ESTOP, 0, 0, []))
-        return True
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
+    return 0

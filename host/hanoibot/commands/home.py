@@ -2,8 +2,10 @@
 
 A latched fault or e-stop is only released with ``--clear``. Motion that an earlier command left queued or held (a
 run that stopped or was killed) is dropped first. The arm then lifts straight up clear of every peg; a disk in the
-gripper is put down on a legal peg (``--journal`` says which disk it is and where the others are, and gets where
-it went) before the arm travels home: see :mod:`hanoibot.run.going_home`.
+gripper is put down on a legal peg (the stopped run's journal says which disk it is and where the others are, and
+gets where it went) before the arm travels home: see :mod:`hanoibot.ops.home`. Without ``--journal`` the newest
+stopped run on the port is that journal (``hanoibot runs``). On ``sim://`` a new simulated
+board starts with the disks where that journal last saw them.
 """
 
 from __future__ import annotations
@@ -12,9 +14,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..errors import JournalError
-from ..ops.person import person_asker
-from .status import add_port_arguments, open_robot
+from .status import add_port_arguments
 
 
 def register(subparsers: Any) -> None:
@@ -35,7 +35,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--journal",
         metavar="FILE",
-        help="the stopped run's journal: says which disk the gripper holds, and records where it was put down",
+        help="the stopped run's journal: says which disk the gripper holds, and records where it was put down "
+        "(default: the newest stopped run on the port, see hanoibot runs)",
     )
     parser.add_argument(
         "--release", action="store_true", help="switch every servo output off instead (the arm goes limp: support it)"
@@ -46,22 +47,39 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Home the arm; returns 0 when it is home, 1 if the board faulted on the way (a held disk that cannot be put
     down safely, or a latched fault without ``--clear``, is a one-line error, exit 2)."""
-    from ..run.going_home import home_arm, put_away
+    from ..ops.board import open_robot
+    from ..ops.home import home, release
+    from ..ops.journals import journal_for
+    from ..ops.person import person_asker
 
-    if args.journal == "":
-        raise JournalError("--journal is empty: expected the journal file of the run that stopped")
-    with open_robot(args) as robot:
+    journal = journal_for(args.port, args.journal) if not args.release else None
+    port, said = _port_for(args.port, journal, args.config)
+    if said:
+        print(f"home: {said}")
+    with open_robot(port, args.config) as robot:
         if args.release:
-            robot.session.release()
-            print(f"home: every servo output is off on {robot.port_url} (the arm is limp)")
+            print(f"home: {release(robot)}")
             return 0
-        ask = person_asker(robot.session) if sys.stdin.isatty() else None
-        said, next_cmd_id = put_away(robot, clear=args.clear, journal_path=args.journal, ask=ask)
-        if said:
-            print(f"home: {said}" + (f" (recorded in {args.journal})" if args.journal else ""))
-        failed = home_arm(robot, next_cmd_id)
-        if failed is not None:
-            print(f"hanoibot: homing failed: {failed}", file=sys.stderr)
+        result = home(
+            robot,
+            clear=args.clear,
+            journal_path=journal,
+            ask=person_asker(robot.session) if sys.stdin.isatty() else None,
+        )
+        if result.put_down:
+            print(f"home: {result.put_down}" + (f" (recorded in {result.journal})" if result.journal else ""))
+        if not result.is_home:
+            print(f"hanoibot: homing failed: {result.failed}", file=sys.stderr)
             return 1
         print(f"home: the arm is at its start pose on {robot.port_url}")
         return 0
+
+
+def _port_for(port: str, journal: Any, config_path: str | None) -> tuple[str, str]:
+    """The port to open, and what to say about it: on ``sim://`` with a journal, a new simulated board with the
+    disks where the journal last saw them."""
+    from ..ops.resume import is_sim, sim_board_from_journal
+
+    if journal is None or not is_sim(port):
+        return port, ""
+    return sim_board_from_journal(port, journal, config_path)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 EPILOG = """examples:
   hanoibot run                                       3 disks A -> C on the simulated arm (sim://)
-  hanoibot run -n 5 --journal run.journal            the same with a journal, for `hanoibot resume`
+  hanoibot run -n 5 --journal run.journal            the same with the journal in run.journal (default: hanoibot runs)
   hanoibot run --from ACAB --to C --report r.json    from a shuffled start; one JSON report at the end
   hanoibot run --port '/dev/ttyACM0' -n 4            on a real board
   hanoibot run --port 'sim://?flip=1e-2&seed=3'      the simulated arm over a noisy wire
@@ -54,7 +54,11 @@ def register(subparsers: Any) -> None:
         "--puzzle", metavar="NAME", help="bicolor or tricolor: the coloured disks of [board.colour_set], -n sizes"
     )
     add_robot_arguments(parser)
-    parser.add_argument("--journal", metavar="FILE", help="write a journal to FILE (must not exist) for resume")
+    parser.add_argument(
+        "--journal",
+        metavar="FILE",
+        help="write the journal to FILE (must not exist); default: a new one in the state folder (hanoibot runs)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -79,10 +83,8 @@ def add_robot_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check everything, open the board, then play the plan; see the module doc for exit codes."""
     from ..config import load_config
-    from ..run.board_setup import check_board_fits, sim_port_url
-    from ..run.journal import Journal
-    from ..run.robot import Robot
-    from ..run.runner import Run
+    from ..ops.start import RunRequest, open_run
+    from ..run.board_setup import check_board_fits
 
     check_not_empty(args)
     if args.puzzle is not None:
@@ -95,18 +97,13 @@ def run(args: argparse.Namespace) -> int:
         check_board_fits(config, request.n_disks, request.pegs)
         plan = plan_for(request)
     check_output_paths({"--report": args.report, "--journal": args.journal}, {"--config": args.config})
-    port_url = sim_port_url(args.port or "sim://", plan.start, args.config, plan.rules)
-    robot = Robot(port_url, config)
-    robot.open()
+    started = open_run(RunRequest(plan, config, args.port or "sim://", args.config, args.journal))
     try:
-        journal = Journal.create(args.journal) if args.journal else None
-    except BaseException:
-        robot.close()
-        raise
-    with robot, journal if journal is not None else contextlib.nullcontext():
-        view = make_view(robot, plan.length, plan.start, args, per_size=plan.rules.per_size)
-        job = Run(robot, plan, journal=journal, on_move_done=view.move_done)
-        return drive(job, view, args)
+        view = make_view(started.robot, plan.length, plan.start, args, per_size=plan.rules.per_size)
+        started.job.sequencer.on_move_done = view.move_done
+        return drive(started.job, view, args)
+    finally:
+        started.close()
 
 
 def colour_plan_and_config(args: argparse.Namespace) -> tuple[Plan, RobotConfig]:
@@ -248,15 +245,43 @@ def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) 
             return 1
         return 0 if written else 1
     where = f"after {report.moves_done} of {count_of(report.moves_total, 'move')}"
-    journal_hint = f"; continue with: hanoibot resume --journal {job.journal.path}" if job.journal else ""
-    if job.journal and phase is Phase.ESTOPPED:  # an e-stop is released only when asked to
-        journal_hint = f"; look at the arm, then continue with: hanoibot resume --journal {job.journal.path} --clear"
+    print(f"hanoibot: {stopped_words(phase)} {where}{_reason(job)}{resume_hint(job, phase)}", file=sys.stderr)
     if phase is Phase.DISCONNECTED:
-        print(f"hanoibot: stopped by the operator {where}{journal_hint}", file=sys.stderr)
         return 130
-    print(f"hanoibot: run stopped in {phase.value} {where}: {job.sequencer.reason}{journal_hint}", file=sys.stderr)
     if args.debug and report.frame_trace:
         print(f"hanoibot: the last {len(report.frame_trace)} frames on the link:", file=sys.stderr)
         for line in report.frame_trace:
             print(f"  {line}", file=sys.stderr)
     return 1
+
+
+def _reason(job: Run) -> str:
+    """``: why`` the run stopped ("" when the operator stopped it)."""
+    from ..run.sequencer import Phase
+
+    return f": {job.sequencer.reason}" if job.phase is not Phase.DISCONNECTED and job.sequencer.reason else ""
+
+
+def stopped_words(phase: object) -> str:
+    """How a run that did not finish ended, in words (``e-stopped``, ``stopped by the operator``, ...)."""
+    from ..run.sequencer import Phase
+
+    words: dict[object, str] = {
+        Phase.ESTOPPED: "run e-stopped",
+        Phase.FAULT: "run stopped by a fault",
+        Phase.PAUSED: "run paused",
+        Phase.DISCONNECTED: "stopped by the operator",
+    }
+    return words.get(phase, f"run ended ({phase})")
+
+
+def resume_hint(job: Run, phase: object) -> str:
+    """``; continue with: ...`` naming the command that goes on from the run's journal ("" without one)."""
+    from ..run.sequencer import Phase
+
+    if job.journal is None:
+        return ""
+    journal = f"hanoibot resume --journal {job.journal.path}"
+    if phase is Phase.ESTOPPED:  # an e-stop is released only when asked to
+        return f"; look at the arm, then continue with: {journal} --clear"
+    return f"; continue with: {journal}"

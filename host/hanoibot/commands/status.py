@@ -46,19 +46,18 @@ def resolved_config_path(args: argparse.Namespace) -> Path:
 
 def open_robot(args: argparse.Namespace) -> Any:
     """The robot on ``--port`` with ``--config``, link open (one-line errors for a bad port or protocol)."""
-    from ..config import load_config
     from ..config.user import resolve_port
-    from ..run.robot import Robot
+    from ..ops import board
 
-    robot = Robot(resolve_port(args.port), load_config(resolved_config_path(args)))
-    robot.open()
-    return robot
+    return board.open_robot(resolve_port(args.port), str(resolved_config_path(args)))
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the board's status; returns 0."""
+    from ..ops import board
+
     with open_robot(args) as robot:
-        status = robot.session.status()
+        status = board.status(robot)
         fields = dict(status._asdict())
         fields["faults"] = list(status.faults)
         fields["pulses_us"] = list(status.pulses_us)

@@ -1,11 +1,14 @@
-"""The console's robot: one thread owns the link and runs the same :class:`~hanoibot.run.runner.Run` as the CLI.
+"""The console's robot: one thread owns the link and calls the same operations (:mod:`hanoibot.ops`) as the CLI.
 
 The web side never touches the serial link. It calls :meth:`RobotWorker.submit` with a command name (connect,
-run, pause, continue, stop, resume, home, clear, play_move, disconnect); the worker thread runs them one at a time and
-publishes a snapshot of what the host knows (the board as the robot believes it, the arm's pulses, progress,
+run, pause, continue, stop, resume, home, clear, play_move, disconnect); the worker thread runs them one at a time
+and publishes a snapshot of what the host knows (the board as the robot believes it, the arm's pulses, progress,
 faults) through ``publish`` after every change and at most every :data:`LIVE_PERIOD_S` while the arm moves.
-:meth:`RobotWorker.estop` is different: it sets a flag the run's link checks every control period, and queues
-an ESTOP for an idle board, so it acts within one control period whatever the worker is doing.
+
+:meth:`RobotWorker.estop` follows :mod:`hanoibot.ops.gate`: it preempts (the run's link sends ESTOP within one
+control period, an idle worker does it before anything else), every command issued before it is discarded (the page
+is told which), and nothing moves until a Clear issued after it. Without a connected arm it goes through
+:func:`hanoibot.ops.stop.estop_port` (the control socket of another hanoibot process that holds the port).
 """
 
 from __future__ import annotations
@@ -14,11 +17,11 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import HanoiError
+from ..errors import BoardReset, HanoiError
+from ..ops.gate import Discarded, StopGate, Ticket
 from ..planner.base import Plan
 from ..puzzle import Move, Rules, State
 from .robot_view import arm_polyline_mm, config_geometry, fault_words
@@ -29,6 +32,11 @@ LIVE_PERIOD_S = 0.05
 IDLE_PERIOD_S = 0.25
 #: Sequencer phases in which the moved disk is between the fingers.
 HOLDING_PHASES = ("lift", "travel", "lower")
+#: What the page is told after a board reset.
+RESET_WORDS = (
+    "the board was reset: its servos are off and the arm is limp. Take a disk out of the gripper by hand and put "
+    "it on a peg, then Home, or Resume the run"
+)
 
 Publish = Callable[[dict[str, Any]], object]
 
@@ -62,7 +70,8 @@ def _refuse_coloured(rules: str) -> None:
 class RobotWorker:
     """The robot on ``port_url`` (``config_path`` or the default robot), driven from one thread.
 
-    ``journal_dir`` (named by the user) receives one new journal per run started from the page.
+    Runs started from the page are journaled into ``journal_dir`` (default: the state folder, see
+    :mod:`hanoibot.ops.journals`); Resume and Home go on from the newest stopped run of the port there.
     """
 
     def __init__(
@@ -76,9 +85,9 @@ class RobotWorker:
         self.layout, self.geometry = config_geometry(self.config)
         self.geometry["home_arm_mm"] = arm_polyline_mm(self.config, self.layout, self.config.start_pulses_us())
         self.journal_dir = Path(journal_dir) if journal_dir else None
+        self.gate = StopGate()
         self._publish = publish
-        self._commands: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
-        self._estop = threading.Event()
+        self._commands: queue.Queue[tuple[Ticket, dict[str, Any]]] = queue.Queue()
         self._robot: Any = None
         self._job: Any = None
         self._believed: State | None = None
@@ -90,6 +99,7 @@ class RobotWorker:
         self._busy = ""
         self._journal_path = ""
         self._progress = (0, 0)  # moves done and planned of the last run, kept after it ends
+        self._remote_estops_seen = 0  # e-stops `hanoibot estop` asked for through the port's control socket
         self._closing = False
         self._thread = threading.Thread(target=self._loop, name="hanoibot-console-robot", daemon=True)
         self._thread.start()
@@ -97,21 +107,30 @@ class RobotWorker:
     # --- the web side ---------------------------------------------------------------------------------
     def submit(self, name: str, **options: Any) -> None:
         """Queue command ``name`` for the worker (pause acts at the next segment boundary of a run)."""
+        ticket = self.gate.issue(name)
         if name in ("pause", "stop") and self._job is not None:
             self._job.request_pause()  # a Stop while the arm moves: hold at the segment boundary, then stop
             if name == "pause":
                 return
-        self._commands.put((name, options))
+        self._commands.put((ticket, options))
 
     def estop(self) -> None:
-        """E-stop: the running link latches it within one control period; an idle board gets it next."""
-        self._estop.set()
-        self._commands.put(("estop", {}))
+        """E-stop (any thread): preempts everything queued, which is discarded; see the module doc."""
+        self.gate.press()
+        flushed: list[str] = []
+        while True:
+            try:
+                ticket, _ = self._commands.get_nowait()
+            except queue.Empty:
+                break
+            if ticket.name != "estop":
+                flushed.append(ticket.name)
+        self._commands.put((self.gate.issue("estop"), {"flushed": flushed}))
 
     def close(self, timeout_s: float = 5.0) -> None:
         """Stop the worker (the board's watchdog then holds the arm) and close the link."""
         self._closing = True
-        self._commands.put(("disconnect", {}))
+        self._commands.put((Ticket("disconnect", 1 << 62), {}))
         self._thread.join(timeout_s)
 
     # --- the worker thread ------------------------------------------------------------------------------
@@ -119,17 +138,29 @@ class RobotWorker:
         self._send_snapshot(force=True)
         while True:
             try:
-                name, options = self._commands.get(timeout=IDLE_PERIOD_S)
+                ticket, options = self._commands.get(timeout=IDLE_PERIOD_S)
             except queue.Empty:
+                if self.gate.wanted.is_set():
+                    self._latch_estop([])
                 self._idle_poll()
                 continue
             self._error = ""
             try:
-                getattr(self, f"_do_{name}")(**options)
+                if ticket.name == "estop" or self.gate.wanted.is_set():
+                    self._latch_estop(options.pop("flushed", []) if ticket.name == "estop" else [])
+                if ticket.name != "estop":
+                    self.gate.admit(ticket)
+                    getattr(self, f"_do_{ticket.name}")(**options)
+            except Discarded as err:
+                self._error = str(err)
+            except BoardReset as err:
+                self._after_reset(err)
             except (HanoiError, OSError) as err:
                 self._error = str(err)
             except Exception as err:  # the worker must outlive any one command
                 self._error = f"{type(err).__name__}: {err}"
+            if self.gate.wanted.is_set():  # pressed while that command ran: latch (and say so) before the next
+                self._latch_estop([])
             self._busy = ""
             self._send_snapshot(force=True)
             if self._closing:
@@ -141,9 +172,24 @@ class RobotWorker:
             return
         try:
             self._last_status = self._robot.session.status()
+            self._note_remote_estop()
+        except BoardReset as err:
+            self._after_reset(err)
         except (HanoiError, OSError) as err:
             self._error = f"the board does not answer: {err}"
         self._send_snapshot(force=True)
+
+    def _after_reset(self, err: BoardReset) -> None:
+        """The board was reset: start a fresh session with it (nothing is replayed) and say what to do."""
+        self._end_job()
+        if self._robot is not None:
+            try:
+                self._robot.session.resync()
+                self._last_status = self._robot.session.status()
+            except (HanoiError, OSError) as again:
+                self._error = f"the board was reset and does not answer: {again}"
+                return
+        self._error = f"{RESET_WORDS} ({err})"
 
     def _tick(self) -> None:
         """Between control periods of a run: a live snapshot at most every LIVE_PERIOD_S, and at once when a move
@@ -152,84 +198,129 @@ class RobotWorker:
         move_finished = job is not None and job.sequencer.moves_done != self._progress[0]
         if self._robot is not None and (move_finished or time.monotonic() - self._last_live_s >= LIVE_PERIOD_S):
             self._last_status = self._robot.session.status()
+            self._note_remote_estop()
             self._send_snapshot(force=True)
+
+    def _note_remote_estop(self) -> None:
+        """``hanoibot estop`` from another process reached the board through this console's link: the same
+        e-stop as the page's (everything queued before it is discarded; nothing moves until a Clear after it)."""
+        asked = self._robot.session.estop_requests if self._robot is not None else 0
+        if asked > self._remote_estops_seen:
+            self._remote_estops_seen = asked
+            self.estop()
 
     def _need_robot(self) -> Any:
         if self._robot is None:
             raise HanoiError("the arm is not connected: press Connect first")
         return self._robot
 
+    # --- e-stop -----------------------------------------------------------------------------------------
+    def _latch_estop(self, flushed: list[str]) -> None:
+        """Latch the e-stop on the board (or reach whoever holds the port) and say only what the board confirmed."""
+        from ..ops.stop import estop_port, estop_robot
+
+        robot, job = self._robot, self._job
+        try:
+            if robot is None:
+                result = estop_port(self.port_url, self.config_path)
+            elif job is not None and job.phase.value == "paused":
+                job.sequencer.estop(reason=ESTOP_REASON)  # the sequencer latches it; the journal says how it ended
+                if job.journal is not None:
+                    job.journal.record_end("estopped")
+                self._follow(job.phase)
+                result = estop_robot(robot)
+            else:
+                result = estop_robot(robot)
+        except BoardReset as err:
+            self.gate.latched()
+            self._after_reset(err)
+            return
+        except (HanoiError, OSError) as err:
+            self.gate.latched()
+            self._error = f"E-STOP not confirmed by the board: {err}; cut servo power with the hardware e-stop"
+            return
+        self.gate.latched()
+        if robot is not None:
+            self._last_status = robot.session.status()
+        dropped = f" Discarded what was sent before it: {', '.join(flushed)}." if flushed else ""
+        if result.latched:
+            no_arm = "No arm was connected to the console: " if result.opened else ""
+            self._message = f"{no_arm}{result.text}. Look at the arm, press Clear, then Home or Resume.{dropped}"
+        else:
+            self._message = ""
+            self._error = result.text + dropped
+
+    # --- commands ---------------------------------------------------------------------------------------
     def _do_connect(self, state: str = "", pegs: int = 3) -> None:
-        from ..run.board_setup import sim_port_url
+        from ..run.board_setup import check_board_fits, sim_port_url
         from ..run.robot import Robot
 
-        if self._robot is not None:
-            return
         believed = State.parse(state, pegs=pegs) if state else State.tower(3, 0, len(self.config.board.pegs))
-        self._check_fits(believed.n_disks, believed.pegs)
+        check_board_fits(self.config, believed.n_disks, believed.pegs)
+        if self._robot is not None:
+            if self._job is not None:
+                raise HanoiError("a run is paused: press Continue or Stop before changing the arm's board")
+            if not self._robot.is_simulated:
+                self._believed = believed
+                self._message = f"the arm's board is now {believed}: {believed.n_disks} disks on {believed.pegs} pegs"
+                return
+            self._do_disconnect()  # a simulated board is made with its disks: make a new one
         url = sim_port_url(self.port_url, believed, self.config_path)
         if url.lower().startswith("sim:") and "realtime=" not in url:
             url += ("&" if "?" in url else "?") + "realtime=1"  # a person watches: sim time runs at wall speed
         self._busy = "connecting"
         self._send_snapshot(force=True)
         robot = Robot(url, self.config)
-        robot.session = StoppableSession(url, self._estop, self._tick)
+        robot.session = StoppableSession(url, self.gate.wanted, self._tick)
         robot.open()
         self._robot = robot
+        self._remote_estops_seen = robot.session.estop_requests
         self._believed = believed
         self._last_status = robot.session.status()
         self._message = f"connected to {self.port_url}"
 
+    def _do_pause(self) -> None:
+        raise HanoiError("nothing is running: Pause acts on a run")
+
     def _do_disconnect(self) -> None:
+        self._end_job()
         if self._robot is not None:
             self._robot.close()
         self._robot = None
+        self._last_status = None
         self._message = "disconnected"
 
-    def _check_fits(self, n_disks: int, pegs: int) -> None:
-        from ..run.board_setup import check_board_fits
-
-        check_board_fits(self.config, n_disks, pegs)
-
-    def _do_estop(self) -> None:
-        robot = self._robot
-        if robot is not None:
-            job = self._job
-            if job is not None:  # a paused run: the sequencer latches it and the journal says how it ended
-                job.sequencer.estop(reason=ESTOP_REASON)
-                if job.journal is not None:
-                    job.journal.record_end("estopped")
-                self._follow(job.sequencer.state)
-            else:
-                robot.session.estop()
-            self._last_status = robot.session.status()
-        self._estop.clear()
-        self._message = "E-stop latched: the arm holds its pose. Press Clear, then Home."
-
     def _do_clear(self) -> None:
+        from ..ops.board import clear
+
         robot = self._need_robot()
-        self._estop.clear()
-        robot.session.clear()
-        robot.session.resume()  # a stopped run left the board held: the e-stop dropped its queue, now let go
+        self._end_job()
+        cleared = clear(robot)
         self._last_status = robot.session.status()
-        self._job = None
-        self._message = "faults cleared: press Home before running"
+        said = f"{', '.join(cleared)} cleared" if cleared else "nothing was latched"
+        self._message = f"{said}: press Home or Resume before running"
 
     def _do_home(self) -> None:
-        from ..run.sequencer import Phase
+        from ..ops.home import home
 
         robot = self._need_robot()
+        if self._job is not None:
+            raise HanoiError("a run is paused: press Continue or Stop first")
         self._busy = "homing"
         self._send_snapshot(force=True)
-        status = robot.session.status()
-        self._refuse_if_held(status)
-        if status.faults:
-            raise HanoiError(f"{' '.join(fault_words(status.faults))}")
-        sequencer = robot.sequencer()
-        if sequencer.connect(open_link=False, configure=status.mode == "UNCONFIGURED") is not Phase.READY:
-            raise HanoiError(f"homing failed: {sequencer.reason}")
+        journal = self._stopped_journal()
+        result = home(robot, clear=False, journal_path=journal)
         self._last_status = robot.session.status()
-        self._message = "the arm is home"
+        if not result.is_home:
+            raise HanoiError(f"homing failed: {result.failed}")
+        if result.put_down and journal is not None:
+            from ..ops.resume import last_known_state
+            from ..run.journal import load_journal
+            from ..run.recovery import check_journal
+
+            log = load_journal(journal)
+            self._believed = last_known_state(log, check_journal(log, self.config.config_hash, str(journal)))
+        self._message = f"the arm is home{f'; {result.put_down}' if result.put_down else ''}"
 
     def _do_run(self, rules: str = "classic", goal: str = "", pegs: int = 3) -> None:
         from ..planner import PlanRequest, plan_for
@@ -238,8 +329,13 @@ class RobotWorker:
         believed = self._believed_or_fail()
         puzzle_rules = Rules.named(rules, believed.pegs)
         if pegs != believed.pegs:
-            raise HanoiError(f"the arm's board has {believed.pegs} pegs but the page plays {pegs}")
-        target = State.parse(goal, pegs=believed.pegs, n_disks=believed.n_disks)
+            raise HanoiError(f"the arm's board has {believed.pegs} pegs but the page plays {pegs}: press Connect")
+        target = State.parse(goal, pegs=believed.pegs)
+        if target.n_disks != believed.n_disks:
+            raise HanoiError(
+                f"the arm's board has {believed.n_disks} disks but the page plays {target.n_disks}: press Connect "
+                "to give the arm the page's board"
+            )
         if target == believed:
             raise HanoiError(f"the arm's board already is the goal {target}: nothing to move")
         plan = plan_for(PlanRequest(believed.n_disks, believed.pegs, puzzle_rules, start=believed, goal=target))
@@ -253,75 +349,76 @@ class RobotWorker:
             raise HanoiError(f"disk {disk} is not on top of peg {chr(65 + src)} on the arm's board {believed}")
         self._play(OneMovePlan(believed, move, Rules.named(rules, believed.pegs)), journaled=False)
 
-    @staticmethod
-    def _refuse_if_held(status: Any) -> None:
-        """HanoiError when the board still holds the queued motion of a stopped run (it would never start more)."""
-        if status.mode == "HELD":
-            raise HanoiError(
-                "the board holds the queued motion of a stopped run: look at the arm (it may hold a disk), "
-                "then press E-STOP, Clear and Home to start again"
-            )
-
     def _believed_or_fail(self) -> State:
-        robot = self._need_robot()
+        self._need_robot()
         if self._job is not None:
             raise HanoiError("a run is paused: press Continue or Stop first")
-        self._refuse_if_held(robot.session.status())
         if self._believed is None:
             raise HanoiError("the arm's board is unknown: press Connect first")
         return self._believed
 
-    def _play(self, plan: Any, *, journaled: bool) -> None:
-        """Run ``plan`` on the arm with the CLI's Run (journaled into --journal-dir when given)."""
-        from ..run.journal import Journal
-        from ..run.runner import Run
+    def _play(self, plan: Plan, *, journaled: bool) -> None:
+        """Run ``plan`` on the arm through :func:`hanoibot.ops.start.open_run` (journaled unless one move)."""
+        from ..ops.start import RunRequest, open_run
 
         robot = self._need_robot()
-        journal = None
-        if journaled and self.journal_dir is not None:
-            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-            journal = Journal.create(self.journal_dir / f"console-{stamp}.journal")
-            self._journal_path = str(journal.path)
-        job = Run(robot, plan, journal=journal, board_state=self._believed)
-        self._start(job, f"running {plan.length} moves")
-        self._follow(job.start())
+        request = RunRequest(
+            plan,
+            self.config,
+            self.port_url,
+            self.config_path,
+            journal_folder=self.journal_dir,
+            journaled=journaled,
+        )
+        started = open_run(request, robot=robot, board_state=self._believed)
+        self._journal_path = str(started.journal.path) if started.journal is not None else self._journal_path
+        self._start(started.job, f"running {plan.length} moves")
+        self._follow_start(lambda: started.job.start())
 
     def _do_resume(self) -> None:
-        """Finish the newest unfinished run journaled in --journal-dir, every move exactly once (as the CLI's
-        ``hanoibot resume``: same board boot, or the board as the robot believes it after a reset)."""
-        from ..run.journal import Journal, load_journal
-        from ..run.recovery import check_journal, resume_after_reset, resume_same_boot
+        """Finish the newest stopped run of this port, every move exactly once (as the CLI's ``hanoibot resume``:
+        same board boot, or the board as the robot believes it after a reset)."""
+        from ..ops.resume import Finished, ResumeRequest, open_resume
 
         robot = self._need_robot()
         if self._job is not None:
             raise HanoiError("a run is paused: press Continue to go on with it")
-        path = self._unfinished_journal()
-        log = load_journal(path)
-        plan = check_journal(log, self.config.config_hash, str(path))
-        journal = Journal.open_append(path)
-        try:
-            if robot.boot_id == log.boot_id:
-                point = resume_same_boot(log, plan, robot, journal)
-            else:
-                point = resume_after_reset(log, plan, robot, self._believed_or_fail())
-        except BaseException:
-            journal.close()
-            raise
+        path = self._stopped_journal()
+        if path is None:
+            raise HanoiError(f"no stopped run of {self.port_url} to resume: every journaled run there finished")
+        same_boot = self._journal_boot(path) == robot.boot_id
+        board = None if same_boot or self._believed is None else self._believed.to_string()
+        resumption = open_resume(ResumeRequest(path, board=board), robot=robot)
+        if isinstance(resumption, Finished):
+            raise HanoiError(f"nothing to resume: the run in {path.name} finished")
         self._journal_path = str(path)
-        job = point.run(robot, journal)
+        job = resumption.run()
+        point = resumption.point
         self._start(job, f"resuming {path.name} at move {point.first_k + 1} of {point.plan.length}")
-        self._follow(job.start(**point.start_options()))
+        self._follow_start(lambda: job.start(**resumption.start_options()))
 
-    def _unfinished_journal(self) -> Path:
-        """The newest console journal in --journal-dir whose run did not finish."""
+    def _follow_start(self, start: Callable[[], Any]) -> None:
+        """Start the run the page follows; if starting raises, the run is forgotten (its journal closed), so the
+        worker stays usable and e-stoppable."""
+        try:
+            phase = start()
+        except BaseException:
+            self._end_job()
+            raise
+        self._follow(phase)
+
+    def _stopped_journal(self) -> Path | None:
+        """The journal of the newest run of this port that did not finish (None when there is none)."""
+        from ..ops.journals import latest_stopped
+
+        entry = latest_stopped(self.port_url, folder=self.journal_dir)
+        return entry.path if entry is not None else None
+
+    @staticmethod
+    def _journal_boot(path: Path) -> str:
         from ..run.journal import load_journal
 
-        if self.journal_dir is None:
-            raise HanoiError("no journal folder: start hanoibot serve with --journal-dir DIR to resume from the page")
-        for path in sorted(self.journal_dir.glob("console-*.journal"), reverse=True):
-            if load_journal(path).end_status != "done":
-                return path
-        raise HanoiError(f"no unfinished run in {self.journal_dir}: every console journal there is done")
+        return load_journal(path).boot_id
 
     def _start(self, job: Any, message: str) -> None:
         """Make ``job`` the run the page follows."""
@@ -343,33 +440,48 @@ class RobotWorker:
             raise HanoiError("nothing is paused or running: Stop ends a paused run")
         self._follow(self._job.stop())
 
+    def _end_job(self) -> None:
+        """Forget the run the page followed (a paused one ends stopped, its journal closed)."""
+        job, self._job = self._job, None
+        if job is not None and job.journal is not None:
+            if job.phase.value == "paused":
+                job.journal.record_end("stopped")
+            job.journal.close()
+
     def _follow(self, phase: Any) -> None:
         """After the run returned in ``phase``: keep the job while paused, else end it and say how it ended."""
         from ..run.sequencer import Phase
 
         job = self._job
         self._believed = job.sequencer.board_state or self._believed
-        self._last_status = self._robot.session.status() if self._robot is not None else None
+        try:
+            self._last_status = self._robot.session.status() if self._robot is not None else None
+        except BoardReset as err:
+            self._after_reset(err)
+            return
+        except (HanoiError, OSError) as err:  # the link failed: the run is over all the same
+            self._error = f"the board does not answer: {err}"
+            phase = phase if phase is not Phase.PAUSED else Phase.FAULT
         report = job.report()
         self._progress = (report.moves_done, report.moves_total)
         if phase is Phase.PAUSED:
             self._message = f"paused after {report.moves_done} of {report.moves_total} moves: Continue or Stop"
             return
-        self._job = None
-        if job.journal is not None:
-            job.journal.close()
+        self._end_job()
+        where = f"after {report.moves_done} of {report.moves_total} moves"
         if phase is Phase.DONE:
             self._message = f"done: {report.moves_done} of {report.moves_total} moves, board {report.final}"
         elif phase is Phase.DISCONNECTED:
             self._message = (
-                f"stopped after {report.moves_done} of {report.moves_total} moves: the arm holds its pose; "
+                f"stopped {where}: the arm holds its pose; "
                 + ("Resume finishes the run, or " if job.journal is not None else "")
-                + "E-STOP, Clear and Home to start again"
+                + "Clear and Home to start again"
             )
+        elif phase is Phase.ESTOPPED:
+            self._message = f"e-stopped {where}"
         else:
-            self._message = f"run stopped in {phase.value} after {report.moves_done} of {report.moves_total} moves"
-            self._error = job.sequencer.reason
-        self._estop.clear()
+            self._message = f"stopped by a fault {where}"
+            self._error = job.sequencer.reason or self._error
 
     # --- the snapshot ------------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

@@ -78,11 +78,11 @@ def disk_in_gripper(robot: Robot, status: Status) -> bool:
 
 def refuse_held_disk(robot: Robot) -> None:
     """RunFault, before anything moves, when the grip sensor reads a disk in the gripper: homing would carry it
-    home and open the fingers there, so it is put down first (``hanoibot home --clear --journal FILE``)."""
+    home and open the fingers there, so it is put down first (``hanoibot home --clear``)."""
     if disk_in_gripper(robot, robot.session.status()):
         raise RunFault(
-            "the gripper holds a disk (grip sensor): nothing moved; put it down with hanoibot home --clear "
-            "--journal FILE (the journal of the run that stopped), or take it out by hand, then start again"
+            "the gripper holds a disk (grip sensor): nothing moved; put it down with hanoibot home --clear (it "
+            "finds the stopped run's journal; --journal FILE names one), or take it out by hand, then start again"
         )
 
 

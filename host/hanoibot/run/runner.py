@@ -91,6 +91,16 @@ def plan_from_spec(spec: dict[str, Any], *, source: str = "journal") -> Plan:
     return plan
 
 
+def take_over(robot: Robot, *, configure: bool = True, home: bool = True) -> None:
+    """Make the board an earlier command left behind ready for a new run, before anything moves: motion it left
+    queued or held is dropped (with ``configure``); RunFault for a latched fault, or (with ``home``) for a disk
+    in the gripper, which homing would carry home and drop there."""
+    if configure:
+        release_board(robot.session, clear=False)
+    if home:
+        refuse_held_disk(robot)
+
+
 @dataclass
 class RunReport:
     """What ``--report FILE`` writes: how the run ended and what it cost (times in seconds).
@@ -160,6 +170,8 @@ class Run:
         self._paused_s = 0.0
         self._paused_since_s: float | None = None
         self._estop_requests_seen = 0
+        #: True once :func:`take_over` made the board ready before the run was shown (start does not repeat it).
+        self.taken_over = False
 
     def start(self, *, home: bool = True, configure: bool = True, record_plan: bool = True) -> RunState:
         """Journal the plan (or the board rejoined), connect and home, and stream until the run stops.
@@ -167,10 +179,9 @@ class Run:
         The robot's link is opened first if needed: its boot id goes into the journal before anything moves.
         """
         self.robot.open()
-        if configure:
-            release_board(self.robot.session, clear=False)  # motion an earlier command left queued or held
+        if not self.taken_over:
+            take_over(self.robot, configure=configure, home=home)
         if home:
-            refuse_held_disk(self.robot)  # homing would carry it home and drop it there
             lift_clear(self.robot)  # straight up, clear of every peg, before homing travels
         self._wall_start_s = time.monotonic()
         clock = self.robot.board_clock

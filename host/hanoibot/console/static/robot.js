@@ -134,7 +134,7 @@ export class RobotPanel {
     const running = !!(state && state.busy === "running");
     const paused = !!(state && state.phase === "paused");
     const enable = {
-      "r-connect": !connected,
+      "r-connect": !running && !paused, // connected: gives the arm the page's board (disks, pegs, start)
       "r-run": connected && !running && !paused,
       "r-play-move": connected && !running && !paused,
       "r-pause": running,
@@ -143,6 +143,7 @@ export class RobotPanel {
       "r-resume": connected && !running && !paused,
       "r-home": connected && !running,
       "r-clear": connected && !running,
+      "r-disconnect": connected && !running,
     };
     for (const [id, on] of Object.entries(enable)) $(id).disabled = !(this.controls && on);
   }

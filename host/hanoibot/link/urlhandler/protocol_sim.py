@@ -114,9 +114,15 @@ class Serial(SimulatedPort):
         self._rx += self.wire.read()
 
     def _pace(self) -> None:
-        """With ``realtime=1``, sleep so that virtual time does not run ahead of the wall clock."""
+        """With ``realtime=1``, sleep so that virtual time does not run ahead of the wall clock.
+
+        Virtual time that fell behind (the host was idle, or busy) is never made up at full speed: the pacing starts
+        again from now, so the arm never moves faster than it would on a real board."""
         if not self.realtime:
             return
         ahead_s = (self._clock.now_s() - self._virtual_origin_s) - (time.monotonic() - self._wall_origin_s)
         if ahead_s > 0:
             time.sleep(ahead_s)
+        elif ahead_s < 0:
+            self._wall_origin_s = time.monotonic()
+            self._virtual_origin_s = self._clock.now_s()

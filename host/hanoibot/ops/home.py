@@ -1,6 +1,7 @@
 """Going home from anywhere: after a stop in mid-move, lift clear, put a held disk down on a legal peg, then home.
 
-``hanoibot home`` takes over the board (:func:`~hanoibot.run.release.release_board`), and then:
+:func:`home` (``hanoibot home`` and the console's Home) takes over the board
+(:func:`~hanoibot.run.release.release_board`), and then:
 
 1. works out where the disks are: the run's journal (the moves it confirmed and the move that was open) and the
    board (which segment of that move it finished, and the grip sensor) say which disk, if any, is in the gripper
@@ -10,8 +11,10 @@
    it to move to, :func:`peg_for`), lowers it onto the stack and lets go;
 4. writes where the disks now are into the journal (so ``resume`` replans from there) and only then travels home.
 
-When the disk's identity or a legal peg is not known, the operator is asked (``ask``), or nothing moves and a
+When the disk's identity or a legal peg is not known, the operator is asked (``ask``, one call per question, so a
+front end can serve the link while a person thinks), or nothing moves, no latch is released, and a
 :class:`~hanoibot.errors.RunFault` says what to do: a held disk is never let go of anywhere else.
+:func:`release` switches the outputs off instead (holding a board that still moves first).
 """
 
 from __future__ import annotations
@@ -23,15 +26,16 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..errors import RunFault
+from ..link.status import Grip, Mode
 from ..motion.phases import MotionPhase
 from ..motion.segments import Segment, put_down_segments, regrip_segments
 from ..planner.base import Plan
 from ..puzzle import Rules, State, peg_index, peg_letter
-from .journal import Journal, JournalLog, load_journal
-from .recovery import check_journal
-from .release import LIFT_WAIT_MARGIN_S, disk_in_gripper, lift_clear, release_board
-from .robot import Robot
-from .sequencer import Phase
+from ..run.journal import Journal, JournalLog, load_journal
+from ..run.recovery import check_journal
+from ..run.release import LIFT_WAIT_MARGIN_S, disk_in_gripper, lift_clear, release_board
+from ..run.robot import Robot
+from ..run.sequencer import Phase
 
 T = TypeVar("T")
 
@@ -121,14 +125,42 @@ def peg_for(at_stop: DisksAtStop, rules: Rules) -> int | None:
     return None
 
 
-def go_home(robot: Robot, *, clear: bool, journal_path: str | Path | None = None, ask: Ask | None = None) -> str:
-    """Bring the arm home from wherever it stopped: :func:`put_away`, then :func:`home_arm`; returns what was done
-    with a held disk ("" if none). RunFault when a held disk cannot be put down safely or homing fails."""
+@dataclass(frozen=True)
+class HomeResult:
+    """What :func:`home` did: ``put_down`` says where a held disk went ("" if none), ``failed`` why the arm did
+    not reach its start pose (None when it is home), ``journal`` the journal it recorded the board in (or None)."""
+
+    put_down: str = ""
+    failed: str | None = None
+    journal: Path | None = None
+
+    @property
+    def is_home(self) -> bool:
+        """True when the arm reached its start pose."""
+        return self.failed is None
+
+
+def home(robot: Robot, *, clear: bool, journal_path: str | Path | None = None, ask: Ask | None = None) -> HomeResult:
+    """Bring the arm home from wherever it stopped: :func:`put_away`, then :func:`home_arm`.
+
+    RunFault (nothing more moves) when a held disk cannot be put down safely or a latch needs ``clear``.
+    """
     said, next_cmd_id = put_away(robot, clear=clear, journal_path=journal_path, ask=ask)
     failed = home_arm(robot, next_cmd_id)
-    if failed is not None:
-        raise RunFault(f"homing failed: {failed}")
-    return said
+    recorded = Path(journal_path) if journal_path is not None and said else None
+    return HomeResult(said, failed, recorded)
+
+
+def release(robot: Robot) -> str:
+    """Switch every servo output off (the arm goes limp); a board that still moves (motion an earlier command
+    left queued) is held first, as the firmware asks. Returns what was done, in words."""
+    status = robot.session.status()
+    held = ""
+    if status.mode is Mode.MOVING:
+        robot.session.hold()
+        held = " (the arm was moving: held first)"
+    robot.session.release()
+    return f"every servo output is off on {robot.port_url}{held} (the arm is limp)"
 
 
 def put_away(
@@ -149,14 +181,16 @@ def put_away(
             "the disk out by hand and put it on a peg, then run hanoibot home"
         )
     log, plan = _journal_of(robot, journal_path)
+    unnamed = NO_JOURNAL if journal_path is None else f"the journal {str(journal_path)!r} is of an earlier boot"
+    # A held disk nobody can name: ask (or stop) before any latch is released or anything moves.
+    asked = _ask_disks(robot, ask, unnamed) if log is None and status.grip is Grip.HELD else None
     done = ""
     with contextlib.ExitStack() as stack:
         # Held (locked) from before anything moves until the board is recorded: no other process writes it meanwhile.
         journal = stack.enter_context(Journal.open_append(journal_path)) if log and journal_path else None
         release_board(session, clear=clear)
         status = session.status()
-        unnamed = NO_JOURNAL if journal_path is None else f"the journal {str(journal_path)!r} is of an earlier boot"
-        at_stop = _disks(robot, log, plan, int(status.last_done_cmd), str(status.grip), ask, unnamed)
+        at_stop = asked or _disks(robot, log, plan, int(status.last_done_cmd), str(status.grip), ask, unnamed)
         # release_board skipped ids past the board's; the journal's too, should it be further ahead than that.
         next_id = max(session.last_sent_cmd, log.last_cmd_id if log is not None else 0) + 1
         if at_stop is not None and at_stop.held is not None:

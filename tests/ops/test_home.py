@@ -10,9 +10,9 @@ import pytest
 from hanoibot.cli import main
 from hanoibot.errors import RunFault
 from hanoibot.motion.phases import PHASES, MotionPhase
+from hanoibot.ops.home import DisksAtStop, _ask_peg, disks_at_stop, peg_for
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Rules, State
-from hanoibot.run.going_home import DisksAtStop, _ask_peg, disks_at_stop, peg_for
 from hanoibot.run.journal import JournalLog
 
 PLAN = make_plan(3, pegs=3, start=State.tower(3), goal=State.tower(3, peg=2))

@@ -18,10 +18,10 @@ import pytest
 from hanoibot.config import load_config
 from hanoibot.errors import RunFault
 from hanoibot.motion.phases import PHASES, MotionPhase
+from hanoibot.ops.home import home
 from hanoibot.planner import make_plan
 from hanoibot.planner.base import Plan
 from hanoibot.puzzle import Move, State, peg_index
-from hanoibot.run.going_home import go_home
 from hanoibot.run.journal import Journal, load_journal
 from hanoibot.run.recovery import check_journal, recorded_board, resume_after_reset, resume_same_boot
 from hanoibot.run.robot import Robot
@@ -35,6 +35,13 @@ TRIALS = 24
 SEED = 20261130
 #: Events of the simulated world that must never happen.
 BAD = ("fault", "drop")
+
+
+def go_home(robot: Robot, **options: Any) -> str:
+    """:func:`hanoibot.ops.home.home`: what it did with a held disk; fails the test when the arm is not home."""
+    result = home(robot, **options)
+    assert result.is_home, result.failed
+    return result.put_down
 
 
 def estop_at(robot: Robot, t_estop_s: float) -> None:
@@ -215,6 +222,7 @@ def test_a_held_disk_nobody_can_name_stays_in_the_gripper_and_nothing_moves(tmp_
     with pytest.raises(RunFault, match=r"no journal .* --journal FILE"):
         go_home(robot, clear=True)  # no journal, nobody to ask
     assert world.held_disk == 2 and tuple(robot.session.status().pulses_us) == before_us
+    assert robot.session.status().mode == "ESTOP", "home released the e-stop although it could not go on"
     assert [e for e in world.events if e["event"] in BAD] == []
     robot.close()
 
@@ -263,7 +271,7 @@ def test_a_new_run_does_not_carry_a_held_disk_home(tmp_path: Path) -> None:
     robot, _ = stopped_in(plan, 1, MotionPhase.TRAVEL, tmp_path)
     robot.session.clear()  # the latch released by hand, the disk still in the gripper
     before_us = tuple(robot.session.status().pulses_us)
-    with pytest.raises(RunFault, match=r"the gripper holds a disk .*hanoibot home --clear --journal FILE"):
+    with pytest.raises(RunFault, match=r"the gripper holds a disk .*put it down with hanoibot home --clear"):
         Run(robot, plan_of(N_DISKS)).start()
     world = robot.sim_board.world
     assert world.held_disk == 2 and tuple(robot.session.status().pulses_us) == before_us

@@ -1,0 +1,94 @@
+"""Starting a run: check the plan fits the robot, open the board, take it over, journal it (by default).
+
+:func:`open_run` does everything that can refuse before the front end shows anything (a board that does not hold
+the puzzle, a latched fault, a disk in the gripper, a journal that cannot be written), so a refused run prints
+one line and no progress header. The front end then starts :attr:`Started.job` and follows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..config import RobotConfig
+from ..planner.base import Plan
+from ..puzzle import State
+from ..run.board_setup import check_board_fits, sim_port_url
+from ..run.journal import Journal
+from ..run.robot import Robot
+from ..run.runner import MoveListener, Run, take_over
+from .journals import new_journal
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """A run of ``plan`` on ``port`` with ``config`` (read from ``config_path``, None: the default robot).
+
+    ``journal_path`` names the journal (None: a new one in the state folder, :mod:`.journals`);
+    ``journal_folder`` puts that default one elsewhere; ``journaled`` False runs without one (one move from the
+    console's board game).
+    """
+
+    plan: Plan
+    config: RobotConfig
+    port: str = "sim://"
+    config_path: str | None = None
+    journal_path: str | None = None
+    journal_folder: Path | None = None
+    journaled: bool = True
+
+
+@dataclass
+class Started:
+    """A run ready to start: ``robot`` (open, taken over) and ``journal`` belong to it until :meth:`close`."""
+
+    robot: Robot
+    job: Run
+    journal: Journal | None
+
+    def close(self) -> None:
+        """Close the journal and the link."""
+        if self.journal is not None:
+            self.journal.close()
+        self.robot.close()
+
+
+def open_run(
+    request: RunRequest,
+    *,
+    robot: Robot | None = None,
+    board_state: State | None = None,
+    on_move_done: MoveListener | None = None,
+) -> Started:
+    """Open (or use the open ``robot``), take the board over and make the run; nothing moves yet.
+
+    ``board_state`` is where the disks are (None: the plan's start).
+
+    ConfigError when the robot's board cannot hold the plan; RunFault for a latched fault or a disk in the
+    gripper; JournalError for a journal that cannot be made. On error a robot this call opened is closed again.
+    """
+    plan = request.plan
+    check_board_fits(request.config, plan.start.n_disks, plan.rules.pegs)
+    own = robot is None
+    if robot is None:
+        robot = Robot(sim_port_url(request.port, plan.start, request.config_path, plan.rules), request.config)
+    try:
+        robot.open()
+        take_over(robot)
+        journal = _journal(request, robot.port_url)
+    except BaseException:
+        if own:
+            robot.close()
+        raise
+    job = Run(robot, plan, journal=journal, board_state=board_state, on_move_done=on_move_done)
+    job.taken_over = True
+    return Started(robot, job, journal)
+
+
+def _journal(request: RunRequest, port_url: str) -> Journal | None:
+    """The run's journal as ``request`` asks: its file, a new default one, or none."""
+    if not request.journaled:
+        return None
+    if request.journal_path is not None:
+        return Journal.create(request.journal_path)
+    return new_journal(request.port or port_url, folder=request.journal_folder)

@@ -1,0 +1,116 @@
+"""The e-stop, for a front end that may or may not hold the port: it reaches the board, or says why not.
+
+:func:`estop_robot` latches it on a board this process drives. :func:`estop_port` is for a front end that does not
+hold the port (``hanoibot estop``, the console before Connect): another hanoibot process that holds it is asked over
+its control socket (:mod:`hanoibot.link.control`) to send ESTOP itself; a free port is opened and latched; a
+``sim://`` board that nobody runs does not exist, and that is said. A latch is claimed only when the board (or the
+port's holder, after its board did) confirmed it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import HanoiError, PortBusy
+from ..link.status import Mode
+from ..run.robot import Robot
+from .board import open_robot
+
+#: Longest the holder of the port gets to confirm the e-stop, in s.
+ANSWER_WAIT_S = 3.0
+
+
+@dataclass(frozen=True)
+class EstopResult:
+    """How an e-stop went: ``latched`` only when a board confirmed it; ``text`` says what happened and what next;
+    ``no_arm`` when there was no arm to stop (nothing was sent); ``opened`` when no program held the port and
+    this one opened it to latch the e-stop."""
+
+    latched: bool
+    text: str
+    no_arm: bool = False
+    opened: bool = False
+
+
+def estop_robot(robot: Robot) -> EstopResult:
+    """Latch the e-stop on the board ``robot`` drives (ESTOP repeated until a STATUS confirms it)."""
+    robot.session.estop()
+    mode = robot.session.status().mode
+    if mode is not Mode.ESTOP:
+        return EstopResult(False, f"sent ESTOP to {robot.port_url} but the board reports mode {mode}")
+    return EstopResult(True, f"e-stop latched on {robot.port_url}: the arm holds its pose")
+
+
+def estop_port(port_url: str, config_path: str | None = None, *, answer_wait_s: float = ANSWER_WAIT_S) -> EstopResult:
+    """E-stop the arm on ``port_url`` from a process that does not hold it (see the module doc)."""
+    from ..link.port_lock import PortLock
+
+    if port_url.lower().startswith("sim:"):
+        lock = PortLock(port_url)
+        try:
+            lock.acquire()
+        except PortBusy as busy:
+            return estop_through_holder(port_url, busy.holder, answer_wait_s)
+        lock.release()
+        return EstopResult(
+            False,
+            f"no arm connected: no program runs a simulated board on {port_url} (one lives only as long as the "
+            "command that started it, and the next command starts a fresh one); nothing was sent",
+            no_arm=True,
+        )
+    try:
+        robot = open_robot(port_url, config_path)
+    except PortBusy as busy:
+        return estop_through_holder(port_url, busy.holder, answer_wait_s)
+    except (HanoiError, OSError) as err:
+        return EstopResult(False, f"no arm connected: {err}", no_arm=True)
+    with robot:
+        result = estop_robot(robot)
+    if not result.latched:
+        return result
+    return EstopResult(True, f"nothing held {port_url}: opened it and latched the e-stop", opened=True)
+
+
+def estop_through_holder(port: str, holder: Any, answer_wait_s: float = ANSWER_WAIT_S) -> EstopResult:
+    """Ask the process holding ``port`` to e-stop the arm; without its answer, write ESTOP to the device."""
+    from ..link.control import CLOSED, ESTOPPED, ask_estop
+
+    who = f"`{holder.command}` (pid {holder.pid})" if holder is not None else "the program holding the port"
+    answer = ask_estop(holder.control, answer_wait_s) if holder is not None and holder.control else None
+    if answer == ESTOPPED:
+        return EstopResult(True, f"{who} stopped the arm: e-stop latched on {port}")
+    if answer == CLOSED:
+        return EstopResult(
+            False, f"{who} let go of {port} before the board confirmed; run `hanoibot estop --port {port}` again"
+        )
+    if "://" not in port and write_estop_frame(port):
+        return EstopResult(
+            False,
+            f"{who} did not answer within {answer_wait_s:g} s: sent ESTOP straight to {port} (not confirmed); check "
+            f"with `hanoibot status --port {port}` once it has ended, or cut servo power",
+        )
+    return EstopResult(
+        False,
+        f"{who} did not answer within {answer_wait_s:g} s and {port} cannot be reached around it: press Ctrl-C in "
+        "its terminal, or cut servo power with the hardware e-stop",
+    )
+
+
+def write_estop_frame(device: str) -> bool:
+    """Write one ESTOP frame to the serial device ``device`` without taking the port (the board acts on ESTOP
+    whatever its session); False if the device cannot be opened or written."""
+    from hanoifw import protocol
+
+    try:
+        fd = os.open(device, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        os.write(fd, protocol.encode(protocol.ESTOP, 0, 0, []))
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
