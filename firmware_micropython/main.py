@@ -1,7 +1,9 @@
 """Board entry point (MicroPython on ESP32, ESP32-S3 or RP2040): USB serial, servo outputs, grip sensor, rail
 sense and the hardware watchdog around the hanoifw Controller. Wiring comes from board_config.py, looked up by
-the chip (hanoifw/boardpins.py); a setting that does not fit the chip stops here with one line naming it, before
-any output is touched. Everything testable lives in hanoifw; this file only touches the hardware.
+the chip family (hanoifw/boardpins.py); a setting that does not fit the chip, or an esp32 MicroPython older than
+1.26, is printed in one line naming it, before any output is touched, and the board then answers the host's
+HELLO with mode BOARD_ERROR and that line (never an output on). Everything testable lives in hanoifw; this file
+only touches the hardware.
 
 What the servos do when this program stops (hardware/README.md says the same):
 * Ctrl-C works only while no output is on (``micropython.kbd_intr``); then it drops to the REPL.
@@ -23,7 +25,7 @@ import time
 import board_config as cfg
 import machine
 from hanoifw.board import StreamPort, make_boot_id, reset_cause_name, serve
-from hanoifw.boardpins import BoardConfigError, check_wdt_ms, chip_name, for_chip
+from hanoifw.boardpins import BoardConfigError, check_port_version, check_wdt_ms, chip_name, for_chip
 from hanoifw.controller import Controller
 
 
@@ -87,12 +89,14 @@ def main():
     """Check board_config against this chip, build the outputs and sensors, and serve the host until Ctrl-C."""
     chip = chip_name(os.uname().machine)
     try:
+        check_port_version(sys.platform, sys.implementation.version)
         check_wdt_ms(chip, cfg.HARDWARE_WDT_MS)
         grip_sensor = make_grip_sensor(chip)
         rail_sense = make_rail_sense(chip)
         servos, held_us = make_servos(chip)
     except BoardConfigError as err:
         print("hanoibot: %s" % err)
+        serve_board_error(str(err))
         return
     try:
         serve_host(servos, held_us, grip_sensor, rail_sense)
@@ -100,6 +104,33 @@ def main():
         for channel in range(cfg.CHANNELS):
             servos.release(channel)
         raise
+
+
+class NoServos:
+    """The servo outputs of a board whose board_config.py does not fit: there are none to drive."""
+
+    def set_pulse_us(self, channel, pulse_us):
+        raise RuntimeError("no servo outputs: board_config.py does not fit this board")
+
+    def release(self, channel):
+        pass
+
+
+def serve_board_error(text):
+    """Answer the host with mode BOARD_ERROR and ``text`` (why board_config.py does not fit) instead of going
+    silent: on native USB the printed line is lost when no host holds DTR. Nothing is ever switched on."""
+    import micropython
+
+    controller = Controller(
+        NoServos(),
+        channels=cfg.CHANNELS,
+        boot_id=make_boot_id(os.urandom(4)),
+        reset_cause=reset_cause_name(machine.reset_cause(), machine),
+        board_error=text,
+    )
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    serve(controller, StreamPort(poller, sys.stdin.buffer, sys.stdout.buffer), time, kbd_intr=micropython.kbd_intr)
 
 
 def serve_host(servos, held_us, grip_sensor, rail_sense):

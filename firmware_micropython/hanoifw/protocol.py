@@ -69,6 +69,7 @@ E_ESTOPPED = "ESTOPPED"
 E_FAULTED = "FAULTED"
 E_BUSY = "BUSY"  # CONFIG while motion is queued
 E_INTERNAL = "INTERNAL"
+E_BOARD_CONFIG = "BOARD_CONFIG"  # board_config.py does not fit this chip (HELLO mode BOARD_ERROR): the text says why
 
 # Field names of the board's frames, in wire order; a name ending in "*" takes all remaining fields as a list.
 FIELD_NAMES = {
