@@ -32,24 +32,30 @@ def add_port_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE", help="robot config TOML (default hardware/robot.toml)")
 
 
-def open_robot(args: argparse.Namespace) -> Any:
-    """The robot on ``--port`` with ``--config``, link open (one-line errors for a bad port or protocol)."""
+def open_robot(args: argparse.Namespace, *, diagnostic: bool = False) -> Any:
+    """The robot on ``--port`` with ``--config``, link open (one-line errors for a bad port or protocol); with
+    ``diagnostic`` also a board that does not fit the config (see ``Robot.mismatches``)."""
     from ..config import load_config
     from ..run.robot import Robot
 
     robot = Robot(args.port, load_config(args.config))
-    robot.open()
+    robot.open(diagnostic=diagnostic)
     return robot
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the board's status; returns 0."""
-    with open_robot(args) as robot:
+    """Print the board's status, with a warning per way it differs from the config; returns 0."""
+    import sys
+
+    with open_robot(args, diagnostic=True) as robot:
         status = robot.session.status()
         fields = dict(status._asdict())
         fields["faults"] = list(status.faults)
         fields["pulses_us"] = list(status.pulses_us)
         fields["port"] = robot.port_url
+        fields["warnings"] = list(robot.mismatches)
+        for mismatch in robot.mismatches:  # a diagnostic shows the board as it is, and says what does not fit
+            print(f"warning: {mismatch}", file=sys.stderr)
         if args.json:
             import json
 
