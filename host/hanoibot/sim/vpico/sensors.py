@@ -4,7 +4,7 @@ Grip sensor: the gripper servo's supply current through a 0.1 ohm low-side shunt
 amplifier (INA180A2 class), RC-filtered, into GP26 (ADC0): volts = amps * 0.1 * 50, read by the 12-bit ADC
 against 3.3 V. A held disk stalls the closing servo (high current); fingers closed on nothing rest at the
 closed stop (low current); an unpowered servo draws nothing. Rail sense: the servo rail behind the e-stop switch
-through a 10k/20k divider into GP22: high while the rail has power, low when the switch cuts it.
+through a 15k/20k divider (100 nF) into GP22: high while the rail has power, low when the switch cuts it.
 """
 
 from __future__ import annotations
