@@ -25,7 +25,7 @@ import time
 import board_config as cfg
 import machine
 from hanoifw.board import StreamPort, make_boot_id, reset_cause_name, serve
-from hanoifw.boardpins import BoardConfigError, check_port_version, check_wdt_ms, chip_name, for_chip
+from hanoifw.boardpins import RP2_CHIPS, BoardConfigError, check_port_version, check_wdt_ms, chip_name, for_chip
 from hanoifw.controller import Controller
 
 
@@ -44,6 +44,14 @@ class ChannelMap:
         """Drive controller ``channel`` with a ``pulse_us`` microsecond pulse on its mapped driver output."""
         self._driver.set_pulse_us(self._outputs[channel], pulse_us)
 
+    def stage_pulse_us(self, channel, pulse_us):
+        """Stage controller ``channel``'s pulse for the driver's next :meth:`flush`."""
+        self._driver.stage_pulse_us(self._outputs[channel], pulse_us)
+
+    def flush(self):
+        """Write every staged pulse in one transaction."""
+        self._driver.flush()
+
     def release(self, channel):
         """Stop the pulses of controller ``channel`` (the servo goes limp)."""
         self._driver.release(self._outputs[channel])
@@ -61,11 +69,14 @@ def make_servos(chip):
         driver = PCA9685(i2c, address=cfg.PCA9685_ADDRESS, freq_hz=cfg.SERVO_FREQ_HZ, osc_hz=cfg.PCA9685_OSC_HZ, oe=oe)
         servos = ChannelMap(driver, cfg.PCA9685_CHANNELS)
         return servos, servos.held_us()
-    from hanoifw.servos import PwmServos, open_pwm
+    from hanoifw.servos import PwmServos, align_rp2_slices, open_pwm
 
     pins = for_chip(cfg.PWM_PINS, chip, "PWM_PINS")
     pwms = [open_pwm(machine.PWM, machine.Pin(pin), cfg.SERVO_FREQ_HZ) for pin in pins]
-    return PwmServos(pwms, freq_hz=cfg.SERVO_FREQ_HZ), None
+    servos = PwmServos(pwms, freq_hz=cfg.SERVO_FREQ_HZ)
+    if chip in RP2_CHIPS and hasattr(machine, "mem32"):  # every slice wraps together: one frame for all joints
+        align_rp2_slices(machine.mem32, pins)
+    return servos, None
 
 
 def make_grip_sensor(chip):

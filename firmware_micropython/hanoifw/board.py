@@ -163,6 +163,8 @@ def serve(
                 received = True
                 rx_bytes += len(data)
                 controller.feed(data)
+                if sampling:  # a loop busy with input samples the grip current between chunks
+                    controller.sample_sensors(clock.ticks_ms())
                 if clock.ticks_diff(clock.ticks_ms(), next_ms) >= 0:
                     break
                 data = port.read_available()
