@@ -73,8 +73,11 @@ def disk_in_gripper(robot: Robot, status: Status) -> bool:
     return robot.config.gripper.grip_sensor and str(status.grip) == "held"
 
 
-#: Extra time in s the hold that lets the grip sensor measure may take beyond its duration.
-GRIP_PROBE_MARGIN_S = 5.0
+#: Extra time in s the hold that lets the grip sensor measure may take beyond its duration and the staggered
+#: enable (a slow or busy board: the virtual Pico at a fraction of a real chip's speed).
+GRIP_PROBE_MARGIN_S = 30.0
+#: The firmware switches its outputs on this far apart after CONFIG, in s (board_config.ENABLE_STAGGER_MS).
+ENABLE_STAGGER_S = 0.2
 
 
 def grip_verdict(robot: Robot, *, first_cmd_id: int = 1) -> Status:
@@ -102,7 +105,8 @@ def grip_verdict(robot: Robot, *, first_cmd_id: int = 1) -> Status:
     cmd_id = max(session.last_sent_cmd + 1, int(status.last_queued_cmd) + 1, first_cmd_id)
     hold_ms = max(grip_hold_ms(config), 2 * PWM_FRAME_MS)
     session.send_move(cmd_id, list(closed), hold_ms)  # runs once every output is on
-    session.wait_done(cmd_id, timeout_s=hold_ms / 1000 + GRIP_PROBE_MARGIN_S)
+    enable_s = ENABLE_STAGGER_S * len(closed)
+    session.wait_done(cmd_id, timeout_s=enable_s + hold_ms / 1000 + GRIP_PROBE_MARGIN_S)
     return session.status()
 
 

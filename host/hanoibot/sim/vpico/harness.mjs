@@ -5,6 +5,7 @@
 // In (stdin):  {"op":"serial","hex":".."}  bytes for the board's USB CDC input (the host keeps <= 512 in flight)
 //              {"op":"adc","channel":0,"value":1234}  12-bit ADC input value (GP26..GP29 = channels 0..3)
 //              {"op":"gpio","pin":22,"level":1}        an input level driven onto a GPIO pin
+//              {"op":"reset"}                          press the board's reset (RUN pin): a hard reboot, flash kept
 //              {"op":"grip","driven":true,"stalled":false}  the gripper servo's state; with options.grip_model its
 //                                                      current is computed at each ADC0 conversion (grip_adc.mjs)
 //              {"op":"stop"}
@@ -296,6 +297,9 @@ lines.on('line', (line) => {
   } else if (message.op === 'adc') {
     inputs.adc[message.channel] = message.value;
     chip.rp2040.adc.channelValues[message.channel] = message.value;
+  } else if (message.op === 'reset') {
+    const watchdog = chip.rp2040.peripherals[0x40058];
+    rebootPending = { reason: 0, scratch: watchdog.scratchData.slice(), flash: chip.rp2040.flash, cause: 'hard' };
   } else if (message.op === 'grip') {
     if (grip) {
       grip.set(!!message.driven, !!message.stalled, nowNs() / 1e9);
@@ -355,7 +359,7 @@ function runSlice() {
     const carried = rebootPending;
     rebootPending = null;
     timeOffsetNs = nowNs();
-    boot('wdt', carried);
+    boot(carried.cause || 'wdt', carried);
   }
   flushOut();
   if (capped && nowNs() >= capNs) {

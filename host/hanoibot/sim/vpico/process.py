@@ -255,6 +255,11 @@ class VirtualPico:
         if not powered and self.world is not None:  # the gripper's current stops with its supply, not a tick later
             self._set_grip(driven=False, stalled=self.world.held_disk is not None)
 
+    def press_reset(self) -> None:
+        """Press the board's reset button (the RP2040's RUN pin): the chip reboots from its flash, GPIO PWM stops
+        (the servos go limp), a PCA9685 keeps its pulses."""
+        self._send({"op": "reset"})
+
     def latch_fault(self, name: str) -> None:
         """A collision or drop seen by the world: the real board cannot know it, so it is only logged."""
         self._log({"event": "world_fault", "fault": name})
