@@ -25,12 +25,6 @@ from .board import EventListener, SimBoard, World
 from .faults import FaultSpec
 from .wire import FaultyWire
 
-#: Options the simulator understands (``realtime`` is read by the sim:// port itself).
-WORLD_OPTIONS = ("board", "config", "speed", "world", "rules")
-FAULT_OPTIONS = ("flip", "drop", "insert", "dup", "seed", "reset_after")
-#: Options of the simulated board itself: ``slow`` = how many times slower than a real Pico its chip runs.
-BOARD_OPTIONS = ("slow",)
-
 
 def chip_slowdown(text: str) -> float:
     """The ``slow`` option as a finite factor of at least 1 (4 = a quarter of a real Pico's speed)."""
