@@ -39,7 +39,8 @@ GRIP_SENSOR_PIN = {
     "ESP32S3": 4,  # ADC1
     "RP2040": 26,  # ADC0
 }
-# Rail sense: the servo rail after the e-stop switch through a 10k/20k divider into a GPIO. None = not wired.
+# Rail sense: the servo rail after the e-stop switch through a 15k/20k divider (100 nF across the 20k) into a GPIO.
+# POWER_LOST latches after 3 low samples in a row (one per control step). None = not wired.
 RAIL_SENSE_PIN = {
     "ESP32": 35,
     "ESP32S3": 5,

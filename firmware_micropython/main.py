@@ -1,7 +1,9 @@
 """Board entry point (MicroPython on ESP32, ESP32-S3 or RP2040): USB serial, servo outputs, grip sensor, rail
 sense and the hardware watchdog around the hanoifw Controller. Wiring comes from board_config.py, looked up by
-the chip (hanoifw/boardpins.py); a setting that does not fit the chip stops here with one line naming it, before
-any output is touched. Everything testable lives in hanoifw; this file only touches the hardware.
+the chip family (hanoifw/boardpins.py); a setting that does not fit the chip, or an esp32 MicroPython older than
+1.26, is printed in one line naming it, before any output is touched, and the board then answers the host's
+HELLO with mode BOARD_ERROR and that line (never an output on). Everything testable lives in hanoifw; this file
+only touches the hardware.
 
 What the servos do when this program stops (hardware/README.md says the same):
 * Ctrl-C works only while no output is on (``micropython.kbd_intr``); then it drops to the REPL.
@@ -23,7 +25,7 @@ import time
 import board_config as cfg
 import machine
 from hanoifw.board import StreamPort, make_boot_id, reset_cause_name, serve
-from hanoifw.boardpins import BoardConfigError, check_wdt_ms, chip_name, for_chip
+from hanoifw.boardpins import RP2_CHIPS, BoardConfigError, check_port_version, check_wdt_ms, chip_name, for_chip
 from hanoifw.controller import Controller
 
 
@@ -42,6 +44,14 @@ class ChannelMap:
         """Drive controller ``channel`` with a ``pulse_us`` microsecond pulse on its mapped driver output."""
         self._driver.set_pulse_us(self._outputs[channel], pulse_us)
 
+    def stage_pulse_us(self, channel, pulse_us):
+        """Stage controller ``channel``'s pulse for the driver's next :meth:`flush`."""
+        self._driver.stage_pulse_us(self._outputs[channel], pulse_us)
+
+    def flush(self):
+        """Write every staged pulse in one transaction."""
+        self._driver.flush()
+
     def release(self, channel):
         """Stop the pulses of controller ``channel`` (the servo goes limp)."""
         self._driver.release(self._outputs[channel])
@@ -59,11 +69,14 @@ def make_servos(chip):
         driver = PCA9685(i2c, address=cfg.PCA9685_ADDRESS, freq_hz=cfg.SERVO_FREQ_HZ, osc_hz=cfg.PCA9685_OSC_HZ, oe=oe)
         servos = ChannelMap(driver, cfg.PCA9685_CHANNELS)
         return servos, servos.held_us()
-    from hanoifw.servos import PwmServos, open_pwm
+    from hanoifw.servos import PwmServos, align_rp2_slices, open_pwm
 
     pins = for_chip(cfg.PWM_PINS, chip, "PWM_PINS")
     pwms = [open_pwm(machine.PWM, machine.Pin(pin), cfg.SERVO_FREQ_HZ) for pin in pins]
-    return PwmServos(pwms, freq_hz=cfg.SERVO_FREQ_HZ), None
+    servos = PwmServos(pwms, freq_hz=cfg.SERVO_FREQ_HZ)
+    if chip in RP2_CHIPS and hasattr(machine, "mem32"):  # every slice wraps together: one frame for all joints
+        align_rp2_slices(machine.mem32, pins)
+    return servos, None
 
 
 def make_grip_sensor(chip):
@@ -87,12 +100,14 @@ def main():
     """Check board_config against this chip, build the outputs and sensors, and serve the host until Ctrl-C."""
     chip = chip_name(os.uname().machine)
     try:
+        check_port_version(sys.platform, sys.implementation.version)
         check_wdt_ms(chip, cfg.HARDWARE_WDT_MS)
         grip_sensor = make_grip_sensor(chip)
         rail_sense = make_rail_sense(chip)
         servos, held_us = make_servos(chip)
     except BoardConfigError as err:
         print("hanoibot: %s" % err)
+        serve_board_error(str(err))
         return
     try:
         serve_host(servos, held_us, grip_sensor, rail_sense)
@@ -100,6 +115,33 @@ def main():
         for channel in range(cfg.CHANNELS):
             servos.release(channel)
         raise
+
+
+class NoServos:
+    """The servo outputs of a board whose board_config.py does not fit: there are none to drive."""
+
+    def set_pulse_us(self, channel, pulse_us):
+        raise RuntimeError("no servo outputs: board_config.py does not fit this board")
+
+    def release(self, channel):
+        pass
+
+
+def serve_board_error(text):
+    """Answer the host with mode BOARD_ERROR and ``text`` (why board_config.py does not fit) instead of going
+    silent: on native USB the printed line is lost when no host holds DTR. Nothing is ever switched on."""
+    import micropython
+
+    controller = Controller(
+        NoServos(),
+        channels=cfg.CHANNELS,
+        boot_id=make_boot_id(os.urandom(4)),
+        reset_cause=reset_cause_name(machine.reset_cause(), machine),
+        board_error=text,
+    )
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    serve(controller, StreamPort(poller, sys.stdin.buffer, sys.stdout.buffer), time, kbd_intr=micropython.kbd_intr)
 
 
 def serve_host(servos, held_us, grip_sensor, rail_sense):

@@ -31,6 +31,7 @@ import binascii
 GC_EVERY_MS = 1000  # least time between two idle garbage collections
 COLLECT_EVERY_RX_BYTES = 2048  # input handled between two collections at most (also while moving): ~50 KB garbage
 READ_CHUNK_BYTES = 32  # input read and handled at once: under one MOVE frame, a few ms of work at 125 MHz
+SAMPLE_EVERY_MS = 2  # grip-current samples while the loop waits: ten per 20 ms PWM frame (hanoifw.sensing)
 
 _RESET_CAUSES = (
     ("PWRON_RESET", "power"),
@@ -91,11 +92,13 @@ class StreamPort:
         Each byte costs a poll and a read (about 4 700 cycles on an RP2040, most of it the USB stack they both
         run): the loop is written out, without a call of its own per byte.
         """
+        if not self._readable(0):  # nothing came (the usual case): return before making any bound method
+            return b""
         n = 0
         buf = self._buf
         limit = len(buf)
         byte = self._byte
-        ipoll = self._poller.ipoll
+        ipoll = self._poller.ipoll  # a bound method is a heap object: made only when there are bytes to read
         readinto = self._rx.readinto
         while n < limit:
             ready = False
@@ -110,9 +113,9 @@ class StreamPort:
             return b""
         return self._view[:n]
 
-    def wait(self, timeout_ms: int) -> None:
-        """Wait until bytes arrive or ``timeout_ms`` passes."""
-        self._readable(timeout_ms)
+    def wait(self, timeout_ms: int) -> bool:
+        """Wait until bytes arrive or ``timeout_ms`` passes; True if bytes can be read."""
+        return self._readable(timeout_ms)
 
     def write(self, data: bytes) -> None:
         """Send ``data`` to the host."""
@@ -129,6 +132,7 @@ def serve(
     max_loops: int = -1,
     kbd_intr=None,
     collect=None,
+    sample_every_ms: int = SAMPLE_EVERY_MS,
 ) -> str:
     """Run ``controller`` every ``period_ms`` (waking early when bytes arrive) until Ctrl-C or ``max_loops``.
 
@@ -137,9 +141,13 @@ def serve(
     first configured, and returns an object with ``feed`` (a ``machine.WDT``). ``kbd_intr`` (or None) is
     ``micropython.kbd_intr``: given -1 while an output is on, 3 otherwise. ``collect`` (or None) is
     ``gc.collect``, called when idle, and right after a step once COLLECT_EVERY_RX_BYTES of input were handled
-    since the last collection. Returns "interrupted" after Ctrl-C (ESTOP latched, every output off) or
+    since the last collection. With a grip sensor the wait between two steps is cut into slices of at most
+    ``sample_every_ms``, each followed by a grip-current sample (``port.wait`` returns True when input came: the
+    loop then handles it at once). Returns "interrupted" after Ctrl-C (ESTOP latched, every output off) or
     "stopped" after ``max_loops`` loops.
     """
+    sampling = controller.grip_sensor is not None
+    sample_ms = sample_every_ms
     next_ms = clock.ticks_ms()  # the first step at once: it announces the boot (HELLO)
     collected_ms = clock.ticks_ms()
     rx_bytes = 0  # input handled since the last collection
@@ -155,6 +163,8 @@ def serve(
                 received = True
                 rx_bytes += len(data)
                 controller.feed(data)
+                if sampling:  # a loop busy with input samples the grip current between chunks
+                    controller.sample_sensors(clock.ticks_ms())
                 if clock.ticks_diff(clock.ticks_ms(), next_ms) >= 0:
                     break
                 data = port.read_available()
@@ -186,9 +196,19 @@ def serve(
                     collected_ms = clock.ticks_ms()
                     rx_bytes = 0
             wait_ms = clock.ticks_diff(next_ms, clock.ticks_ms())
-            if wait_ms > 0:
+            if sampling:  # wait in short slices, sampling the grip current in each: the mean spans the frame
+                while wait_ms > 0:
+                    if port.wait(wait_ms if wait_ms < sample_ms else sample_ms):
+                        break  # input: handle it at once
+                    controller.sample_sensors(clock.ticks_ms())
+                    wait_ms = clock.ticks_diff(next_ms, clock.ticks_ms())
+            elif wait_ms > 0:
                 port.wait(wait_ms)
     except KeyboardInterrupt:
+        # Ctrl-C is only on while no output is, but it may land between an output switching on (in this loop's
+        # step) and the kbd_intr(-1) after it: switch every output off, so no pin is left pulsing (or frozen high)
+        # with no loop behind it.
+        controller.release()
         controller.estop()
         controller.report_status()  # tell the host at once
         port.write(controller.step(clock.ticks_ms()))

@@ -1,8 +1,10 @@
 """Which chip the board is, and the board_config.py settings for it, checked before anything is switched on.
 
 ``sys.platform`` is ``"esp32"`` on every ESP32 variant, whose pins differ (the ESP32-S3 has no GPIO 22-25), so
-pin tables are keyed on the chip named at the end of ``os.uname().machine`` (``"... with ESP32S3"``,
-``"Raspberry Pi Pico with RP2040"``). A setting without an entry for the chip, or a watchdog timeout the port
+pin tables are keyed on the chip family named at the end of ``os.uname().machine`` (``"... with ESP32S3"``,
+``"Raspberry Pi Pico with RP2040"``, ``"... with ESP32-D2WD"``): a package or module name after the family
+(``ESP32-PICO-D4``, ``ESP32-S2FN4R2``, ``ESP32-C3FH4``) keeps the family's pin table.
+A setting without an entry for the chip, or a watchdog timeout the port
 refuses, is a :class:`BoardConfigError` whose message names the chip and the setting to change.
 """
 
@@ -11,16 +13,44 @@ RP2_MAX_WDT_MS = 8388  # rp2 port: the watchdog counts at most 0x7fffff us
 ESP32_MIN_WDT_MS = 1000  # esp32 port (v1.20): whole seconds only, at least 1 s
 
 
+# ESP32 families whose pins differ from the classic ESP32 (longest names first is not needed: no one is a prefix
+# of another). Any other "ESP32..." name (D0WD, D2WD, PICO-D4, U4WDH, PICO-V3) is a classic ESP32.
+ESP32_FAMILIES = ("ESP32S2", "ESP32S3", "ESP32C2", "ESP32C3", "ESP32C5", "ESP32C6", "ESP32H2", "ESP32P4")
+# esp32 port: before v1.26, machine.PWM(pin, freq=...) starts the channel at 50 % duty and restarts the timer before
+# the duty is applied (one pulse of about 10 ms: a servo twitches). v1.26 applies the duty first.
+ESP32_MIN_VERSION = (1, 26)
+
+
 class BoardConfigError(ValueError):
     """board_config.py does not fit this board: the message says which setting to change."""
 
 
 def chip_name(machine: str) -> str:
-    """The chip of ``os.uname().machine``: the words after the last `` with `` (all of it if there are none),
-    upper case, without spaces and dashes (``"ESP32S3"``, ``"ESP32"``, ``"RP2040"``)."""
+    """The chip family of ``os.uname().machine``: the words after the last `` with `` (all of it if there are
+    none), upper case, without spaces and dashes, cut to its family (``"ESP32S3"``, ``"ESP32"``, ``"RP2040"``;
+    ``"ESP32-D2WD"`` and ``"ESP32-PICO-D4"`` are ``"ESP32"``, ``"ESP32-C3FH4"`` is ``"ESP32C3"``)."""
     cut = machine.rfind(" with ")
     name = machine[cut + 6 :] if cut >= 0 else machine
-    return name.upper().replace(" ", "").replace("-", "")
+    name = name.upper().replace(" ", "").replace("-", "")
+    for family in RP2_CHIPS:
+        if name.startswith(family):
+            return family
+    for family in ESP32_FAMILIES:
+        if name.startswith(family):
+            return family
+    if name.startswith("ESP32"):
+        return "ESP32"
+    return name
+
+
+def check_port_version(platform: str, version: tuple) -> None:
+    """BoardConfigError naming the version when MicroPython ``version`` (``sys.implementation.version``) on
+    ``platform`` (``sys.platform``) is too old to drive servos without a stray pulse (esp32: before 1.26)."""
+    if platform == "esp32" and tuple(version[:2]) < ESP32_MIN_VERSION:
+        raise BoardConfigError(
+            "MicroPython %s on esp32 gives a pulse at every PWM start (fixed in 1.26): flash v1.26 or later"
+            % ".".join(str(part) for part in version[:3])
+        )
 
 
 def for_chip(table: dict, chip: str, setting: str):

@@ -126,25 +126,42 @@ class MoveCommand:
         return False
 
 
-def check_speeds(
-    from_us: "list[int]", targets_us: "list[int]", duration_ms: int, max_speeds_us_s: "list[int]"
-) -> "tuple | None":
-    """None if going from ``from_us`` to ``targets_us`` in ``duration_ms`` keeps every channel's average speed
-    within its ``max_speeds_us_s``, else ``(code, text)`` naming the first channel that would be too fast.
+def peak_speed_us_s(delta_us: int, duration_ms: int, ramp_ms: int = -1) -> int:
+    """The peak speed in us/s (rounded up) of a ``delta_us`` move in ``duration_ms``: 15/8 of the average for the
+    minimum-jerk profile (``ramp_ms`` < 0: s'(1/2) = 30/16), ``delta / (duration - ramp)`` for a trapezoid.
 
     Every intermediate value stays below 2**30 (pulses <= 2500 us, durations <= 60000 ms): no big ints.
     """
+    if delta_us < 0:
+        delta_us = -delta_us
+    if ramp_ms < 0:
+        divisor = 8 * duration_ms
+        return (delta_us * 15000 + divisor - 1) // divisor
+    divisor = duration_ms - ramp_ms
+    return (delta_us * 1000 + divisor - 1) // divisor
+
+
+def check_speeds(
+    from_us: "list[int]",
+    targets_us: "list[int]",
+    duration_ms: int,
+    max_speeds_us_s: "list[int]",
+    ramp_ms: int = -1,
+) -> "tuple | None":
+    """None if going from ``from_us`` to ``targets_us`` in ``duration_ms`` with the profile of ``ramp_ms`` keeps
+    every channel's PEAK speed (:func:`peak_speed_us_s`) within its ``max_speeds_us_s``, else ``(code, text)``
+    naming the first channel that would be too fast. A servo must follow the profile's peak, not its average."""
     for ch in range(len(targets_us)):
         start = from_us[ch]
         if not start:
             continue  # not output yet: the staggered enable brings it to its start pulse first
         delta_us = targets_us[ch] - start
-        if delta_us < 0:
-            delta_us = -delta_us
         limit = max_speeds_us_s[ch]
-        if (delta_us * 1000 + duration_ms - 1) // duration_ms > limit:  # ceil(average speed) > limit
+        peak = peak_speed_us_s(delta_us, duration_ms, ramp_ms)
+        if peak > limit:
             return (
                 p.E_TOO_FAST,
-                "channel %d: %d us in %d ms is faster than its %d us/s" % (ch, delta_us, duration_ms, limit),
+                "channel %d: %d us in %d ms peaks at %d us/s, faster than its %d us/s"
+                % (ch, abs(delta_us), duration_ms, peak, limit),
             )
     return None

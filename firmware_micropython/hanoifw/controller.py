@@ -8,12 +8,15 @@ Safety rules enforced here (docs/protocol.md has the wire side):
   switched on one at a time (:mod:`hanoifw.outputs`), and motion waits until all are on;
 * a MOVE with a pulse outside its channel's limits, or faster than its channel's CONFIG speed, is refused with
   ERROR, never clamped;
-* servo power lost (the rail sense input reads low: e-stop pressed, supply off) latches POWER_LOST and releases
-  every output, so nothing slams back when power returns; CLEAR and a new CONFIG re-enable them one by one;
+* servo power lost (the rail sense input reads low for RAIL_LOW_SAMPLES control steps in a row: e-stop pressed,
+  supply off; a bounce or a short sag is not a loss) latches POWER_LOST and releases every output, so nothing
+  slams back when power returns; CLEAR and a new CONFIG re-enable them one by one;
 * RELEASE switches every output off on purpose (a new CONFIG switches them on again, staggered);
 * host silence longer than ``watchdog_ms`` while moving holds the pose and latches HOST_LOST;
 * ESTOP holds the pose (the servos stay powered so a raised arm does not fall), discards all queued motion and
-  is latched, like every fault, until CLEAR.
+  is latched, like every fault, until CLEAR;
+* the grip verdict is the gripper current averaged over a whole PWM frame (:mod:`hanoifw.sensing`), and there is
+  none while the gripper output is off: an undriven servo draws no current, disk or not.
 """
 
 from hanoifw import FW_VERSION, reports
@@ -23,6 +26,7 @@ from hanoifw.motion import MAX_DURATION_MS, Motion
 from hanoifw.outputs import Outputs
 from hanoifw.rxframe import RxFrame
 from hanoifw.rxwindow import AHEAD, DUPLICATE, IN_ORDER, RxWindow
+from hanoifw.sensing import GripMeter, RailWatch
 from hanoifw.ticks import TICKS_PERIOD, ticks_diff_ms
 from hanoifw.txframes import TxFrames
 
@@ -51,19 +55,23 @@ MODE_MOVING = p.MODE_MOVING
 MODE_HELD = p.MODE_HELD
 MODE_ESTOP = p.MODE_ESTOP
 MODE_FAULT = p.MODE_FAULT
+MODE_BOARD_ERROR = p.MODE_BOARD_ERROR
 
 
 class Controller:
     """Command dispatch, motion queue, watchdog and fault latch of one board.
 
     ``servos`` has ``set_pulse_us(channel, pulse_us)`` and ``release(channel)``; ``grip_sensor`` (or None) has
-    ``read_u16() -> int`` (the gripper servo's supply current as a 0..65535 ADC reading: a held disk stalls the
-    servo, so the reading is high); ``rail_sense`` (or None) has ``value() -> int`` (1 while the servo rail is
-    powered). ``held_us`` (or None) are pulses the outputs were found giving at boot (a PCA9685 keeps running
-    through an MCU reset): they are reported and kept. ``boot_id`` is random per boot. ``min_pulse_us``/
+    ``read_u16() -> int`` (the supply current of the gripper servo, channel ``grip_channel`` (default: the last),
+    as a 0..65535 ADC reading: a held disk stalls the driven servo, so the reading is high); ``rail_sense`` (or
+    None) has ``value() -> int`` (1 while the servo rail is powered): both are sampled at every step, the grip
+    sensor also at every :meth:`sample_sensors` between steps. ``held_us`` (or None) are pulses the outputs were
+    found giving at boot (a PCA9685 keeps running through an MCU reset): they are reported and kept. ``boot_id``
+    is random per boot. ``min_pulse_us``/
     ``max_pulse_us`` bound every CONFIG limit; ``max_step_ms`` caps the time one ``step`` may advance motion (a
     simulator running faster than real time raises it); ``stagger_ms`` and ``enable_order`` set how outputs are
-    switched on (see :class:`~hanoifw.outputs.Outputs`).
+    switched on (see :class:`~hanoifw.outputs.Outputs`). ``board_error`` (non-empty: board_config.py does not
+    fit the chip) makes mode BOARD_ERROR: no output is ever switched on, CONFIG and MOVE are refused naming it.
     """
 
     def __init__(
@@ -84,6 +92,8 @@ class Controller:
         max_step_ms: int = MAX_STEP_MS,
         stagger_ms: int = 200,
         enable_order=None,
+        grip_channel: int = -1,
+        board_error: str = "",
     ) -> None:
         if not 1 <= channels <= MAX_CHANNELS:
             raise ValueError("channels=%r: expected 1..%d" % (channels, MAX_CHANNELS))
@@ -99,8 +109,13 @@ class Controller:
         self.queue_depth = queue_depth
         self.watchdog_ms = watchdog_ms
         self.grip_sensor = grip_sensor
+        self.grip = GripMeter(grip_sensor)
+        self.grip_channel = grip_channel if grip_channel >= 0 else channels - 1
         self.grip_threshold = 0  # from CONFIG; 0 = not set: STATUS says "unknown"
         self.rail_sense = rail_sense
+        self.rail = RailWatch(rail_sense)
+        # Why board_config.py does not fit this chip (main.py): every CONFIG and MOVE is refused, naming it
+        self.board_error = p.clean_text(board_error)
         self.fw_version = fw_version
         self.hard_min_us = min_pulse_us
         self.hard_max_us = max_pulse_us
@@ -136,7 +151,9 @@ class Controller:
     # ---- public API -----------------------------------------------------------------------------------
     @property
     def mode(self) -> str:
-        """One of UNCONFIGURED, IDLE, MOVING, HELD, ESTOP, FAULT."""
+        """One of BOARD_ERROR, UNCONFIGURED, IDLE, MOVING, HELD, ESTOP, FAULT."""
+        if self.board_error:
+            return MODE_BOARD_ERROR
         if ESTOP_FAULT in self.faults:
             return MODE_ESTOP
         if self.faults:
@@ -215,6 +232,11 @@ class Controller:
         self.is_configured = False
         self.is_held = False
 
+    def sample_sensors(self, now_ms: int) -> None:
+        """Take one grip-current sample at ``now_ms`` (the board's loop calls this every few ms between steps, so
+        the average spans the whole PWM frame). Never raises."""
+        self.grip.sample(now_ms, self.outputs.written_us[self.grip_channel] != 0)
+
     def report_status(self) -> None:
         """Queue a STATUS frame for the next ``step`` (unasked, e.g. after a Ctrl-C on the board)."""
         self._send_status()
@@ -230,11 +252,16 @@ class Controller:
             self._last_rx_ms = now_ms
         if self._hello_due:
             self._send_hello()
-        if self.rail_sense is not None and not self.rail_sense.value():
+        self.grip.sample(now_ms, self.outputs.written_us[self.grip_channel] != 0)
+        rail = self.rail
+        if dt_ms or last is None:  # one rail sample per control period (a step at the same instant is no new one)
+            rail.sample()
+        if rail.lows >= rail.low_samples:  # rail.is_lost, without a property call
             self._power_lost()
             return
         if self.outputs.is_enabling:
-            self._write_pulses()
+            if rail.level != 0:  # nothing is switched on while the rail reads low, lost yet or not
+                self._write_pulses()
             return
         if not self.motion.is_busy or self.is_held or self.faults:
             return
@@ -302,6 +329,7 @@ class Controller:
         elif kind == p.CLEAR:
             self.faults.clear()
             self.refused_cmd = 0
+            self.rail.lows = 0  # a rail still dead re-latches after RAIL_LOW_SAMPLES new low samples
         elif kind == p.RELEASE:
             if self.motion.is_busy and not self.is_held and not self.faults:
                 self._error(p.E_BUSY, 0, "RELEASE refused while the arm moves: send HOLD first")
@@ -312,6 +340,9 @@ class Controller:
         return True
 
     def _config(self, fields: RxFrame) -> None:
+        if self.board_error:
+            self._error(p.E_BOARD_CONFIG, 0, self.board_error)
+            return
         if self.faults:
             self._error(p.E_FAULTED, 0, "CONFIG refused while faulted: send CLEAR")
             return
@@ -337,7 +368,8 @@ class Controller:
         if not self.is_configured:
             self.outputs.start_enable(self._now_ms)
         self.is_configured = True
-        self._write_pulses()
+        if self.rail.level != 0:  # with the rail reading low the outputs wait for it (or for POWER_LOST)
+            self._write_pulses()
 
     def _move(self, fields: RxFrame) -> bool:
         cmd_id = fields.uint(0, p.MAX_CMD_ID)
@@ -346,6 +378,9 @@ class Controller:
             return True
         if cmd_id <= self.last_queued_cmd:
             return True  # executed at most once: a repeat is acked and ignored
+        if self.board_error:
+            self._error(p.E_BOARD_CONFIG, cmd_id, self.board_error)
+            return True
         if ESTOP_FAULT in self.faults:
             self._error(p.E_ESTOPPED, cmd_id, "MOVE refused: e-stop latched; send CLEAR")
             return True
@@ -363,7 +398,7 @@ class Controller:
             self._reject(move.code, cmd_id, move.text)
             return True
         too_fast = check_speeds(
-            self.motion.end_pose(self.pulses_us), move.targets_us, move.duration_ms, self.max_speeds_us_s
+            self.motion.end_pose(self.pulses_us), move.targets_us, move.duration_ms, self.max_speeds_us_s, move.ramp_ms
         )
         if too_fast is not None:
             self._reject(too_fast[0], cmd_id, too_fast[1])
@@ -432,6 +467,8 @@ class Controller:
     def _send_hello(self) -> None:
         self._hello_due = False
         self._send(p.HELLO, reports.hello_fields(self))
+        if self.board_error:  # say why at once: on native USB nothing else the board printed reaches the host
+            self._error(p.E_BOARD_CONFIG, 0, self.board_error)
 
     def _send_status(self) -> None:
         self._send(p.STATUS, reports.status_fields(self))

@@ -4,6 +4,8 @@
 outputs on is staggered: after a CONFIG, a RELEASE or a power loss, the channels are enabled one at a time,
 ``stagger_ms`` apart, in ``order`` (light joints first: the gripper and the wrist before the shoulder), so at most
 one servo at a time draws its start-up current (an MG996R stalls at up to 2.5 A while it runs to its start pose).
+A HAL with ``stage_pulse_us`` and ``flush`` (the PCA9685) gets all of one update's pulses staged, then one flush:
+one I2C transaction per step, so every joint takes the step in the same PWM frame.
 """
 
 from hanoifw.ticks import ticks_add_ms, ticks_diff_ms
@@ -29,6 +31,8 @@ class Outputs:
                 self.written_us[ch] = held_us[ch]
         self._pending: list = []  # channels still to enable, in order
         self._next_ms = 0
+        self._stage = getattr(servos, "stage_pulse_us", None)  # bound once: no new object per step
+        self._flush = getattr(servos, "flush", None) if self._stage is not None else None
 
     @property
     def is_enabling(self) -> bool:
@@ -52,11 +56,13 @@ class Outputs:
                 ch = self._pending.pop(0)
                 if self._write(ch, pulses_us, mins_us, maxs_us) >= 0:
                     bad = ch
-            return bad
-        for ch in range(self.channels):
-            if self.written_us[ch] and pulses_us[ch] != self.written_us[ch]:
-                if self._write(ch, pulses_us, mins_us, maxs_us) >= 0:
-                    bad = ch
+        else:
+            for ch in range(self.channels):
+                if self.written_us[ch] and pulses_us[ch] != self.written_us[ch]:
+                    if self._write(ch, pulses_us, mins_us, maxs_us) >= 0:
+                        bad = ch
+        if self._flush is not None:
+            self._flush()
         return bad
 
     def release_all(self) -> None:
@@ -70,6 +76,9 @@ class Outputs:
         pulse_us = pulses_us[ch]
         if not mins_us[ch] <= pulse_us <= maxs_us[ch]:
             return ch
-        self.servos.set_pulse_us(ch, pulse_us)
+        if self._stage is not None:
+            self._stage(ch, pulse_us)
+        else:
+            self.servos.set_pulse_us(ch, pulse_us)
         self.written_us[ch] = pulse_us
         return -1

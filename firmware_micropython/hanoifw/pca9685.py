@@ -10,7 +10,14 @@ pose and reports it. A chip that is asleep or at another rate starts with every 
 whose OE input is wired (``oe``): its pull-up disabled the outputs while the MCU was in reset, so the servos went
 limp and may have sagged; enabling the old pulses again would drive them all back at once. Its outputs are
 blanked before OE is driven low, and the first CONFIG switches them on one at a time.
-Register writes use buffers allocated here, once.
+
+One step, one I2C transaction: :meth:`PCA9685.stage_pulse_us` only changes a copy of the 16 LED registers kept
+here, and :meth:`PCA9685.flush` writes every staged channel in one auto-increment burst. The chip applies a
+transaction's new values together (at its STOP, MODE2.OCH = 0), so all joints take a step in the same PWM frame;
+a write per channel let a step straddle a frame boundary, splitting the joints across two frames. Each output's
+pulse starts :data:`STAGGER_COUNTS` later than the one before (output n turns ON at count 256 n), so the servos'
+current surges at the start of their pulses do not all come at once.
+Register writes use buffers allocated here, once (the burst's view is made again only when its span grows).
 """
 
 try:
@@ -36,6 +43,7 @@ _OSCILLATOR_WAKE_US = const(500)  # datasheet: wait 500 us after clearing SLEEP
 DEFAULT_ADDRESS = 0x40
 INTERNAL_OSC_HZ = 25000000  # nominal; single chips run anywhere near 23-27 MHz (board_config.PCA9685_OSC_HZ)
 COUNTS = 4096  # 12-bit PWM
+STAGGER_COUNTS = 256  # output n's pulse starts at count 256 n (1.25 ms apart at 50 Hz): surges do not coincide
 
 
 def prescale_for(freq_hz: int, osc_hz: int = INTERNAL_OSC_HZ) -> int:
@@ -81,6 +89,13 @@ class PCA9685:
         self.prescale = prescale_for(freq_hz, osc_hz)
         self._buf = bytearray(4)
         self._reg = bytearray(1)
+        self._leds = bytearray(64)  # LED0_ON_L .. LED15_OFF_H as last written (or staged)
+        for channel in range(16):
+            self._leds[4 * channel + 3] = _FULL_OFF
+        self._low = 16  # the span of outputs ever staged, written by every flush
+        self._high = -1
+        self._dirty = False
+        self._span = None  # memoryview of the span's registers (made again only when the span grows)
         self.held_us = [0] * 16
         mode1 = self._read_reg(_MODE1)
         running = not mode1 & _MODE1_SLEEP and mode1 & _MODE1_AI and self._read_reg(_PRE_SCALE) == self.prescale
@@ -91,6 +106,7 @@ class PCA9685:
         elif running:
             self._write_reg(_MODE1, _MODE1_AI)  # ALLCALL off; the outputs keep their pulses
             self._write_reg(_MODE2, _MODE2_OUTDRV)
+            self._i2c.readfrom_mem_into(self.address, _LED0_ON_L, self._leds)  # what the outputs give now
             for channel in range(16):
                 self.held_us[channel] = self._read_pulse_us(channel)
         else:
@@ -120,23 +136,64 @@ class PCA9685:
         khz = self.osc_hz // 1000
         return (numerator + (khz >> 1)) // khz
 
+    def on_count(self, channel: int) -> int:
+        """The count (0..4095) at which ``channel``'s pulse starts in each PWM period (staggered)."""
+        return (channel * STAGGER_COUNTS) % COUNTS
+
     def set_pulse_us(self, channel: int, pulse_us: int) -> None:
-        """Output ``pulse_us`` wide pulses on ``channel`` (0..15): ON at count 0, OFF at the computed count."""
-        counts = self.counts_for(pulse_us)
+        """Output ``pulse_us`` wide pulses on ``channel`` (0..15) now, in a transaction of its own (ON at
+        :meth:`on_count`, OFF that many counts later)."""
+        on = self.on_count(channel)
+        off = (on + self.counts_for(pulse_us)) % COUNTS
         buf = self._buf
-        buf[0] = 0
-        buf[1] = 0
-        buf[2] = counts & 0xFF
-        buf[3] = counts >> 8
+        buf[0] = on & 0xFF
+        buf[1] = on >> 8
+        buf[2] = off & 0xFF
+        buf[3] = off >> 8
+        for i in range(4):
+            self._leds[4 * channel + i] = buf[i]
         self._i2c.writeto_mem(self.address, _LED0_ON_L + 4 * channel, buf)
 
+    def stage_pulse_us(self, channel: int, pulse_us: int) -> None:
+        """Set ``channel``'s pulse to ``pulse_us`` (ON at :meth:`on_count`, OFF that many counts later) at the next
+        :meth:`flush`."""
+        on = self.on_count(channel)
+        off = (on + self.counts_for(pulse_us)) % COUNTS
+        leds = self._leds
+        base = 4 * channel
+        leds[base] = on & 0xFF
+        leds[base + 1] = on >> 8
+        leds[base + 2] = off & 0xFF
+        leds[base + 3] = off >> 8
+        if channel < self._low:
+            self._low = channel
+            self._span = None
+        if channel > self._high:
+            self._high = channel
+            self._span = None
+        self._dirty = True
+
+    def flush(self) -> None:
+        """Write every staged output in one auto-increment I2C transaction (nothing when nothing was staged)."""
+        if not self._dirty:
+            return
+        span = self._span
+        if span is None:
+            span = memoryview(self._leds)[4 * self._low : 4 * self._high + 4]
+            self._span = span
+        self._i2c.writeto_mem(self.address, _LED0_ON_L + 4 * self._low, span)
+        self._dirty = False
+
     def release(self, channel: int) -> None:
-        """Switch ``channel`` fully off (no pulses: the servo goes limp)."""
+        """Switch ``channel`` fully off now (no pulses: the servo goes limp)."""
         buf = self._buf
         buf[0] = 0
         buf[1] = 0
         buf[2] = 0
         buf[3] = _FULL_OFF
+        leds = self._leds
+        for i in range(4):
+            leds[4 * channel + i] = buf[i]
         self._i2c.writeto_mem(self.address, _LED0_ON_L + 4 * channel, buf)
 
     def close(self) -> None:
@@ -150,16 +207,21 @@ class PCA9685:
         self.close()
 
     def _read_pulse_us(self, channel: int) -> int:
-        """The pulse output ``channel`` is giving in us (0 if fully off or fully on: no servo pulse)."""
-        buf = self._buf
-        self._i2c.readfrom_mem_into(self.address, _LED0_ON_L + 4 * channel, buf)
-        if buf[3] & _FULL_OFF or buf[1] & _FULL_ON:
+        """The pulse output ``channel`` gave when read back at start, in us (0 if fully off or fully on)."""
+        leds = self._leds
+        base = 4 * channel
+        if leds[base + 3] & _FULL_OFF or leds[base + 1] & _FULL_ON:
             return 0
-        on = buf[0] | (buf[1] & 0x0F) << 8
-        off = buf[2] | (buf[3] & 0x0F) << 8
+        on = leds[base] | (leds[base + 1] & 0x0F) << 8
+        off = leds[base + 2] | (leds[base + 3] & 0x0F) << 8
         return self.pulse_us_for((off - on) % COUNTS)
 
     def _write_all_off(self) -> None:
+        for channel in range(16):
+            self._leds[4 * channel] = 0
+            self._leds[4 * channel + 1] = 0
+            self._leds[4 * channel + 2] = 0
+            self._leds[4 * channel + 3] = _FULL_OFF
         buf = self._buf
         buf[0] = 0
         buf[1] = 0

@@ -59,7 +59,8 @@ MODE_MOVING = "MOVING"
 MODE_HELD = "HELD"  # HOLD: the arm keeps its pose, queued motion waits for RESUME
 MODE_ESTOP = "ESTOP"  # e-stop latched: pose held, queue dropped, only CLEAR releases it
 MODE_FAULT = "FAULT"  # another fault latched: pose held, queue dropped, only CLEAR releases it
-MODES = (MODE_UNCONFIGURED, MODE_IDLE, MODE_MOVING, MODE_HELD, MODE_ESTOP, MODE_FAULT)
+MODE_BOARD_ERROR = "BOARD_ERROR"  # board_config.py does not fit the chip (or esp32 < 1.26): no output, ever
+MODES = (MODE_UNCONFIGURED, MODE_IDLE, MODE_MOVING, MODE_HELD, MODE_ESTOP, MODE_FAULT, MODE_BOARD_ERROR)
 
 FAULT_ESTOP = "ESTOP"  # ESTOP frame, Ctrl-C on the board
 FAULT_HOST_LOST = "HOST_LOST"  # host silent for longer than watchdog_ms while moving
@@ -85,7 +86,8 @@ NO_FAULTS = "-"  # STATUS ``faults`` when none is latched; several are joined by
 FAULT_SEPARATOR = "|"
 
 GRIP_NONE = "none"  # no grip sensor on this board
-GRIP_UNKNOWN = "unknown"  # no verdict: no threshold from CONFIG yet, the read failed, or the gripper is undriven
+GRIP_UNKNOWN = "unknown"  # no verdict: gripper undriven (no current, disk or not), no whole frame sampled yet,
+# no threshold from CONFIG, or the read failed
 GRIP_HELD = "held"  # reading at or above the threshold: the closing servo is stalled on a disk
 GRIP_EMPTY = "empty"
 GRIPS = (GRIP_NONE, GRIP_UNKNOWN, GRIP_HELD, GRIP_EMPTY)
@@ -113,6 +115,7 @@ E_ESTOPPED = "ESTOPPED"
 E_FAULTED = "FAULTED"
 E_BUSY = "BUSY"  # CONFIG while motion is queued
 E_INTERNAL = "INTERNAL"
+E_BOARD_CONFIG = "BOARD_CONFIG"  # board_config.py does not fit this chip (HELLO mode BOARD_ERROR): the text says why
 
 # Field names of the board's frames, in wire order; a name ending in "*" takes all remaining fields as a list.
 FIELD_NAMES = {

@@ -38,8 +38,9 @@ def hello_fields(ctl) -> "list[str | int]":
 
 
 def status_fields(ctl) -> "list[str | int]":
-    """STATUS: mode, command ids, free slots, faults, grip word and raw reading, rail, and every channel's pulse."""
-    raw = read_grip_raw(ctl.grip_sensor)
+    """STATUS: mode, command ids, free slots, faults, grip word and reading (the frame mean), rail, and every
+    channel's pulse."""
+    raw = -1 if ctl.grip_sensor is None else ctl.grip.mean_u16
     fields: list[str | int] = [
         ctl.boot_id,
         ctl.mode,
@@ -61,19 +62,10 @@ def fault_text(faults: "list[str]", refused_cmd: int) -> str:
     return p.FAULT_SEPARATOR.join(names) if names else p.NO_FAULTS
 
 
-def read_grip_raw(sensor) -> int:
-    """The grip sensor's ``read_u16()`` (0..65535); -1 without a sensor or when the read fails."""
-    if sensor is None:
-        return -1
-    try:
-        return min(max(int(sensor.read_u16()), 0), 65535)
-    except Exception:
-        return -1
-
-
 def grip_word(sensor, raw: int, threshold: int) -> str:
-    """``held``/``empty`` by comparing ``raw`` with ``threshold``; ``none`` without a sensor; ``unknown`` when
-    there is no threshold (0) or the read failed (-1)."""
+    """``held``/``empty`` by comparing ``raw`` (the frame mean) with ``threshold``; ``none`` without a sensor;
+    ``unknown`` when there is no threshold (0) or no reading (-1: gripper output off, no full frame yet, read
+    failed)."""
     if sensor is None:
         return GRIP_NONE
     if raw < 0 or threshold <= 0:

@@ -11,7 +11,7 @@ from typing import Any
 
 import fwfakes
 import pytest
-from hanoifw.boardpins import BoardConfigError, check_wdt_ms, chip_name
+from hanoifw.boardpins import BoardConfigError, check_port_version, check_wdt_ms, chip_name
 from hanoifw.controller import Controller
 from hanoifw.pca9685 import PCA9685
 from hanoifw.servos import PwmServos
@@ -128,6 +128,29 @@ def test_the_chip_is_read_from_uname_not_sys_platform() -> None:
     assert chip_name("ESP32-S3") == "ESP32S3"
 
 
+@pytest.mark.parametrize(
+    ("machine", "family"),
+    [
+        ("Generic ESP32 module with ESP32-D2WD", "ESP32"),
+        ("Olimex ESP32-POE with ESP32-PICO-D4", "ESP32"),
+        ("ESP32-S2 Saola with ESP32-S2FN4R2", "ESP32S2"),
+        ("LOLIN C3 mini with ESP32-C3FH4", "ESP32C3"),
+        ("Raspberry Pi Pico 2 with RP2350", "RP2350"),
+    ],
+)
+def test_a_chip_is_mapped_to_its_family_whatever_its_package(machine: str, family: str) -> None:
+    assert chip_name(machine) == family
+
+
+def test_esp32_micropython_before_1_26_is_refused_naming_the_version() -> None:
+    for version in ((1, 20, 0), (1, 25, 0)):
+        with pytest.raises(BoardConfigError, match=r"MicroPython 1\.2[05]\.0 on esp32.*1\.26"):
+            check_port_version("esp32", version)
+    check_port_version("esp32", (1, 26, 0))
+    check_port_version("esp32", (1, 27, 1))
+    check_port_version("rp2", (1, 20, 0))  # rp2's PWM starts at duty 0 in every version
+
+
 @pytest.mark.parametrize("pwm", [Esp32PWM, Rp2V120PWM])
 def test_pwm_pins_never_pulse_before_config_on_either_port(board_main: Any, pwm: type) -> None:
     """esp32: a bare PWM(pin) gives 5 kHz at 50 % at once; rp2 (v1.20) refuses keywords. No output may show a
@@ -156,10 +179,27 @@ def test_a_chip_without_pins_stops_main_with_one_line_before_any_output(
 ) -> None:
     monkeypatch.setattr(board_main.os, "uname", lambda: types.SimpleNamespace(machine=UNAMES["ESP32C3"]))
     made: list[object] = []
+    served: list[str] = []
     monkeypatch.setattr(board_main.machine, "PWM", lambda *a, **k: made.append(a))
+    monkeypatch.setattr(board_main, "serve_board_error", served.append)
     board_main.main()
     out = capsys.readouterr().out.strip().splitlines()
     assert len(out) == 1 and "ESP32C3" in out[0] and "board_config.py" in out[0] and made == []
+    assert served == [out[0].removeprefix("hanoibot: ")], "the host is then told the same, never left in silence"
+
+
+def test_an_old_esp32_micropython_is_refused_by_main_before_any_output(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(board_main.os, "uname", lambda: types.SimpleNamespace(machine=UNAMES["ESP32"]))
+    monkeypatch.setattr(board_main.sys, "platform", "esp32")
+    monkeypatch.setattr(board_main.sys.implementation, "version", (1, 24, 1, ""))
+    made: list[object] = []
+    served: list[str] = []
+    monkeypatch.setattr(board_main.machine, "PWM", lambda *a, **k: made.append(a))
+    monkeypatch.setattr(board_main, "serve_board_error", served.append)
+    board_main.main()
+    assert made == [] and served and "MicroPython 1.24.1 on esp32" in served[0]
 
 
 def test_the_hardware_watchdog_timeout_is_checked_against_the_port() -> None:
@@ -180,6 +220,7 @@ def test_a_watchdog_timeout_the_port_refuses_stops_main_with_one_line_before_any
     made: list[object] = []
     monkeypatch.setattr(board_main.machine, "PWM", lambda *a, **k: made.append(a))
     monkeypatch.setattr(board_main.machine, "ADC", lambda *a, **k: made.append(a))
+    monkeypatch.setattr(board_main, "serve_board_error", lambda text: None)
     board_main.main()
     out = capsys.readouterr().out.strip().splitlines()
     assert len(out) == 1 and f"HARDWARE_WDT_MS = {timeout_ms}: chip {chip}" in out[0] and made == []
@@ -242,7 +283,14 @@ def test_main_wires_controller_sensors_watchdog_and_usb(board_main: Any, monkeyp
     monkeypatch.setattr(board_main, "select", types.SimpleNamespace(poll=Poll, POLLIN=1))
     monkeypatch.setattr(board_main.os, "uname", lambda: types.SimpleNamespace(machine=UNAMES["RP2040"]))
     monkeypatch.setattr(
-        board_main, "sys", types.SimpleNamespace(platform="rp2", stdin=stdin, stdout=types.SimpleNamespace(buffer=1))
+        board_main,
+        "sys",
+        types.SimpleNamespace(
+            platform="rp2",
+            implementation=types.SimpleNamespace(version=(1, 27, 0, "")),
+            stdin=stdin,
+            stdout=types.SimpleNamespace(buffer=1),
+        ),
     )
     monkeypatch.setitem(sys.modules, "micropython", types.SimpleNamespace(kbd_intr=lambda char: None))
     board_main.main()

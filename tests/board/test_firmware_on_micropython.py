@@ -91,7 +91,7 @@ def build_random_exchange(seed: int, steps: int = 3000) -> list[tuple[int, bytes
         if roll < 0.12:
             cmd_id += 1
             pulses = [rng.randint(990, 2010) if rng.random() < 0.005 else rng.randint(1000, 2000) for _ in range(5)]
-            data = reliable(p.MOVE, [cmd_id, rng.randint(1, 120), *pulses])
+            data = reliable(p.MOVE, [cmd_id, 2 * rng.randint(1, 120), *pulses])  # some too fast at their peak
         elif roll < 0.5:
             data = p.encode(p.PING, 0, 0, ["hb"])
         elif roll < 0.55:

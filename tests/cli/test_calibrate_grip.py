@@ -1,4 +1,5 @@
-"""``hanoibot calibrate --grip`` on the simulated robot: two closes, the midpoint saved, comments kept."""
+"""``hanoibot calibrate --grip`` on the simulated robot: many readings per state, the middle of the gap saved only
+with a margin, comments kept."""
 
 from __future__ import annotations
 
@@ -7,13 +8,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hanoibot.commands.grip_calibration import PROMPTS, measure_grip_threshold
+from hanoibot.commands.grip_calibration import (
+    MIN_MARGIN_U16,
+    PROMPTS,
+    SAMPLES,
+    grip_threshold,
+    measure_grip_threshold,
+)
 from hanoibot.commands.jog import prepare_for_jogging
 from hanoibot.config import default_config_path, load_config
 from hanoibot.config.writer import ConfigWriter
 from hanoibot.errors import RunFault
 from hanoibot.run.robot import Robot
-from hanoibot.sim.world import REST_CURRENT_A, STALL_CURRENT_A
+from hanoibot.sim.sensors import ServoCurrent
 
 
 def u16(current_a: float) -> float:
@@ -21,22 +28,41 @@ def u16(current_a: float) -> float:
     return current_a * 0.1 * 50 / 3.3 * 65535
 
 
-def test_the_threshold_is_the_midpoint_of_an_empty_close_and_a_close_on_a_disk() -> None:
+def frame_mean_a(stalled: bool) -> float:
+    """Oracle: the servo's current averaged over a PWM frame (its quiescent current plus one burst)."""
+    servo = ServoCurrent()
+    peak_a, burst_s = (servo.stall_peak_a, servo.stall_burst_s) if stalled else (servo.rest_peak_a, servo.rest_burst_s)
+    return servo.quiescent_a + peak_a * burst_s / servo.frame_s
+
+
+def test_the_threshold_is_the_middle_of_the_gap_between_many_noisy_readings() -> None:
     with Robot("sim://?seed=2") as robot:
         robot.open()
         prepare_for_jogging(robot)
         sensor = robot.sim_board.world.grip_sensor
         asked: list[str] = []
+        statuses: list[int] = []
+        status = robot.session.status
+
+        def counting_status() -> Any:
+            reply = status()
+            statuses.append(reply.grip_raw)
+            return reply
 
         def ask(prompt: str) -> None:
             asked.append(prompt)
             if prompt == PROMPTS[1]:  # the user puts a disk between the fingers: closing on it stalls the servo
-                sensor.current_a = lambda: STALL_CURRENT_A
+                sensor.is_stalled = lambda: True
 
+        robot.session.status = counting_status  # type: ignore[method-assign]
         empty, held, threshold = measure_grip_threshold(robot, ask)
         assert asked == list(PROMPTS)
-        assert abs(empty - u16(REST_CURRENT_A)) <= 1 and abs(held - u16(STALL_CURRENT_A)) <= 1
-        assert threshold == (empty + held) // 2
+        readings = [raw for raw in statuses if raw > 0]
+        assert len(readings) >= 2 * SAMPLES, "many readings per state, not one"
+        assert abs(empty - u16(frame_mean_a(False))) <= 0.02 * 65535
+        assert abs(held - u16(frame_mean_a(True))) <= 0.02 * 65535
+        empty_readings, held_readings = readings[:SAMPLES], readings[-SAMPLES:]
+        assert threshold == (max(empty_readings) + min(held_readings)) // 2
         assert robot.session.status().pulses_us[4] == robot.config.gripper.open_us  # left open
 
 
@@ -46,6 +72,19 @@ def test_readings_that_cannot_be_told_apart_are_refused() -> None:
         prepare_for_jogging(robot)
         with pytest.raises(RunFault, match=r"not clearly above the empty close"):
             measure_grip_threshold(robot, lambda prompt: None)  # nobody put a disk in
+
+
+def test_a_threshold_without_margin_over_the_noise_is_refused() -> None:
+    assert grip_threshold([1000, 1100, 900], [9000, 9100, 8900]) == (1100 + 8900) // 2
+    with pytest.raises(RunFault, match="gap"):  # the means are far apart, but one held reading is not
+        grip_threshold([1000, 1100, 900], [9000, 9100, 1500])
+    with pytest.raises(RunFault, match="gap"):  # a clean gap, but narrower than the margin
+        grip_threshold([1000] * 4, [1000 + MIN_MARGIN_U16 - 1] * 4)
+    noisy_held = [30000, 40000, 50000, 60000]  # spread about 11 000: a 6-sigma gap would be 67 000
+    with pytest.raises(RunFault, match="gap"):
+        grip_threshold([1000, 1200], noisy_held)
+    with pytest.raises(RunFault, match="no reading"):
+        grip_threshold([1000, -1], [9000, 9000])
 
 
 def test_the_threshold_is_saved_with_the_comments_kept(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from hanoibot.deploy.board import BoardFiles, BoardInfo, parse_identity
+from hanoibot.deploy.board import BoardFiles, BoardInfo, check_version_floor, parse_identity
 from hanoibot.deploy.compiler import DeployError, MpyVersion
 from hanoibot.deploy.steps import FirmwareFile, check_supported, copy_and_verify, firmware_files, wait_for_hello
 from hanoibot.errors import PortError
@@ -138,3 +138,44 @@ def test_a_board_that_goes_away_mid_copy_is_one_line_saying_what_to_do(tmp_path:
     with pytest.raises(DeployError, match=r"stopped answering during the copy .*run hanoibot deploy again") as caught:
         copy_and_verify(open_board(transport), files, blobs, lambda _line: None)
     assert "\n" not in str(caught.value)
+
+
+def test_the_board_is_reset_first_and_the_copy_runs_on_its_fresh_boot() -> None:
+    # A board that has run hanoibot has its hardware watchdog running: at the REPL it resets ~2 s later, mid-copy.
+    calls: list[str] = []
+    transports: list[mock.NonCallableMagicMock] = []
+
+    def factory(_port: str) -> mock.NonCallableMagicMock:
+        transport = fake_transport({})
+        transport.enter_raw_repl.side_effect = lambda **kwargs: calls.append(f"raw REPL on boot {len(transports)}")
+        transport.exec_raw_no_follow.side_effect = lambda code: calls.append(code)
+        transport.close.side_effect = lambda: calls.append("close")
+        transports.append(transport)
+        return transport
+
+    board = BoardFiles("/dev/fake", transport_factory=factory, sleep=lambda _s: None).__enter__()
+    assert calls == ["raw REPL on boot 1", "import machine; machine.reset()", "close", "raw REPL on boot 2"]
+    assert board._transport is transports[1], "the files go to the fresh boot"
+
+
+def test_a_board_that_does_not_come_back_after_the_reset_is_one_line() -> None:
+    opened: list[int] = []
+
+    def factory(_port: str) -> mock.NonCallableMagicMock:
+        opened.append(1)
+        if len(opened) > 1:
+            raise OSError("no such device")
+        return fake_transport({})
+
+    with pytest.raises(DeployError, match=r"did not come back within 10 s of its reset"):
+        BoardFiles("/dev/fake", transport_factory=factory, sleep=lambda _s: None).__enter__()
+
+
+@pytest.mark.parametrize(
+    ("version", "machine"), [("1.25.0", "Generic ESP32 module with ESP32"), ("1.22.2", "ESP32C3 module with ESP32C3")]
+)
+def test_an_esp32_micropython_before_1_26_is_refused_naming_the_version(version: str, machine: str) -> None:
+    with pytest.raises(DeployError, match=rf"MicroPython {version} on esp32 .*1\.26"):
+        check_version_floor(BoardInfo(version, MpyVersion(6, 3), machine), "/dev/ttyUSB0")
+    check_version_floor(BoardInfo("1.26.0", MpyVersion(6, 3), machine), "/dev/ttyUSB0")
+    check_version_floor(BoardInfo("1.22.2", MpyVersion(6, 2), "Raspberry Pi Pico with RP2040"), "/dev/ttyACM0")

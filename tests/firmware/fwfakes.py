@@ -36,6 +36,16 @@ class FakeGrip:
         return self.value
 
 
+def sample_grip(ctl, start_ms, duration_ms, every_ms=2):
+    """Let ``ctl`` sample its grip sensor every ``every_ms`` from ``start_ms`` for ``duration_ms`` (as the board's
+    loop does between steps); returns the time after the last sample."""
+    now_ms = start_ms
+    while now_ms <= start_ms + duration_ms:
+        ctl.sample_sensors(now_ms)
+        now_ms += every_ms
+    return now_ms
+
+
 class FakeRail:
     """The rail sense input (``machine.Pin``): ``value()`` is 1 while ``powered``."""
 

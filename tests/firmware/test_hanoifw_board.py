@@ -3,6 +3,7 @@
 from fwfakes import (
     CONTROL_PERIOD_MS,
     FakeClock,
+    FakeGrip,
     FakeSerialIn,
     FakeSerialPoller,
     FakeServos,
@@ -152,7 +153,9 @@ def test_serve_runs_the_controller_every_period_and_feeds_the_watchdog_once_conf
     assert servos.current == {0: 1600, 1: 1600, 2: 1600, 3: 1600, 4: 1600}
 
 
-def test_ctrl_c_latches_estop_holds_the_pose_and_returns():
+def test_ctrl_c_latches_estop_switches_every_output_off_and_returns():
+    # Ctrl-C is on only while no output is, but it can land between an output switching on and kbd_intr(-1)
+    # (here: no kbd_intr at all): the handler switches every output off, so no pin pulses without a loop behind it.
     clock = FakeClock()
     script = {
         1: p.encode(p.SYNC, 0, 0, ("t",)),
@@ -164,12 +167,36 @@ def test_ctrl_c_latches_estop_holds_the_pose_and_returns():
     ctl = Controller(servos, boot_id="feedf00d", stagger_ms=0)
     assert serve(ctl, port, clock, make_wdt=FakeWdt, period_ms=CONTROL_PERIOD_MS) == "interrupted"
     assert ctl.mode == "ESTOP"
-    assert 1500 < servos.current[0] < 1900 and None not in servos.current.values()  # holding, not released
+    assert all(servos.current[ch] is None for ch in range(5)), servos.current  # released, nothing left on
     last = board_frames(port)[-1]
     assert last[0] == p.STATUS and p.unpack(p.STATUS, last[3])["mode"] == "ESTOP"
     writes = len(servos.history)
     ctl.step(clock.ticks_ms() + 500)
     assert len(servos.history) == writes
+
+
+class CountingGrip(FakeGrip):
+    """A grip ADC that counts its reads."""
+
+    def __init__(self, value):
+        super().__init__(value)
+        self.reads = 0
+
+    def read_u16(self):
+        self.reads += 1
+        return super().read_u16()
+
+
+def test_serve_samples_the_grip_current_every_few_ms_between_steps():
+    clock = FakeClock()
+    script = {1: p.encode(p.SYNC, 0, 0, ("t",)), 2: p.encode(p.CONFIG, 1, 0, config_fields(5, grip_threshold=100))}
+    port = ScriptedPort(clock, script)
+    grip = CountingGrip(4000)
+    ctl = Controller(FakeServos(), boot_id="feedf00d", stagger_ms=0, grip_sensor=grip)
+    serve(ctl, port, clock, period_ms=CONTROL_PERIOD_MS, max_loops=30)
+    # 30 loops of 10 ms; a step samples too: at least one sample per 2 ms while the gripper is driven
+    assert grip.reads >= 280 // 2, grip.reads
+    assert ctl.grip.mean_u16 == 4000
 
 
 def test_ctrl_c_is_off_while_an_output_is_on_and_garbage_is_collected_when_idle():

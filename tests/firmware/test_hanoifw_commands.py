@@ -56,15 +56,37 @@ def test_move_checks_duration_and_every_pulse_against_its_channel():
         assert value is None and got_code == code and needle in text, (fields, text)
 
 
-def test_speed_check_uses_the_average_speed_of_each_channel():
+def min_jerk_peak_ratio():
+    """Oracle: the steepest slope of s(u) = 10u^3 - 15u^4 + 6u^5 on [0, 1], by finite differences (1.875)."""
+    n = 2000
+    best = 0.0
+    for i in range(n):
+        u0, u1 = i / n, (i + 1) / n
+        s0 = 10 * u0**3 - 15 * u0**4 + 6 * u0**5
+        s1 = 10 * u1**3 - 15 * u1**4 + 6 * u1**5
+        best = max(best, (s1 - s0) * n)
+    return best
+
+
+def test_speed_check_uses_the_peak_speed_of_the_minimum_jerk_profile():
     speeds = [1000, 2000]  # us/s
-    assert check_speeds([1500, 1500], [2000, 1500], 500, speeds) is None  # 500 us in 0.5 s: 1000 us/s
-    code, text = check_speeds([1500, 1500], [2000, 1500], 499, speeds)
-    assert code == p.E_TOO_FAST and "channel 0" in text and "1000 us/s" in text
-    code, text = check_speeds([1500, 1500], [1500, 900], 299, speeds)  # 600 us down in 0.299 s: 2007 us/s
+    ratio = min_jerk_peak_ratio()
+    fastest_ms = int(500 * ratio + 1)  # 500 us whose peak stays at 1000 us/s
+    assert check_speeds([1500, 1500], [2000, 1500], fastest_ms, speeds) is None
+    code, text = check_speeds([1500, 1500], [2000, 1500], 500, speeds)  # average 1000 us/s: the peak is 1875
+    assert code == p.E_TOO_FAST and "channel 0" in text and "1000 us/s" in text, text
+    code, text = check_speeds([1500, 1500], [1500, 900], 299, speeds)  # 600 us down in 0.299 s
     assert code == p.E_TOO_FAST and "channel 1" in text
     assert check_speeds([0, 1500], [2500, 1500], 1, speeds) is None  # not output yet: enabled first
-    assert check_speeds([500, 500], [2500, 2500], 60000, [34, 34]) is None  # 2000 us in 60 s, no overflow
+    assert check_speeds([500, 500], [2500, 2500], 60000, [63, 63]) is None  # 2000 us in 60 s, no overflow
+    assert check_speeds([500, 500], [2500, 2500], 60000, [62, 62]) is not None  # peak 62.5 us/s
+
+
+def test_speed_check_of_a_trapezoid_uses_its_cruise_speed():
+    # 300 us in 400 ms with 100 ms ramps: cruise = 300 us / (400 - 100) ms = 1000 us/s
+    assert check_speeds([1500], [1800], 400, [1000], 100) is None
+    assert check_speeds([1500], [1800], 400, [999], 100) is not None
+    assert check_speeds([1500], [1800], 300, [1000], 0) is None  # constant speed: the average
 
 
 def test_move_with_a_profile_takes_ramp_and_blend_within_their_bounds():

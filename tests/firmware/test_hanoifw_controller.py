@@ -10,6 +10,7 @@ from fwfakes import (
     done_ids,
     errors,
     kinds,
+    sample_grip,
 )
 from hanoifw import protocol as p
 from hanoifw.controller import HOST_LOST, MAX_PENDING_FRAMES, MAX_STEP_MS, TICKS_PERIOD, Controller, ticks_diff_ms
@@ -320,13 +321,17 @@ def test_latched_fault_from_the_simulator_holds_until_clear():
 
 def test_status_reports_the_grip_current_and_the_configured_verdict():
     host = Host(grip_sensor=FakeGrip(41000))
+    host.now_ms = sample_grip(host.ctl, 0, 40)
     status = host.status()
-    assert (status["grip"], status["grip_raw"]) == ("unknown", 41000)  # no threshold before CONFIG
+    assert (status["grip"], status["grip_raw"]) == ("unknown", -1)  # no output, no current: no verdict
     host.start(grip_threshold=30000)
+    host.now_ms = sample_grip(host.ctl, host.now_ms, 30)  # the board's loop samples every 2 ms between steps
     assert (host.status()["grip"], host.status()["grip_raw"]) == ("held", 41000)
     host.ctl.grip_sensor.value = 12000
+    host.now_ms = sample_grip(host.ctl, host.now_ms, 30)
     assert host.status()["grip"] == "empty"
     host.ctl.grip_sensor.value = None
+    host.step()
     assert (host.status()["grip"], host.status()["grip_raw"]) == ("unknown", -1)
     assert (Host().status()["grip"], Host().status()["grip_raw"]) == ("none", -1)
 
@@ -444,6 +449,8 @@ def test_the_longest_frames_the_board_can_send_still_fit():
             grip_sensor=FakeGrip(10**9),
         )
     )
+    host.ctl.outputs.written_us[8] = 1500  # the gripper is driven: its current is averaged
+    sample_grip(host.ctl, 0, 40)
     for name in ("COLLISION_OF_THE_ARM", "DROP", "MISSED_PICK", "HOST_LOST", "LIMIT", "INTERNAL"):
         host.ctl.latch_fault(name)
     host.ctl.estop()

@@ -2,6 +2,7 @@
 (also run under MicroPython)."""
 
 from fwfakes import FakeI2C
+from hanoifw.controller import Controller
 from hanoifw.pca9685 import PCA9685, prescale_for
 
 # Datasheet register addresses (section 7.3, table 4)
@@ -56,7 +57,7 @@ def test_a_chip_at_its_power_on_state_ends_up_at_50_hz_with_every_output_off():
     assert i2c.registers[0x40][PRE_SCALE] == 121
     assert all(i2c.pulse_counts(0x40, n) is None for n in range(16))
     driver.set_pulse_us(4, 1500)
-    assert i2c.pulse_counts(0x40, 4) == (0, 307)
+    assert i2c.pulse_counts(0x40, 4) == (4 * 256, 4 * 256 + 307)  # ON staggered by 256 counts per output
 
 
 def test_a_running_chip_keeps_its_pulses_and_reports_them():
@@ -67,7 +68,7 @@ def test_a_running_chip_keeps_its_pulses_and_reports_them():
     i2c.writes.clear()
     second = PCA9685(i2c, sleep_us=lambda us: None)
     assert [reg for _, reg, _ in i2c.writes] == [MODE1, MODE2]  # no LED register written
-    assert i2c.pulse_counts(0x40, 0) == (0, 307) and i2c.pulse_counts(0x40, 2) == (0, 430)
+    assert i2c.pulse_counts(0x40, 0) == (0, 307) and i2c.pulse_counts(0x40, 2) == (512, 512 + 430)
     assert abs(second.held_us[0] - 1500) <= 3 and abs(second.held_us[2] - 2100) <= 3
     assert second.held_us[1] == 0 and second.held_us[15] == 0
 
@@ -128,7 +129,9 @@ def test_pulse_width_becomes_the_off_count():
     assert (regs[LED0_ON_L], regs[LED0_ON_L + 1]) == (0, 0)
     assert regs[LED0_ON_L + 2] | (regs[LED0_ON_L + 3] << 8) == expected == 307
     driver.set_pulse_us(15, 2500)
-    assert i2c.writes[-1] == (0x40, LED15_ON_L, bytes([0, 0, 512 & 0xFF, 512 >> 8]))
+    on = 15 * 256  # staggered: output 15 starts at count 3840, its 512 counts wrap past the period's end
+    off = (on + 512) % 4096
+    assert i2c.writes[-1] == (0x40, LED15_ON_L, bytes([on & 0xFF, on >> 8, off & 0xFF, off >> 8]))
     assert driver.counts_for(100000) == 4095 and driver.counts_for(-3) == 0
 
 
@@ -139,3 +142,27 @@ def test_release_and_close_switch_outputs_full_off():
         driver.release(3)
         assert i2c.writes[-1] == (0x40, LED0_ON_L + 12, bytes([0, 0, 0, 0x10]))
     assert i2c.writes[-1] == (0x40, ALL_LED_ON_L, bytes([0, 0, 0, 0x10]))
+
+
+def test_a_controller_step_writes_every_changed_channel_in_one_staggered_burst():
+    """One I2C transaction per step: the chip applies it at its STOP, so all joints step in the same PWM frame."""
+    from fwfakes import Host
+
+    i2c = FakeI2C()
+    driver = PCA9685(i2c, sleep_us=lambda us: None)
+    host = Host(ctl=Controller(driver, boot_id="b0071d00", stagger_ms=0))
+    host.start()
+    host.move(1, 500, [1900, 1100, 1700, 1300, 1999])
+    host.run(200)  # mid-segment: every channel changes at every step
+    i2c.writes.clear()
+    for _ in range(10):
+        host.step()
+        led_writes = [(reg, data) for _, reg, data in i2c.writes if LED0_ON_L <= reg < ALL_LED_ON_L]
+        assert len(led_writes) == 1 and led_writes[0][0] == LED0_ON_L and len(led_writes[0][1]) == 5 * 4
+        i2c.writes.clear()
+    ons = [i2c.pulse_counts(0x40, n)[0] for n in range(5)]
+    assert ons == [0, 256, 512, 768, 1024]  # the current surges at the pulses' starts never coincide
+    assert all(
+        abs(driver.pulse_us_for((off - on) % 4096) - host.ctl.pulses_us[n]) <= 3
+        for n, (on, off) in enumerate(i2c.pulse_counts(0x40, n) for n in range(5))
+    )

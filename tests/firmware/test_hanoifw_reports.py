@@ -1,9 +1,9 @@
 """HELLO/STATUS field tests (also run under MicroPython): every field lands where protocol.FIELD_NAMES says."""
 
-from fwfakes import FakeGrip, FakeRail, FakeServos
+from fwfakes import FakeGrip, FakeRail, FakeServos, sample_grip
 from hanoifw import protocol as p
 from hanoifw.controller import Controller
-from hanoifw.reports import fault_text, grip_word, hello_fields, rail_word, read_grip_raw, status_fields
+from hanoifw.reports import fault_text, grip_word, hello_fields, rail_word, status_fields
 
 
 def test_hello_fields_follow_the_layout():
@@ -38,6 +38,8 @@ def test_status_fields_follow_the_layout():
     ctl = Controller(FakeServos(), channels=2, boot_id="0badcafe", grip_sensor=FakeGrip(31000), rail_sense=FakeRail())
     ctl.grip_threshold = 30000
     ctl.pulses_us[1] = 1234
+    ctl.outputs.written_us[1] = 1234  # the gripper (the last channel) is driven: its current means something
+    sample_grip(ctl, 0, 40)
     ctl.latch_fault("DROP")
     status = p.unpack(p.STATUS, [str(f) for f in status_fields(ctl)])
     assert status == {
@@ -60,10 +62,12 @@ def test_fault_text_lists_faults_and_the_rejected_state():
     assert fault_text([], 7) == "REJECTED" and fault_text(["DROP"], -1) == "DROP|REJECTED"
 
 
-def test_grip_reading_is_clipped_and_a_failing_sensor_reads_minus_one():
-    assert read_grip_raw(None) == -1 and read_grip_raw(FakeGrip(None)) == -1
-    assert read_grip_raw(FakeGrip(0)) == 0 and read_grip_raw(FakeGrip(40000)) == 40000
-    assert read_grip_raw(FakeGrip(10**12)) == 65535 and read_grip_raw(FakeGrip(-40)) == 0
+def test_an_undriven_gripper_gives_no_grip_verdict_whatever_the_sensor_reads():
+    ctl = Controller(FakeServos(), channels=2, boot_id="0badcafe", grip_sensor=FakeGrip(31000))
+    ctl.grip_threshold = 30000
+    sample_grip(ctl, 0, 40)  # the gripper output is off: no current flows, disk or not
+    status = p.unpack(p.STATUS, [str(f) for f in status_fields(ctl)])
+    assert (status["grip"], status["grip_raw"]) == ("unknown", -1)
 
 
 def test_grip_word_compares_the_current_with_the_threshold():

@@ -15,14 +15,18 @@ from hanoibot.sim.vpico.process import USB_FIFO_BYTES, VirtualPico
 
 pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
-PROBE = b"""import machine, sys
+PROBE = b"""import machine, sys, time
 pwm = machine.PWM(machine.Pin(6), freq=50, duty_u16=4915)
 adc = machine.ADC(26)
 rail = machine.Pin(22, machine.Pin.IN)
 while True:
     line = sys.stdin.readline().strip()
     if line:
-        print("READ", line, adc.read_u16(), rail.value())
+        total = 0
+        for _ in range(40):  # one 20 ms PWM frame: the current comes in one burst per frame
+            total += adc.read_u16()
+            time.sleep_us(500)
+        print("READ", line, total // 40, rail.value())
 """
 
 SLEEPER = b"""import time
@@ -45,7 +49,7 @@ ASKED = [0]
 
 
 def ask(pico: VirtualPico) -> tuple[int, int]:
-    """Send a numbered question, return the probe's answer to it: (ADC read_u16, GP22 level)."""
+    """Send a numbered question, return the probe's answer to it: (ADC read_u16 averaged over a frame, GP22)."""
     ASKED[0] += 1
     marker = b"READ q%d " % ASKED[0]
     pico.write(b"q%d\n" % ASKED[0])
@@ -69,13 +73,16 @@ def test_pwm_adc_and_rail_sense_from_the_chip() -> None:
         # duty_u16 4915 of 65535 at 50 Hz is a 1500 us pulse (MicroPython's PWM semantics), read from CC/TOP/DIV
         assert pico.pulses_us[4] == pytest.approx(4915 / 65535 * 20000, abs=1.0)
         stall = sensors.grip_adc_counts(held=True, powered=True)
-        assert stall == round(0.5 * 0.1 * 50 / 3.3 * 4095)  # 0.5 A through 0.1 ohm, gain 50, 12 bits of 3.3 V
-        assert adc_u16 >> 4 == stall  # rp2's read_u16 scales the 12-bit sample to 16 bits
+        servo = sensors.SERVO  # the frame's mean current through 0.1 ohm, gain 50, 12 bits of 3.3 V
+        mean_a = servo.quiescent_a + servo.stall_peak_a * servo.stall_burst_s / servo.frame_s
+        assert stall == round(mean_a * 0.1 * 50 / 3.3 * 4095)
+        assert abs((adc_u16 >> 4) - stall) <= 0.04 * 4095  # rp2's read_u16 scales the 12-bit sample to 16 bits
         assert rail == 1
         pico.set_rail_powered(False)
+        ask(pico)  # a tick under way when the rail went may still have had the gripper driven
         adc_u16, rail = ask(pico)
         assert rail == 0
-        assert adc_u16 >> 4 == 0  # no servo power: no current
+        assert adc_u16 >> 4 <= 10  # no servo power: no current (ADC noise around 0 only)
         cut_s = pico.time_s
         deadline_s = time.monotonic() + 120
         while pico.time_s < cut_s + 0.02:  # two 10 ms ticks of emulated time

@@ -52,6 +52,11 @@ def assert_step_allocates_nothing():
     assert used == 0, f"{used} bytes"
 
 
+def assert_quiet_loop_allocates_nothing():
+    used = quiet_loop_allocation_bytes()
+    assert used == 0, f"{used} bytes in 20 loops"
+
+
 MOVE_HEAP_BOUND_BYTES = 700  # per MOVE frame handled and its ACK/DONE sent (split-into-str codec: ~1 800)
 
 
@@ -85,6 +90,7 @@ def run_tests(test_dir, result_path, board_dir=None):
                 tally.check(module_name + "." + attr, func)
     tally.check("a moving control step allocates no heap", assert_step_allocates_nothing)
     tally.check("a MOVE frame in and its replies out allocate little heap", assert_move_frames_allocate_little)
+    tally.check("a quiet moving loop of the board allocates no heap", assert_quiet_loop_allocates_nothing)
     print(f"MICROPYTHON SUMMARY passed={tally.passed} failed={tally.failed}")
     with open(result_path, "w") as f:
         f.write(f"{tally.failed}\n")
@@ -114,6 +120,82 @@ def step_allocation_bytes(steps=20):
     gc.enable()
     assert ctl.mode == "MOVING", ctl.mode
     return used
+
+
+class QuietPoller:
+    """``select.poll`` with nothing ever to read: ``ipoll`` gives one empty result made once."""
+
+    def __init__(self):
+        self._idle = []
+
+    def ipoll(self, timeout_ms=-1):
+        return self._idle
+
+
+class TickingClock:
+    """The ``time`` module's tick functions; every ``ticks_ms`` call is 1 ms later (so waits end)."""
+
+    def __init__(self):
+        self.now_ms = 0
+
+    def ticks_ms(self):
+        self.now_ms += 1
+        return self.now_ms
+
+    def ticks_add(self, ticks, delta):
+        return (ticks + delta) & 0x3FFFFFFF
+
+    def ticks_diff(self, later, earlier):
+        diff = (later - earlier) & 0x3FFFFFFF
+        return diff - 0x3FFFFFFF - 1 if diff & 0x20000000 else diff  # 2**30 itself is no small int
+
+
+def quiet_loop_allocation_bytes(loops=20):
+    """Heap bytes that ``loops`` more loops of the board's ``serve`` allocate while the arm moves and no input
+    comes (MicroPython only: gc.mem_alloc), with a grip sensor sampled between steps and a rail sense input: the
+    difference between a run of 1 + ``loops`` loops and one of 1 loop, so ``serve``'s own start-up cancels out."""
+    import gc
+
+    from fwfakes import FakeGrip, FakeRail, FakeSerialIn
+    from hanoifw import protocol as p
+    from hanoifw.board import StreamPort, serve
+
+    ctl = Controller(
+        RecordingServos(5),
+        boot_id="a110c8ed",
+        stagger_ms=0,
+        watchdog_ms=0,
+        grip_sensor=FakeGrip(30000),
+        rail_sense=FakeRail(True),
+    )
+    ctl.feed(p.encode(p.SYNC, 0, 0, ("t",)))
+    ctl.step(0)
+    ctl.feed(p.encode(p.CONFIG, 1, 0, [1000, 2000, 1500, 60000] * 5 + [100]))
+    ctl.step(10)
+    ctl.feed(p.encode(p.MOVE, 2, 0, [1, 50000, 1900, 1100, 1700, 1300, 1999]))
+    ctl.step(20)
+    rx = FakeSerialIn(b"")
+    port = StreamPort(QuietPoller(), rx, None)
+    clock = TickingClock()
+    settings = []
+
+    def kbd_intr(char):
+        settings.append(char)
+
+    def run(n):
+        serve(ctl, port, clock, period_ms=10, max_loops=n, kbd_intr=kbd_intr)
+
+    run(2)  # the first loops set kbd_intr
+    costs = []
+    for n in (1, 1 + loops):
+        gc.collect()
+        gc.disable()
+        before = gc.mem_alloc()
+        run(n)
+        costs.append(gc.mem_alloc() - before)
+        gc.enable()
+    assert ctl.mode == "MOVING", ctl.mode
+    return costs[1] - costs[0]
 
 
 def move_allocation_bytes(moves=50):

@@ -76,6 +76,8 @@ def test_a_dead_servo_rail_stops_the_move_and_home_clear_brings_the_arm_back() -
         assert status.rail == "off" and status.pulses_us == (0,) * 5  # every output off: nothing slams back
         assert robot.sim_board.servos.pulses_us() == [None] * 5
         world.cut_servo_power(False)
+        board = robot.sim_board
+        board.run_until(board.clock.now_s() + 0.05)  # the switch's contacts bounce a few ms, then the rail is on
         robot.session.clear()
         assert robot.session.status().mode == "UNCONFIGURED"
         robot.session.configure(*robot.limits())

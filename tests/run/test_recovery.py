@@ -78,9 +78,11 @@ def robot_with(board: FakeBoard, grip_sensor: bool = True) -> Any:
     session.clear.side_effect = board.clear
     session.resume.side_effect = board.resume
     config = load_config()
+    session.last_sent_cmd = 0
     robot = mock.create_autospec(Robot, instance=True)
     robot.session = session
     robot.config = replace(config, gripper=replace(config.gripper, grip_sensor=grip_sensor))
+    robot.limits.side_effect = lambda: Robot.limits(robot)
     return robot
 
 
@@ -211,12 +213,18 @@ def test_the_fake_journal_ends_its_grip_with_a_hold() -> None:
 def test_after_a_reset_the_rest_is_replanned_from_the_confirmed_board(tmp_path: Path) -> None:
     path, plan = journal_with(tmp_path, 2, 1)
     reset = {"last_done_cmd": 0, "last_queued_cmd": 0, "mode": "UNCONFIGURED", "faults": ()}
-    session = FakeBoard([reset | {"grip": "unknown", "grip_raw": 0}])  # no threshold yet; the gripper is empty
+    probed = {"last_done_cmd": 46, "last_queued_cmd": 46, "mode": "IDLE", "faults": ()}
+    # the reset gripper is limp: no current, no verdict; driven closed, it closes on nothing
+    session = FakeBoard([reset | {"grip": "unknown", "grip_raw": -1}, probed | {"grip": "empty", "grip_raw": 900}])
+    robot = robot_with(session)
     confirmed = State.parse("CBA")
-    point = resume_after_reset(load_journal(path), plan, robot_with(session), confirmed)
+    point = resume_after_reset(load_journal(path), plan, robot, confirmed)
+    starts = robot.session.configure.call_args.args[2]
+    assert starts[-1] == robot.config.gripper.closed_us and starts[:-1] == robot.config.start_pulses_us()[:-1]
+    assert robot.session.send_move.call_args.args[0] == 46, "the probe's hold follows the journal's ids"
     assert (point.first_k, point.board_state, point.same_boot) == (0, confirmed, False)
     assert point.plan.start == confirmed and point.plan.goal == plan.goal and point.plan.rules == Rules(3)
-    assert point.first_cmd_id == 46
+    assert point.first_cmd_id == 47
     with pytest.raises(JournalError, match="4 disks"):
         resume_after_reset(load_journal(path), plan, robot_with(session), State.parse("CBAA"))
 

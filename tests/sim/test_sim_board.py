@@ -110,7 +110,8 @@ def test_reset_reboots_with_a_new_boot_id_and_limp_servos() -> None:
     board.step()
     status = [fields for kind, _s, _a, fields in frames(board) if kind == "STATUS"][-1]
     assert status[1] == "UNCONFIGURED"
-    assert status[7:9] == ["37", "on"]  # the world's grip sensor and rail sense reach the new controller too
+    assert status[6:9] == ["unknown", "-1", "on"]  # the rail sense reaches the new controller; an undriven gripper
+    assert board.controller.grip_sensor is world  # draws no current: its sensor (here too) gives no verdict
 
 
 def test_boot_ids_repeat_for_a_seed_order_but_differ_between_boards() -> None:

@@ -6,7 +6,6 @@ import pytest
 from hanoibot.config import load_config
 from hanoibot.errors import ConfigError
 from hanoibot.sim.factory import make_wire, make_world
-from hanoibot.sim.world import REST_CURRENT_A
 
 
 def test_bare_board_has_no_world_and_gets_the_faults() -> None:
@@ -20,7 +19,7 @@ def test_the_default_board_has_the_arm_and_disks() -> None:
     world = make_world({"board": "AAA"})
     assert world is not None
     assert callable(world.on_tick)
-    assert world.grip_sensor.current_a() == REST_CURRENT_A
+    assert not world.grip_sensor.is_stalled()
 
 
 def test_servos_turn_at_the_worlds_speeds_and_the_speed_factor_scales_them_once() -> None:

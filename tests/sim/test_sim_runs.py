@@ -18,6 +18,7 @@ from hanoibot.motion.segments import Segment, segments_for_move
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move, State
 from hanoibot.sim.board import SimBoard
+from hanoibot.sim.sensors import ServoCurrent
 from hanoibot.sim.world import SimWorld, make_world
 from hanoifw import protocol as p
 
@@ -124,11 +125,14 @@ def test_the_grip_sensor_reports_the_held_disk_through_the_firmware_status() -> 
     grip_end = len(phases) - phases[::-1].index("grip")  # the grip and its settle hold, as the sequencer
     assert host.run(segments[:grip_end])
     held = host.status()
-    # 0.55 A stall current x 0.1 ohm x gain 50 = 2.75 V of the ADC's 3.3 V
-    assert held["grip"] == "held" and abs(held["grip_raw"] - 2.75 / 3.3 * 65535) <= 1
+    servo = ServoCurrent()
+    # the firmware averages whole frames: the mean current x 0.1 ohm x gain 50 of the ADC's 3.3 V
+    stall_a = servo.quiescent_a + servo.stall_peak_a * servo.stall_burst_s / servo.frame_s
+    assert held["grip"] == "held" and abs(held["grip_raw"] - stall_a * 5 / 3.3 * 65535) <= 0.03 * 65535
     assert host.run(segments[grip_end:])
     empty = host.status()
-    assert empty["grip"] == "empty" and abs(empty["grip_raw"] - 0.12 * 0.1 * 50 / 3.3 * 65535) <= 1
+    rest_a = servo.quiescent_a + servo.rest_peak_a * servo.rest_burst_s / servo.frame_s
+    assert empty["grip"] == "empty" and abs(empty["grip_raw"] - rest_a * 5 / 3.3 * 65535) <= 0.03 * 65535
     assert world.state == State.parse("CAA")
 
 

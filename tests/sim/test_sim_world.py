@@ -13,8 +13,6 @@ from hanoibot.puzzle import State
 from hanoibot.sim.world import (
     DEFAULT_DISKS,
     HOLE_CLEARANCE_MM,
-    REST_CURRENT_A,
-    STALL_CURRENT_A,
     board_geometry,
     make_world,
 )
@@ -43,7 +41,7 @@ def at(x_mm: float, y_mm: float, z_mm: float, gripper_us: int) -> list[int | Non
 def test_without_options_the_world_is_the_default_robot_with_three_disks_on_a() -> None:
     world = make_world()
     assert world.state == State.tower(DEFAULT_DISKS, pegs=len(BOARD.pegs))
-    assert world.grip_sensor is not None and world.grip_sensor.current_a() == REST_CURRENT_A
+    assert world.grip_sensor is not None and not world.grip_sensor.is_stalled()
     assert world.max_speed_us_per_s == pytest.approx(list(CONFIG.max_speeds_us_s()))
 
 
@@ -114,13 +112,13 @@ def test_a_pick_then_a_release_between_pegs_reads_the_sensor_and_latches_drop() 
     ]
     for i, pulses in enumerate(ticks):
         world.on_tick(i * 0.5, pulses)
-    assert world.grip_sensor is not None and world.grip_sensor.current_a() == STALL_CURRENT_A
+    assert world.grip_sensor is not None and world.grip_sensor.is_stalled()
     assert world.state is None and world.held_disk == 1
     world.on_tick(3.0, at(*between, peg_a.height_mm + 10, OPEN_US))
     assert controller.latched == ["DROP"]
     assert world.faults() == ["DROP"]
     assert heard == ["pick", "drop", "fault"]
-    assert world.grip_sensor.current_a() == REST_CURRENT_A
+    assert not world.grip_sensor.is_stalled()
     held_frames = [f for f in world.frames if f.held_disk == 1]
     assert held_frames and all(len(f.arm_points_mm) == 4 for f in world.frames)
 

@@ -13,8 +13,10 @@ EPILOG = """examples:
   hanoibot deploy --port /dev/ttyACM0 --dry-run    say what the board runs and what would be copied
   hanoibot deploy --port /dev/ttyUSB0 --firmware my_firmware/
 
-Supported boards: MicroPython 1.20 or newer (.mpy 6.1, 6.2, 6.3). main.py and board_config.py are copied as
-source; hanoifw/*.py become hanoifw/*.mpy (an old hanoifw/*.py on the board is removed: it would shadow them).
+Supported boards: MicroPython 1.20 or newer (.mpy 6.1, 6.2, 6.3); on esp32 1.26 or newer. The board is reset
+first, and the files are copied on its fresh boot (a board that ran hanoibot has a watchdog running).
+main.py and board_config.py are copied as source; hanoifw/*.py become hanoifw/*.mpy (an old hanoifw/*.py on the
+board is removed: it would shadow them).
 If the arm is powered and holding, run `hanoibot home --release --port PORT` first.
 """
 
@@ -84,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _deploy(args: argparse.Namespace, files: Any) -> int:
     """Copy ``files`` to the board on ``--port``, reset it and wait for HELLO (the caller holds the port)."""
-    from ..deploy.board import BoardFiles
+    from ..deploy.board import BoardFiles, check_version_floor
     from ..deploy.compiler import compiler_for
     from ..deploy.steps import build, check_supported, copy_and_verify, wait_for_hello
 
@@ -92,6 +94,7 @@ def _deploy(args: argparse.Namespace, files: Any) -> int:
     with BoardFiles(args.port) as board:
         info = board.identify()
         mpy = check_supported(info, args.port)
+        check_version_floor(info, args.port)
         say(f"board: MicroPython {info.micropython} on {info.machine}, .mpy version {mpy}")
         compiler = compiler_for(mpy)
         with tempfile.TemporaryDirectory(prefix="hanoibot-deploy-") as out:

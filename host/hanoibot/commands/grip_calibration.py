@@ -1,21 +1,31 @@
 """``hanoibot calibrate --grip``: measure the grip sensor's current empty and on a disk, and save the threshold.
 
-The grip sensor reads the gripper servo's supply current (hardware/README.md, "Grip sensor"). The gripper closes
-twice, once on nothing and once on a disk the user holds between the fingers; after each close it holds still
-for the config's settle time, then the board's raw reading (0..65535) is taken. The threshold saved as
-``grip_threshold_u16`` is the midpoint of the two readings.
+The grip sensor reads the gripper servo's supply current (hardware/README.md, "Grip sensor"), which comes in 50 Hz
+bursts with ADC noise on top. The gripper closes twice, once on nothing and once on a disk the user holds between
+the fingers; after each close it holds still for the config's settle time, then :data:`SAMPLES` readings are
+taken, one PWM frame or more apart (each is already the board's mean over one frame). :func:`grip_threshold`, a
+pure function of the two sets of readings, puts the threshold saved as ``grip_threshold_u16`` in the middle of
+the gap between the highest empty reading and the lowest held one, and refuses it when that gap is narrower than
+:data:`MIN_MARGIN_U16` or than :data:`NOISE_GAP_SIGMAS` times the readings' spread.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import statistics
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import ConfigError, RunFault
 from ..link.status import Grip
 
-#: The held reading must exceed the empty one by this much (of 65535) for the two to be told apart reliably.
+#: The lowest held reading must exceed the highest empty one by this much (of 65535) to be told apart reliably.
 MIN_MARGIN_U16 = 2000
+#: ... and by this many standard deviations of the noisier of the two sets of readings.
+NOISE_GAP_SIGMAS = 6.0
+#: Readings taken in each state, each after a hold of :data:`SAMPLE_HOLD_MS`.
+SAMPLES = 16
+#: Time between two readings in ms: a little more than one 50 Hz PWM frame, so each is a fresh frame mean.
+SAMPLE_HOLD_MS = 25
 
 PROMPTS = (
     "take everything out of the gripper, then press Enter",
@@ -23,8 +33,30 @@ PROMPTS = (
 )
 
 
+def grip_threshold(empty_u16: Sequence[int], held_u16: Sequence[int]) -> int:
+    """The threshold (0..65535) between grip readings taken empty and on a disk: the middle of the gap between the
+    highest empty reading and the lowest held one. RunFault naming the numbers when a reading gave no verdict
+    (-1), or the gap is narrower than :data:`MIN_MARGIN_U16` or :data:`NOISE_GAP_SIGMAS` standard deviations."""
+    if not empty_u16 or not held_u16 or min(*empty_u16, *held_u16) < 0:
+        raise RunFault(
+            "the grip sensor gave no reading with the gripper closed (STATUS grip_raw -1): check that the gripper "
+            "servo is powered and the sensor wired (hardware/README.md, Grip sensor)"
+        )
+    high_empty, low_held = max(empty_u16), min(held_u16)
+    spread = max(statistics.pstdev(empty_u16), statistics.pstdev(held_u16))
+    needed = max(MIN_MARGIN_U16, NOISE_GAP_SIGMAS * spread)
+    if low_held - high_empty < needed:
+        raise RunFault(
+            f"grip current on a disk (lowest {low_held} of {len(held_u16)} readings) is not clearly above the "
+            f"empty close (highest {high_empty} of {len(empty_u16)}): the gap {low_held - high_empty} is under "
+            f"{needed:.0f}; check the shunt and amplifier wiring, and that the disk stopped the fingers"
+        )
+    return (high_empty + low_held) // 2
+
+
 def measure_grip_threshold(robot: Any, ask: Callable[[str], object]) -> tuple[int, int, int]:
-    """Close the gripper empty and on a disk (``ask`` waits for the user before each); (empty, held, threshold)."""
+    """Close the gripper empty and on a disk (``ask`` waits for the user before each); (mean empty reading,
+    mean held reading, threshold from :func:`grip_threshold`)."""
     status = robot.session.status()
     if status.grip is Grip.NONE:
         raise ConfigError(
@@ -33,26 +65,26 @@ def measure_grip_threshold(robot: Any, ask: Callable[[str], object]) -> tuple[in
         )
     gripper = robot.config.gripper
     pose = [int(p) for p in status.pulses_us]
-    readings = []
+    readings: list[list[int]] = []
     for prompt in PROMPTS:
         pose = _move_gripper(robot, pose, gripper.open_us, hold_ms=0)
         ask(prompt)
         pose = _move_gripper(robot, pose, gripper.closed_us, hold_ms=robot.config.motion.settle_ms)
-        readings.append(int(robot.session.status().grip_raw))
+        samples = []
+        for _ in range(SAMPLES):
+            _move_gripper(robot, pose, gripper.closed_us, hold_ms=SAMPLE_HOLD_MS)
+            samples.append(int(robot.session.status().grip_raw))
+        readings.append(samples)
     _move_gripper(robot, pose, gripper.open_us, hold_ms=0)
     empty, held = readings
-    if held < empty + MIN_MARGIN_U16:
-        raise RunFault(
-            f"grip current on a disk ({held}) is not clearly above the empty close ({empty}): check the shunt and "
-            "amplifier wiring, and that the disk stopped the fingers"
-        )
-    return empty, held, (empty + held) // 2
+    threshold = grip_threshold(empty, held)
+    return round(statistics.fmean(empty)), round(statistics.fmean(held)), threshold
 
 
 def _move_gripper(robot: Any, pose: list[int], gripper_us: int, *, hold_ms: int) -> list[int]:
     """Move only the gripper to ``gripper_us`` at its speed limit, then hold still ``hold_ms``; the new pose."""
     target = [*pose[:4], gripper_us]
-    moves = [(target, max(1, robot.duration_between_ms(tuple(pose), tuple(target))))]
+    moves = [(target, max(1, robot.duration_between_ms(tuple(pose), tuple(target))))] if target != pose else []
     if hold_ms > 0:
         moves.append((target, hold_ms))
     for pulses_us, duration_ms in moves:

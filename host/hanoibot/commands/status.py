@@ -44,24 +44,31 @@ def resolved_config_path(args: argparse.Namespace) -> Path:
     return resolve_config(args.config)
 
 
-def open_robot(args: argparse.Namespace) -> Any:
-    """The robot on ``--port`` with ``--config``, link open (one-line errors for a bad port or protocol)."""
+def open_robot(args: argparse.Namespace, *, diagnostic: bool = False) -> Any:
+    """The robot on ``--port`` with ``--config``, link open (one-line errors for a bad port or protocol); with
+    ``diagnostic`` also a board that does not fit the config (see ``Robot.mismatches``)."""
+    from ..config import load_config
     from ..config.user import resolve_port
-    from ..ops import board
+    from ..run.robot import Robot
 
-    return board.open_robot(resolve_port(args.port), str(resolved_config_path(args)))
+    robot = Robot(resolve_port(args.port), load_config(resolved_config_path(args)))
+    robot.open(diagnostic=diagnostic)
+    return robot
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the board's status; returns 0."""
-    from ..ops import board
+    """Print the board's status, with a warning per way it differs from the config; returns 0."""
+    import sys
 
-    with open_robot(args) as robot:
-        status = board.status(robot)
+    with open_robot(args, diagnostic=True) as robot:
+        status = robot.session.status()
         fields = dict(status._asdict())
         fields["faults"] = list(status.faults)
         fields["pulses_us"] = list(status.pulses_us)
         fields["port"] = robot.port_url
+        fields["warnings"] = list(robot.mismatches)
+        for mismatch in robot.mismatches:  # a diagnostic shows the board as it is, and says what does not fit
+            print(f"warning: {mismatch}", file=sys.stderr)
         if args.json:
             import json
 

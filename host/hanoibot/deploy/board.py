@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
@@ -14,6 +15,10 @@ from .compiler import DeployError, MpyVersion
 
 #: Bound on entering the raw REPL (s): a board that has not stopped its program by then is not answering.
 RAW_REPL_TIMEOUT_S = 10
+#: Bound on the port coming back after the reset that starts a deployment (s): native USB re-enumerates.
+REBOOT_TIMEOUT_S = 10.0
+#: Pause between two tries to reopen the port while the board reboots (s).
+REOPEN_PAUSE_S = 0.25
 
 #: One expression that names the board: (version string, .mpy version or None, chip).
 IDENTIFY = (
@@ -39,17 +44,49 @@ def parse_identity(raw: Any, port: str) -> BoardInfo:
     return BoardInfo(str(raw[1]), mpy, str(raw[3]))
 
 
+def check_version_floor(info: BoardInfo, port: str) -> None:
+    """DeployError naming the version when the board's port needs a newer MicroPython to drive servos cleanly
+    (esp32 before 1.26 gives a pulse at every PWM start): the floor main.py enforces too."""
+    from hanoifw.boardpins import BoardConfigError, check_port_version, chip_name
+
+    platform = "esp32" if chip_name(info.machine).startswith("ESP32") else "other"
+    try:
+        version = tuple(int(part) for part in info.micropython.split(".")[:3])
+    except ValueError:
+        return
+    try:
+        check_port_version(platform, version)
+    except BoardConfigError as err:
+        raise DeployError(f"the board on {port} runs {err}") from err
+
+
 def sha256_of(data: bytes) -> bytes:
     """The SHA-256 digest the board must report for a file holding ``data``."""
     return hashlib.sha256(data).digest()
 
 
 class BoardFiles:
-    """An mpremote raw-REPL session on ``port`` (a device path or pyserial URL). Use as a context manager."""
+    """An mpremote raw-REPL session on ``port`` (a device path or pyserial URL), on a FRESH boot of the board. Use
+    as a context manager.
 
-    def __init__(self, port: str, transport_factory: Callable[[str], Any] | None = None) -> None:
+    A board that has run hanoibot since its boot has its hardware watchdog running (it starts at the first CONFIG
+    and cannot be stopped): at its REPL it resets about 2 s later, in the middle of a copy. So entering resets the
+    board first (``machine.reset()`` from the raw REPL) and enters the raw REPL again on the fresh boot, whose
+    main.py has switched nothing on and started no watchdog (``fresh_boot=False`` skips that).
+    """
+
+    def __init__(
+        self,
+        port: str,
+        transport_factory: Callable[[str], Any] | None = None,
+        *,
+        fresh_boot: bool = True,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.port = port
         self._factory = transport_factory
+        self._fresh_boot = fresh_boot
+        self._sleep = sleep
         self._transport: Any = None
 
     def __enter__(self) -> BoardFiles:
@@ -62,21 +99,49 @@ class BoardFiles:
             from mpremote.transport_serial import SerialTransport
 
             factory = SerialTransport
+        self._transport = self._open(factory, TransportError)
+        self._enter_raw_repl(TransportError)
+        if self._fresh_boot:
+            self._transport.exec_raw_no_follow("import machine; machine.reset()")
+            self._transport.in_raw_repl = False
+            self.close()
+            self._transport = self._reopen(factory, TransportError)
+            self._enter_raw_repl(TransportError)
+        return self
+
+    def _open(self, factory: Callable[[str], Any], transport_error: type[Exception]) -> Any:
+        """A transport on the port; PortError when it cannot be opened."""
         try:
-            self._transport = factory(self.port)
-        except (TransportError, OSError, ValueError) as err:
+            return factory(self.port)
+        except (transport_error, OSError, ValueError) as err:
             raise PortError(f"cannot open port {self.port!r}: no such port, or it is busy") from err
+
+    def _reopen(self, factory: Callable[[str], Any], transport_error: type[Exception]) -> Any:
+        """The port again once the rebooted board is back (bounded by :data:`REBOOT_TIMEOUT_S`)."""
+        waited_s = 0.0
+        while True:
+            self._sleep(REOPEN_PAUSE_S)
+            waited_s += REOPEN_PAUSE_S
+            try:
+                return factory(self.port)
+            except (transport_error, OSError, ValueError) as err:
+                if waited_s >= REBOOT_TIMEOUT_S:
+                    raise DeployError(
+                        f"the board on {self.port} did not come back within {REBOOT_TIMEOUT_S:g} s of its reset"
+                    ) from err
+
+    def _enter_raw_repl(self, transport_error: type[Exception]) -> None:
+        """Stop the board's program and enter its raw REPL; DeployError (port closed) when it does not answer."""
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it read when it gives up
                 self._transport.enter_raw_repl(soft_reset=False, timeout_overall=RAW_REPL_TIMEOUT_S)
-        except (TransportError, OSError) as err:
+        except (transport_error, OSError) as err:
             self.close()
             raise DeployError(
                 f"the board on {self.port} does not answer as MicroPython: if the arm is powered, run "
                 f"`hanoibot home --release --port {self.port}` first"
                 " (the firmware ignores Ctrl-C while it drives servos)"
             ) from err
-        return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()

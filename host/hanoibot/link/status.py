@@ -23,6 +23,7 @@ class Mode(StrEnum):
     HELD = protocol.MODE_HELD
     ESTOP = protocol.MODE_ESTOP
     FAULT = protocol.MODE_FAULT
+    BOARD_ERROR = protocol.MODE_BOARD_ERROR
 
 
 class Fault(StrEnum):
@@ -59,7 +60,7 @@ class Rail(StrEnum):
 _W = TypeVar("_W", bound=StrEnum)
 
 #: ``mode`` values of a board that will not move until the host clears it.
-STOPPED_MODES = (Mode.ESTOP, Mode.FAULT)
+STOPPED_MODES = (Mode.ESTOP, Mode.FAULT, Mode.BOARD_ERROR)
 
 #: Protocol words in the board's error texts, and what a person runs instead.
 PEOPLE_WORDS = (("send CLEAR", "clear it with: hanoibot home --clear"),)

@@ -33,7 +33,7 @@ from ..planner.base import Plan
 from ..puzzle import Rules, State, peg_index, peg_letter
 from ..run.journal import Journal, JournalLog, load_journal
 from ..run.recovery import check_journal
-from ..run.release import LIFT_WAIT_MARGIN_S, disk_in_gripper, lift_clear, release_board
+from ..run.release import LIFT_WAIT_MARGIN_S, disk_in_gripper, grip_verdict, lift_clear, release_board
 from ..run.robot import Robot
 from ..run.sequencer import Phase
 
@@ -175,10 +175,10 @@ def put_away(
     """
     session = robot.session
     status = session.status()
-    if str(status.mode) == "UNCONFIGURED" and disk_in_gripper(robot, status):
+    if str(status.mode) == "UNCONFIGURED" and disk_in_gripper(robot, grip_verdict(robot)):  # drives it closed
         raise RunFault(
-            "the board was reset with a disk in the gripper (grip sensor): homing would open the fingers; take "
-            "the disk out by hand and put it on a peg, then run hanoibot home"
+            "the board was reset with a disk in the gripper (grip sensor): the arm went to its start pose with the "
+            "fingers shut on it; take the disk out by hand and put it on a peg, then run hanoibot home"
         )
     log, plan = _journal_of(robot, journal_path)
     unnamed = NO_JOURNAL if journal_path is None else f"the journal {str(journal_path)!r} is of an earlier boot"

@@ -14,20 +14,26 @@ from ..motion.geometry import JOINT_NAMES
 
 def check_board_fits(config: RobotConfig, hello: Hello, port_url: str) -> None:
     """ConfigError (one line, naming the key) if ``config`` asks for pulses outside the board's HELLO range or
-    for a grip sensor the board does not have."""
+    for a grip sensor the board does not have: the first of :func:`board_mismatches`."""
+    mismatches = board_mismatches(config, hello, port_url)
+    if mismatches:
+        raise ConfigError(mismatches[0])
+
+
+def board_mismatches(config: RobotConfig, hello: Hello, port_url: str) -> list[str]:
+    """Every way ``config`` does not fit the board's HELLO, one line each naming the key (empty: it fits).
+    ``hanoibot status`` shows them as warnings; every command that moves the arm refuses the board."""
+    found = []
     low_us, high_us = hello.min_pulse_us, hello.max_pulse_us
     names = (*JOINT_NAMES, "gripper")
     for name, min_us, max_us in zip(names, config.min_pulses_us(), config.max_pulses_us(), strict=True):
         if min_us < low_us:
-            raise ConfigError(
-                f"[servos.{name}] min_us = {min_us}: the board on {port_url} accepts {low_us}..{high_us} µs"
-            )
+            found.append(f"[servos.{name}] min_us = {min_us}: the board on {port_url} accepts {low_us}..{high_us} µs")
         if max_us > high_us:
-            raise ConfigError(
-                f"[servos.{name}] max_us = {max_us}: the board on {port_url} accepts {low_us}..{high_us} µs"
-            )
+            found.append(f"[servos.{name}] max_us = {max_us}: the board on {port_url} accepts {low_us}..{high_us} µs")
     if config.gripper.grip_sensor and not hello.grip_sensor:
-        raise ConfigError(
+        found.append(
             f"[gripper] grip_sensor = true: the board on {port_url} has no grip sensor "
             "(GRIP_SENSOR_PIN in board_config.py); wire one or set grip_sensor = false"
         )
+    return found

@@ -2,8 +2,9 @@
 
 Same boot: the board is asked which command ids finished (motion still queued on it is flushed first), finished
 moves are journaled done, and the run continues at the phase of the first unfinished segment. Board reset: the
-grip sensor is read first (a disk still in the gripper must be taken out by hand: homing a reset arm would drop
-it), then the rest is replanned from the board state the operator confirmed. Nothing is ever replayed blindly.
+gripper is driven closed and the grip sensor read first (an undriven sensor says nothing; a disk still in the
+gripper stays held and must be taken out by hand: homing a reset arm with the fingers open would drop it), then
+the rest is replanned from the board state the operator confirmed. Nothing is ever replayed blindly.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ..planner.base import Plan
 from ..planner.colour_run import ColourRunPlan
 from ..puzzle import State, peg_letter
 from .journal import Journal, JournalLog
-from .release import disk_in_gripper
+from .release import disk_in_gripper, grip_verdict
 from .robot import Robot
 from .runner import MoveListener, Run, plan_from_spec
 
@@ -166,16 +167,19 @@ def last_known_board(log: JournalLog, plan: Plan) -> str:
 def resume_after_reset(log: JournalLog, plan: Plan, robot: Robot, board: State) -> ResumePoint:
     """The board was reset: replan from the confirmed ``board`` to the journal's goal (after homing).
 
-    RunFault, before anything moves, when the grip sensor reads a disk still in the gripper: homing the reset arm
-    would open the fingers wherever it is, so the operator takes the disk out and puts it on a peg first.
+    The reset left the gripper servo limp, and its sensor reads no current, disk or not: the gripper is first
+    driven CLOSED (:func:`~.release.grip_verdict`: the arm goes to its start pose with the fingers shut), never
+    opened where the arm is. RunFault when the grip sensor then reads a disk still in the gripper: it stays held
+    there until the operator takes it out and puts it on a peg.
     """
-    status = robot.session.status()
+    status = grip_verdict(robot, first_cmd_id=log.last_cmd_id + 1)
     if disk_in_gripper(robot, status):
         entry = log.open_move
         which = f"disk {entry.move.disk}, by the journal" if entry is not None else "a disk"
         raise RunFault(
-            f"the gripper still holds {which} (grip sensor): nothing moved; take it out by hand, put it on a peg "
-            "where it may lie, then run hanoibot resume again with --board STATE saying where the disks are"
+            f"the gripper still holds {which} (grip sensor): the arm went to its start pose with the fingers shut "
+            "on it; take it out by hand, put it on a peg where it may lie, then run hanoibot resume again with "
+            "--board STATE saying where the disks are"
         )
     if (board.n_disks, board.pegs) != (plan.start.n_disks, plan.start.pegs):
         raise JournalError(

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ..errors import RunFault
 from ..link.session import Session
 from ..link.status import Status
+from ..motion.timing import PWM_FRAME_MS
 
 if TYPE_CHECKING:
     from .robot import Robot
@@ -63,17 +64,50 @@ def release_board(session: Session, *, clear: bool) -> tuple[str, ...]:
 
 
 def disk_in_gripper(robot: Robot, status: Status) -> bool:
-    """True if the grip sensor in ``status`` reads a held disk.
+    """True if the grip sensor in ``status`` gives the verdict ``held``.
 
-    A reset board has no threshold yet (``unknown``) until the host configures it, so its raw grip-current reading
-    is compared with the robot config's threshold here.
+    The sensor measures the gripper servo's current, and a servo without pulses draws none, disk or not: on a board
+    whose gripper output is off (after a reset, RELEASE or POWER_LOST) ``status`` has no verdict (``unknown``) and
+    this says False. Where a disk may be in a limp gripper, ask :func:`grip_verdict` first.
     """
-    gripper = robot.config.gripper
-    if not gripper.grip_sensor:
-        return False
-    if str(status.grip) == "held":
-        return True
-    return str(status.grip) == "unknown" and int(status.grip_raw) >= gripper.grip_threshold_u16
+    return robot.config.gripper.grip_sensor and str(status.grip) == "held"
+
+
+#: Extra time in s the hold that lets the grip sensor measure may take beyond its duration and the staggered
+#: enable (a slow or busy board: the virtual Pico at a fraction of a real chip's speed).
+GRIP_PROBE_MARGIN_S = 30.0
+#: The firmware switches its outputs on this far apart after CONFIG, in s (board_config.ENABLE_STAGGER_MS).
+ENABLE_STAGGER_S = 0.2
+
+
+def grip_verdict(robot: Robot, *, first_cmd_id: int = 1) -> Status:
+    """A STATUS whose grip word is a verdict (``held``/``empty``), also on a board whose gripper output is off.
+
+    Such a board (reset, RELEASE, POWER_LOST cleared) has its gripper servo limp, and an undriven sensor says
+    nothing. It is configured with the config's start pose but the gripper CLOSED (the firmware switches the
+    gripper on first, then the joints to the start pose, one at a time): a disk still between the fingers is
+    gripped and carried, never let go, and the fingers close on nothing otherwise. The pose is then held for the
+    grip hold time (settle time and one PWM frame) after every output is on (one MOVE, its command id
+    ``first_cmd_id`` or above), and the board asked. Without a grip sensor, or with a verdict already, the board
+    is only asked.
+    """
+    from ..motion.timing import grip_hold_ms
+
+    session, config = robot.session, robot.config
+    status = session.status()
+    if not config.gripper.grip_sensor or str(status.grip) in ("held", "empty", "none"):
+        return status
+    if str(status.mode) != "UNCONFIGURED" or status.is_stopped:
+        return status  # configured with the gripper on, or faulted: nothing is switched on here
+    mins, maxs, starts, speeds, threshold = robot.limits()
+    closed = (*starts[:-1], config.gripper.closed_us)
+    session.configure(mins, maxs, closed, speeds, threshold)
+    cmd_id = max(session.last_sent_cmd + 1, int(status.last_queued_cmd) + 1, first_cmd_id)
+    hold_ms = max(grip_hold_ms(config), 2 * PWM_FRAME_MS)
+    session.send_move(cmd_id, list(closed), hold_ms)  # runs once every output is on
+    enable_s = ENABLE_STAGGER_S * len(closed)
+    session.wait_done(cmd_id, timeout_s=enable_s + hold_ms / 1000 + GRIP_PROBE_MARGIN_S)
+    return session.status()
 
 
 def refuse_held_disk(robot: Robot) -> None:

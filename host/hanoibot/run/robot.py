@@ -19,7 +19,7 @@ from ..link.board_port import SimulatorView
 from ..link.session import Session
 from ..motion.phases import MotionPhase
 from ..puzzle import Move, State
-from .board_check import check_board_fits
+from .board_check import board_mismatches
 from .journal import Journal
 from .sequencer import Sequencer
 
@@ -39,10 +39,16 @@ class Robot:
         urlhandler.register()  # sim:// and vpico:// are ports like any other
         self.session = Session(port_url, clock=clock)
         self.is_open = False
+        #: How the config does not fit the board that answered (filled by ``open(diagnostic=True)``).
+        self.mismatches: list[str] = []
 
     # --- link ---------------------------------------------------------------------------------------
-    def open(self) -> None:
-        """Open the port and shake hands; PortError / ProtocolMismatch / ConfigError before anything moves."""
+    def open(self, *, diagnostic: bool = False) -> None:
+        """Open the port and shake hands; PortError / ProtocolMismatch / ConfigError before anything moves.
+
+        ``diagnostic`` (``hanoibot status``): a board that does not fit the config is kept open, and how it
+        differs is in :attr:`mismatches`, instead of a ConfigError.
+        """
         if self.is_open:
             return
         try:
@@ -63,12 +69,10 @@ class Robot:
                 f"needs {self.config.channels}: check the firmware build and the [servos] section"
             )
         hello = self.session.hello
-        if hello is not None:
-            try:
-                check_board_fits(self.config, hello, self.port_url)
-            except ConfigError:
-                self.close()
-                raise
+        self.mismatches = board_mismatches(self.config, hello, self.port_url) if hello is not None else []
+        if self.mismatches and not diagnostic:
+            self.close()
+            raise ConfigError(self.mismatches[0])
 
     @property
     def boot_id(self) -> str:

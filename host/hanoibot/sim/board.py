@@ -25,6 +25,10 @@ from .servos import PWM_FRAME_S, VirtualServos
 
 #: Control period of the simulated firmware loop, in seconds.
 TICK_S = 0.01
+#: The firmware's loop samples the grip current this often between two control ticks, in s (hanoifw.board).
+GRIP_SAMPLE_S = 0.002
+#: Current in A a driven servo draws from the rail at rest (the grip sensor's stall comes on top).
+SERVO_REST_A = 0.05
 #: Times closer than this (s) are the same instant (float sums of ticks are not exact).
 _TIME_EPSILON_S = 1e-9
 
@@ -78,6 +82,8 @@ class SimBoard:
         )
         if world is not None and hasattr(world, "on_event"):
             world.on_event = self._log_world_event
+        self._connect_sensors(tick_s / 2)
+        self._next_sample_s = math.inf
         # Boot ids come from the OS's entropy, so boards in different processes (two `hanoibot emulate` runs,
         # an emulator restarted at the same path) never look like the same boot to `resume`. An explicit seed
         # makes them repeatable (in the order boards are made in one process) for tests.
@@ -120,8 +126,14 @@ class SimBoard:
         with chip time, handing it each frame when the chip is done with it)."""
         while True:
             frame_s = self.next_frame_done_s
-            if min(frame_s, self.next_tick_s) > t_s + _TIME_EPSILON_S:
+            sample_s = self._next_sample_s
+            if min(frame_s, self.next_tick_s, sample_s) > t_s + _TIME_EPSILON_S:
                 break
+            if sample_s < min(frame_s, self.next_tick_s) - _TIME_EPSILON_S:  # the loop samples the grip current
+                self.clock.advance(max(0.0, sample_s - self.clock.now_s()))
+                self.controller.sample_sensors(round(sample_s * 1000.0))
+                self._next_sample_s = sample_s + GRIP_SAMPLE_S
+                continue
             if self.chip is not None and frame_s < self.next_tick_s:
                 self.clock.advance(max(0.0, frame_s - self.clock.now_s()))
                 self.controller.feed(self.chip.take_frame())
@@ -135,6 +147,8 @@ class SimBoard:
             if self.world is not None:
                 self.world.on_tick(tick_s, self._horn_pulses_us())
             self._ticks_run += 1
+            if self.controller.grip_sensor is not None:
+                self._next_sample_s = tick_s + GRIP_SAMPLE_S
         self.clock.advance(t_s - self.clock.now_s())
 
     def catch_up(self) -> None:
@@ -186,6 +200,31 @@ class SimBoard:
         return [event["cmd_id"] for event in self.events if event["event"] == "executed"]
 
     # --- internals -----------------------------------------------------------------------------------
+    def _connect_sensors(self, frame_phase_s: float) -> None:
+        """Tie the world's grip sensor and rail to this board's clock and servos: the gripper (the last channel)
+        draws current only while it gets pulses on a powered rail, and the servos load the rail."""
+        world = self.world
+        if world is None:
+            return
+        rail = getattr(world, "rail", None)
+        grip = getattr(world, "grip_sensor", None)
+
+        def rail_is_on() -> bool:
+            return rail is None or bool(rail.is_powered)
+
+        def gripper_is_driven() -> bool:
+            return self.servos.pulses_us()[-1] is not None and rail_is_on()
+
+        def load_a() -> float:
+            driven = sum(1 for pulse in self.servos.pulses_us() if pulse is not None)
+            stall_a = grip.servo.mean_a(True) if grip is not None and grip.is_stalled() and gripper_is_driven() else 0
+            return driven * SERVO_REST_A + stall_a
+
+        if grip is not None and hasattr(grip, "connect"):
+            grip.connect(now_s=self.clock.now_s, is_driven=gripper_is_driven, frame_phase_s=frame_phase_s)
+        if rail is not None and hasattr(rail, "connect"):
+            rail.connect(now_s=self.clock.now_s, load_a=load_a)
+
     def _boot(self, cause: str) -> Controller:
         """Make a fresh controller with a new random boot id."""
         self._boot_count += 1

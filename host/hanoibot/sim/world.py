@@ -5,7 +5,9 @@ servo horns' pulses; the world moves the arm (:class:`~hanoibot.sim.arm.SimArm`)
 (:class:`~hanoibot.sim.disks.DiskBoard`) and latches ``COLLISION``, ``DROP`` or ``BAD_STACK`` in the firmware
 controller it was attached to. A missed pick is not a fault: :attr:`SimWorld.grip_sensor` reads the low current
 of an empty close and the host decides. :attr:`SimWorld.rail` is the servo supply after the e-stop switch, as the
-firmware's rail sense input sees it; :meth:`SimWorld.cut_servo_power` presses the e-stop.
+firmware's rail sense input sees it (:mod:`hanoibot.sim.rail`); :meth:`SimWorld.cut_servo_power` presses the e-stop.
+Both sensors read what the hardware would (:mod:`hanoibot.sim.sensors`): no current through an undriven servo,
+50 Hz bursts and ADC noise, a rail that bounces and sags; the board ties them to its clock and servos.
 :attr:`SimWorld.events` logs picks, places, drops and faults with their time in seconds.
 """
 
@@ -24,6 +26,8 @@ from ..puzzle.rules import COLOUR_RULE_NAMES, RULE_NAMES
 from ..render.svg import Frame
 from .arm import SimArm
 from .disks import BoardGeometry, DiskBoard, Event
+from .rail import ServoRail
+from .sensors import GripSensor
 
 #: The hole in every disk is this much wider (mm) than the peg it slides on.
 HOLE_CLEARANCE_MM = 2.0
@@ -37,48 +41,6 @@ class FaultLatch(Protocol):
     """The part of the firmware controller the world talks to."""
 
     def latch_fault(self, name: str) -> None: ...
-
-
-#: The grip sensor of hardware/README.md: shunt (ohm), current-sense amplifier gain, ADC full scale (V).
-SHUNT_OHM = 0.1
-AMPLIFIER_GAIN = 50
-ADC_FULL_SCALE_V = 3.3
-#: Gripper servo (MG90S) supply current in A: stalled on a disk between the fingers, and at rest otherwise
-#: (open, or closed on nothing at its end stop).
-STALL_CURRENT_A = 0.55
-REST_CURRENT_A = 0.12
-
-
-def adc_u16(current_a: float) -> int:
-    """The ``read_u16`` value (0..65535) of the grip sensor's ADC for a servo current of ``current_a`` A."""
-    volts = current_a * SHUNT_OHM * AMPLIFIER_GAIN
-    return max(0, min(65535, round(volts / ADC_FULL_SCALE_V * 65535)))
-
-
-class GripSensor:
-    """The grip-current sensor (a ``machine.ADC``): a disk between the closed fingers stalls the servo."""
-
-    def __init__(self, disks: DiskBoard) -> None:
-        self._disks = disks
-
-    def current_a(self) -> float:
-        """The gripper servo's supply current in A."""
-        return STALL_CURRENT_A if self._disks.grip_width_mm() > 0 else REST_CURRENT_A
-
-    def read_u16(self) -> int:
-        """The ADC reading of the amplified shunt voltage (0..65535)."""
-        return adc_u16(self.current_a())
-
-
-class RailSense:
-    """The rail sense input (a ``machine.Pin``): 1 while the servo supply after the e-stop switch is on."""
-
-    def __init__(self) -> None:
-        self.is_powered = True
-
-    def value(self) -> int:
-        """1 while the servo rail is powered, else 0."""
-        return 1 if self.is_powered else 0
 
 
 def board_geometry(config: RobotConfig) -> BoardGeometry:
@@ -121,8 +83,10 @@ class SimWorld:
         self.arm = arm if arm is not None else SimArm(config)
         self.events: list[Event] = []
         self.disks = DiskBoard(board_geometry(config), start.stacks, events=self.events, rules=rules)
-        self.grip_sensor: GripSensor | None = GripSensor(self.disks) if config.gripper.grip_sensor else None
-        self.rail = RailSense()
+        self.grip_sensor: GripSensor | None = (
+            GripSensor(lambda: self.disks.grip_width_mm() > 0) if config.gripper.grip_sensor else None
+        )
+        self.rail = ServoRail()
         self.max_speed_us_per_s: list[float | None] = [rate * speed for rate in config.max_speeds_us_s()]
         self.frames: list[Frame] = []
         self._frame_every_s = frame_every_s

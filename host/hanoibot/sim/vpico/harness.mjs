@@ -5,7 +5,9 @@
 // In (stdin):  {"op":"serial","hex":".."}  bytes for the board's USB CDC input (the host keeps <= 512 in flight)
 //              {"op":"adc","channel":0,"value":1234}  12-bit ADC input value (GP26..GP29 = channels 0..3)
 //              {"op":"gpio","pin":22,"level":1}        an input level driven onto a GPIO pin
-//              {"op":"reset"}                         a power cycle: the chip boots again (flash kept)
+//              {"op":"reset"}                          press the board's reset (RUN pin): a hard reboot, flash kept
+//              {"op":"grip","driven":true,"stalled":false}  the gripper servo's state; with options.grip_model its
+//                                                      current is computed at each ADC0 conversion (grip_adc.mjs)
 //              {"op":"stop"}
 // Out (stdout): {"ev":"serial","hex":".."}  bytes the board sent on USB CDC
 //               {"ev":"taken","n":N}        N input bytes left the USB FIFO into the firmware
@@ -22,6 +24,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 
+import { GripAdc } from './grip_adc.mjs';
 import { PCA9685 } from './pca9685.mjs';
 
 const [esmIndex, bootromPath, flashPath, optionsJson] = process.argv.slice(2);
@@ -86,6 +89,7 @@ function flushOut() {
 
 // --- the chip ------------------------------------------------------------------------------------------------
 const pca = new PCA9685();
+const grip = options.grip_model ? new GripAdc(options.grip_model) : null;
 const inputs = { adc: [0, 0, 0, 0], gpio: {} };
 for (const [pin, level] of Object.entries(options.gpio_inputs || {})) {
   inputs.gpio[pin] = !!level;
@@ -158,6 +162,15 @@ function boot(cause, carried) {
     rp2040.gpio[pin].setInputValue(level);
   }
   rp2040.adc.channelValues.splice(0, 4, ...inputs.adc);
+  if (grip) {
+    const stockAdcRead = rp2040.adc.onADCRead;
+    rp2040.adc.onADCRead = (channel) => {
+      if (channel === 0) {
+        rp2040.adc.channelValues[0] = grip.read(nowNs() / 1e9); // the burst's value at this conversion
+      }
+      stockAdcRead(channel);
+    };
+  }
   rp2040.core.PC = FLASH_BASE;
   chip = { sim, rp2040, cdc };
   heldRead = null;
@@ -286,6 +299,13 @@ lines.on('line', (line) => {
   } else if (message.op === 'adc') {
     inputs.adc[message.channel] = message.value;
     chip.rp2040.adc.channelValues[message.channel] = message.value;
+  } else if (message.op === 'reset') {
+    const watchdog = chip.rp2040.peripherals[0x40058];
+    rebootPending = { reason: 0, scratch: watchdog.scratchData.slice(), flash: chip.rp2040.flash, cause: 'hard' };
+  } else if (message.op === 'grip') {
+    if (grip) {
+      grip.set(!!message.driven, !!message.stalled, nowNs() / 1e9);
+    }
   } else if (message.op === 'gpio') {
     inputs.gpio[message.pin] = !!message.level;
     chip.rp2040.gpio[message.pin].setInputValue(!!message.level);
@@ -346,7 +366,7 @@ function runSlice() {
     const carried = rebootPending;
     rebootPending = null;
     timeOffsetNs = nowNs();
-    boot(carried.cause, carried);
+    boot(carried.cause || 'wdt', carried);
   }
   flushOut();
   if (capped && nowNs() >= capNs) {

@@ -91,7 +91,7 @@ class VirtualPico:
             max_speed_us_per_s=getattr(world, "max_speed_us_per_s", None),
         )
         self.rail_powered = True
-        self._grip_adc = -1
+        self._grip_state: tuple[bool, bool] | None = None
         self._rx = bytearray()
         self._console = bytearray()  # recent output, searched for tracebacks
         self._sent = 0
@@ -137,6 +137,7 @@ class VirtualPico:
             "pca9685_address": 0x40,
             "i2c_bus": 0,
             "gpio_inputs": {str(sensors.RAIL_SENSE_PIN): 1},
+            "grip_model": sensors.grip_model(),
         }
         command = [node, str(HARNESS_PATH), esm_index, str(BOOTROM_PATH), str(flash_path), json.dumps(options)]
         self._process = subprocess.Popen(
@@ -256,8 +257,12 @@ class VirtualPico:
         self.rail_powered = powered
         self._send({"op": "gpio", "pin": sensors.RAIL_SENSE_PIN, "level": 1 if powered else 0})
         if not powered and self.world is not None:  # the gripper's current stops with its supply, not a tick later
-            self._grip_adc = sensors.grip_adc_counts(held=False, powered=False)
-            self._send({"op": "adc", "channel": sensors.GRIP_ADC_CHANNEL, "value": self._grip_adc})
+            self._set_grip(driven=False, stalled=self.world.held_disk is not None)
+
+    def press_reset(self) -> None:
+        """Press the board's reset button (the RP2040's RUN pin): the chip reboots from its flash, GPIO PWM stops
+        (the servos go limp), a PCA9685 keeps its pulses."""
+        self._send({"op": "reset"})
 
     def latch_fault(self, name: str) -> None:
         """A collision or drop seen by the world: the real board cannot know it, so it is only logged."""
@@ -346,10 +351,13 @@ class VirtualPico:
             return
         horns = [None if p is None else round(p) for p in self.servos.positions_us()]
         self.world.on_tick(t_s, horns)
-        value = sensors.grip_adc_counts(held=self.world.held_disk is not None, powered=horns[-1] is not None)
-        if value != self._grip_adc:
-            self._grip_adc = value
-            self._send({"op": "adc", "channel": sensors.GRIP_ADC_CHANNEL, "value": value})
+        self._set_grip(driven=horns[-1] is not None and self.rail_powered, stalled=self.world.held_disk is not None)
+
+    def _set_grip(self, *, driven: bool, stalled: bool) -> None:
+        """Tell the harness the gripper servo's state when it changes (it computes each ADC conversion from it)."""
+        if (driven, stalled) != self._grip_state:
+            self._grip_state = (driven, stalled)
+            self._send({"op": "grip", "driven": driven, "stalled": stalled})
 
     def _find_traceback(self) -> None:
         """Keep the board's own traceback when MicroPython prints one (a firmware exception)."""

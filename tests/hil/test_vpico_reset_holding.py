@@ -1,0 +1,63 @@
+"""The virtual Pico reset while the gripper holds a disk: the stock MicroPython image reboots, every GPIO PWM
+output stops (the gripper goes limp, its current sensor reads nothing), and ``resume`` must neither read that as
+"empty" nor open the fingers: it drives the gripper CLOSED first, sees the disk, and stops with it still held."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from hanoibot.config import load_config
+from hanoibot.errors import RunFault
+from hanoibot.motion.phases import MotionPhase
+from hanoibot.planner import make_plan
+from hanoibot.run.journal import Journal, load_journal
+from hanoibot.run.recovery import resume_after_reset
+from hanoibot.run.robot import Robot
+from hanoibot.run.runner import plan_spec
+from vpico_checks import require_machine_sustains_the_cap, vpico_url
+
+pytestmark = [pytest.mark.slow, pytest.mark.vpico]
+
+
+def test_a_reset_while_a_disk_is_held_ends_with_the_disk_still_held(tmp_path: Path) -> None:
+    require_machine_sustains_the_cap()
+    config = load_config()
+    plan = make_plan(1)
+    move = plan.move_at(0)
+    with Robot(vpico_url(board="A", speed=20), config) as robot:
+        robot.open()
+        pico = robot.session.port.pico  # type: ignore[union-attr]
+        world = pico.world
+        robot.session.configure(*robot.limits())
+        home = robot.home_segment()
+        segments = [home, *robot.segments_for(plan.start, move, tuple(home.pulses_us))]
+        lift = max(i for i, s in enumerate(segments) if s.phase == MotionPhase.LIFT)
+        path = tmp_path / "run.journal"
+        with Journal.create(path) as journal:
+            journal.record_plan(plan_spec(plan), config_hash=config.config_hash, boot_id=robot.boot_id)
+            journal.record_send(0, move, 2, len(segments), [s.phase for s in segments[1:]])
+            for cmd_id, segment in enumerate(segments[: lift + 1], start=1):
+                robot.session.send_move(
+                    cmd_id, list(segment.pulses_us), segment.duration_ms, ramp_ms=segment.ramp_ms, blend_ms=0
+                )
+                robot.session.wait_done(cmd_id, timeout_s=120)
+        assert world.held_disk == move.disk, "the pick worked: the disk is lifted"
+        events_before = len(world.events)
+        pico.press_reset()
+        deadline_s = time.monotonic() + 120
+        while len(pico.boots) < 2:
+            assert time.monotonic() < deadline_s, "the chip did not reboot"
+            time.sleep(0.05)
+        pico.wait_for_output(b"HELLO", timeout_s=120)  # the fresh boot's firmware is up
+        robot.session.resync()
+        assert robot.session.status().grip == "unknown", "a limp gripper draws no current: no verdict"
+        history_before = len(pico.servos.history)
+        log = load_journal(path)
+        with pytest.raises(RunFault, match=f"gripper still holds disk {move.disk}"):
+            resume_after_reset(log, plan, robot, plan.start)  # the operator forgot the disk in the gripper
+        gripper = [pulse for _t, ch, pulse in pico.servos.history[history_before:] if ch == 4 and pulse is not None]
+        assert gripper and min(gripper) >= config.gripper.closed_us - 2, "driven closed, never opened"
+        assert world.held_disk == move.disk, "still held"
+        assert not [e for e in world.events[events_before:] if e["event"] in ("drop", "place")], "never dropped"
