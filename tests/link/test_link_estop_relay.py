@@ -34,8 +34,8 @@ def test_a_request_sends_estop_again_until_a_later_status_confirms_it(tmp_path: 
         assert relay.requests == 1
         relay.serve(control, now_s=sent[0] + 0.05, statuses=3, resend_s=0.1, send_estop=lambda: sent.append(-1.0))
         assert len(sent) == 1, "not yet a resend timeout"
-        wall.now_s += 0.02
-        relay.serve(control, now_s=sent[0] + 0.1, statuses=3, resend_s=0.1, send_estop=lambda: sent.append(-2.0))
+        wall.now_s += 0.02  # (0.101: sent[0] + 0.1 - sent[0] may round below 0.1 in floating point)
+        relay.serve(control, now_s=sent[0] + 0.101, statuses=3, resend_s=0.1, send_estop=lambda: sent.append(-2.0))
         assert sent[1:] == [-2.0]
         relay.status_came(control, latched=True, statuses=3)  # not after our last ESTOP: no verdict yet
         assert control.is_waiting
