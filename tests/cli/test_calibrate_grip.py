@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hanoibot.commands.grip_calibration import PROMPTS, measure_grip_threshold, save_grip_threshold
+from hanoibot.cli_support.grip_calibration import PROMPTS, measure_grip_threshold, save_grip_threshold
 from hanoibot.commands.jog import prepare_for_jogging
 from hanoibot.config import default_config_path, load_config
 from hanoibot.errors import RunFault

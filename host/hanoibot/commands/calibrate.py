@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_grip(args: argparse.Namespace, target: Path) -> int:
     """Measure the grip sensor empty and on a disk, save the midpoint as ``grip_threshold_u16``; returns 0."""
-    from .grip_calibration import measure_grip_threshold, save_grip_threshold
+    from ..cli_support.grip_calibration import measure_grip_threshold, save_grip_threshold
 
     with open_robot(args) as robot:
         prepare_for_jogging(robot)

@@ -50,15 +50,15 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the journal against the robot, rejoin the board and finish the run."""
+    from ..cli_support.output_files import check_output_paths
+    from ..cli_support.words import count_of
     from ..config import load_config
     from ..planner.colour_run import ColourRunPlan
     from ..run.board_setup import sim_port_url
     from ..run.journal import Journal, load_journal
     from ..run.recovery import check_journal, recorded_board, resume_after_reset, resume_same_boot
     from ..run.robot import Robot
-    from .output_files import check_output_paths
     from .run import check_not_empty, drive, make_view
-    from .words import count_of
 
     check_not_empty(args)
 

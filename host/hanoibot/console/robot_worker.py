@@ -187,9 +187,9 @@ class RobotWorker:
         self._message = "disconnected"
 
     def _check_fits(self, n_disks: int, pegs: int) -> None:
-        from ..run.board_setup import check_board_fits
+        from ..run.board_setup import check_puzzle_fits_board
 
-        check_board_fits(self.config, n_disks, pegs)
+        check_puzzle_fits_board(self.config, n_disks, pegs)
 
     def _do_estop(self) -> None:
         robot = self._robot

@@ -29,7 +29,7 @@ class FirmwareFile(NamedTuple):
     compile: bool
 
 
-def firmware_files(firmware: Path) -> list[FirmwareFile]:
+def files_to_deploy(firmware: Path) -> list[FirmwareFile]:
     """The files of the firmware folder ``firmware`` (holding main.py, board_config.py and hanoifw/), in copy order:
     the package first, main.py last (so a half-finished copy never boots a new main.py on an old package)."""
     package = sorted((firmware / PACKAGE).glob("*.py"))

@@ -19,7 +19,7 @@ from ..link.board_port import SimulatorView
 from ..link.session import Session
 from ..motion.phases import MotionPhase
 from ..puzzle import Move, State
-from .board_check import check_board_fits
+from .board_check import check_config_fits_board
 from .journal import Journal
 from .sequencer import Sequencer
 
@@ -57,7 +57,7 @@ class Robot:
         hello = self.session.hello
         if hello is not None:
             try:
-                check_board_fits(self.config, hello, self.port_url)
+                check_config_fits_board(self.config, hello, self.port_url)
             except ConfigError:
                 self.close()
                 raise
