@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hanoibot.motion.phases import MotionPhase
-from hanoibot.motion.segments import Segment
+from hanoibot.motion.segment import Segment
 from hanoibot.puzzle import Move, State
 from hanoibot.run.journal import Journal, load_journal
 from hanoibot.run.segment_queue import SegmentSource

@@ -33,7 +33,7 @@ from ..clock import Clock
 from ..errors import BoardError, HanoiError, RunFault
 from ..link.status import Status
 from ..motion.phases import MotionPhase
-from ..motion.segments import Segment
+from ..motion.segment import Segment
 from ..puzzle import Move, Rules, State, peg_letter
 from .journal import Journal
 from .pick_recovery import PickAndRecovery
