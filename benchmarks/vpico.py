@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 
-from hanoibot.sim.vpico.flash import firmware_files
+from hanoibot.sim.vpico.flash import files_on_flash
 from hanoibot.sim.vpico.process import VirtualPico
 from hanoifw import protocol as p
 
@@ -135,7 +135,7 @@ print("BENCH " + " ".join("%s=%d" % item for item in S.items()))
 def probe_files(folder: Path | None = None, *, breakdown: bool = False) -> dict[str, bytes]:
     """The firmware in ``folder`` (default: this checkout's) with its main.py renamed fwmain.py, and the probe
     as main.py (timing the parts of the loop too if ``breakdown``)."""
-    files = firmware_files(folder, servo_driver="pwm")
+    files = files_on_flash(folder, servo_driver="pwm")
     files["fwmain.py"] = files.pop("main.py")
     files["main.py"] = PROBE.replace(b"BREAKDOWN = False", b"BREAKDOWN = %r" % breakdown)
     return files

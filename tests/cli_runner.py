@@ -75,7 +75,7 @@ class ArmedCommand:
 def ctrl_c_after_move(monkeypatch: Any, k: int) -> Any:
     """Make the in-process ``hanoibot run`` get Ctrl-C (SIGINT) the moment its view shows move ``k`` done; returns
     the view's own ``move_done``, to put back."""
-    from hanoibot.commands import run_view
+    from hanoibot.cli_support import run_view
 
     original = run_view.RunView.move_done
 

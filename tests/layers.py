@@ -59,7 +59,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),  # the operations every front end calls: start, resume, home, clear, e-stop, waiting for a person
     ("deploy", ("hanoibot.deploy",)),  # `hanoibot deploy`: mpy-cross and mpremote, then a HELLO over the link
     ("console", ("hanoibot.console",)),  # `hanoibot serve`
-    ("commands", ("hanoibot.commands", "hanoibot.cli", "hanoibot.__main__", "hanoibot.testing")),
+    (
+        "commands",
+        ("hanoibot.commands", "hanoibot.cli", "hanoibot.cli_support", "hanoibot.__main__", "hanoibot.testing"),
+    ),  # the sub-commands, the dispatcher and what the sub-commands share
 )
 
 

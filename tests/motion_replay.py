@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hanoibot.motion.segments import Segment
+from hanoibot.motion.segment import Segment
 from hanoifw.motion import Motion
 
 #: Queue depth of the replaying board (the real one holds 8).

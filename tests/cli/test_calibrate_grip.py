@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hanoibot.commands.grip_calibration import (
+from hanoibot.cli_support.grip_calibration import (
     MIN_MARGIN_U16,
     PROMPTS,
     SAMPLES,

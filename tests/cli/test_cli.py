@@ -46,6 +46,17 @@ def test_the_command_list_says_what_each_command_registers() -> None:
     assert registered == COMMANDS
 
 
+def test_the_commands_package_holds_the_sub_commands_alone() -> None:
+    from pathlib import Path
+
+    import hanoibot.commands
+
+    folder = Path(hanoibot.commands.__file__).parent
+    modules = {path.stem for path in folder.glob("*.py")} - {"__init__"}
+    packages = {path.name for path in folder.iterdir() if path.is_dir() and path.name != "__pycache__"}
+    assert (modules, packages) == (set(COMMANDS), set())
+
+
 def test_top_level_help_lists_every_command_without_importing_one(capsys: pytest.CaptureFixture[str]) -> None:
     probe = (
         "import sys; from hanoibot.cli import main\n"

@@ -110,12 +110,12 @@ def test_a_damaged_settings_file_is_one_line(home: Path, capsys: pytest.CaptureF
 
 def test_deploy_takes_the_users_board_wiring(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from hanoibot.commands.deploy import users_firmware
-    from hanoibot.deploy.steps import firmware_files
+    from hanoibot.deploy.steps import files_to_deploy
 
-    shipped = {f.board_path: f.source for f in firmware_files(users_firmware())}
+    shipped = {f.board_path: f.source for f in files_to_deploy(users_firmware())}
     assert shipped["board_config.py"] == shipped_firmware().board_config_py  # no wiring of one's own yet
     assert main(["init"]) == 0
-    wiring = {f.board_path: f.source for f in firmware_files(users_firmware())}
+    wiring = {f.board_path: f.source for f in files_to_deploy(users_firmware())}
     assert wiring["board_config.py"] == home / "board_config.py" and wiring["main.py"] == shipped["main.py"]
 
 

@@ -73,7 +73,7 @@ def test_resume_of_a_finished_run_does_nothing(capsys: pytest.CaptureFixture[str
 def test_ctrl_c_pauses_and_a_stop_resumes_on_a_new_simulated_board_placed_as_the_journal_says(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from hanoibot.commands import run_view
+    from hanoibot.cli_support import run_view
 
     journal_path = tmp_path / "run.journal"
     original = ctrl_c_after_move(monkeypatch, 2)
@@ -418,7 +418,7 @@ def test_resume_of_a_finished_run_still_checks_the_board(capsys: pytest.CaptureF
 def test_ctrl_c_at_the_pause_prompt_stops_instead_of_queueing_another_pause(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from hanoibot.commands import run_view
+    from hanoibot.cli_support import run_view
 
     asked: list[str] = []
     ctrl_c_after_move(monkeypatch, 1)

@@ -132,7 +132,7 @@ def test_a_run_whose_board_ends_in_the_wrong_colours_fails(
 def test_a_coloured_run_stopped_by_the_operator_resumes_and_finishes_on_the_goal(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, worlds: list[Any]
 ) -> None:
-    from hanoibot.commands import run_view
+    from hanoibot.cli_support import run_view
 
     journal_path = tmp_path / "run.journal"
     original = ctrl_c_after_move(monkeypatch, 3)
@@ -168,7 +168,7 @@ def test_resume_refuses_an_impossible_colour_board_in_one_line(
     board: str,
     words: list[str],
 ) -> None:
-    from hanoibot.commands import run_view
+    from hanoibot.cli_support import run_view
 
     journal_path = tmp_path / "run.journal"
     original = ctrl_c_after_move(monkeypatch, 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 import pytest
-from hanoibot.commands.plan_options import MAX_DISKS, add_plan_arguments, plan_request, whole_number
+from hanoibot.cli_support.plan_options import MAX_DISKS, add_plan_arguments, plan_request, whole_number
 from hanoibot.errors import PlanError, StateError
 from hanoibot.planner import PlanRequest, count_for
 from hanoibot.puzzle import Rules, State

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 from hanoibot.cli import main
-from hanoibot.commands.move_lines import (
+from hanoibot.cli_support.move_lines import (
     BATCH_MOVES,
     CHUNK_MOVES,
     SHARED_RUN,

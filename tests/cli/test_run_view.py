@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from hanoibot.commands.run_view import RunView, format_duration_s
+from hanoibot.cli_support.run_view import RunView, format_duration_s
 from hanoibot.puzzle import Move, State
 from hypothesis import given
 from hypothesis import strategies as st

@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 from hanoibot.deploy.board import BoardFiles, BoardInfo, check_version_floor, parse_identity
 from hanoibot.deploy.compiler import DeployError, MpyVersion
-from hanoibot.deploy.steps import FirmwareFile, check_supported, copy_and_verify, firmware_files, wait_for_hello
+from hanoibot.deploy.steps import FirmwareFile, check_supported, copy_and_verify, files_to_deploy, wait_for_hello
 from hanoibot.errors import PortError
 from hanoibot.sim.vpico.flash import firmware_dir
 from mpremote.transport import TransportError
@@ -99,8 +99,8 @@ def test_a_board_without_mpy_support_is_refused() -> None:
         check_supported(BoardInfo("1.19.1", None, "ESP32"), "/dev/ttyUSB0")
 
 
-def test_firmware_files_compile_the_package_and_copy_main_last() -> None:
-    files = firmware_files(firmware_dir())
+def test_files_to_deploy_compile_the_package_and_copy_main_last() -> None:
+    files = files_to_deploy(firmware_dir())
     package = sorted(p.stem for p in (firmware_dir() / "hanoifw").glob("*.py"))
     assert [f.board_path for f in files if f.compile] == [f"hanoifw/{name}.mpy" for name in package]
     assert [(f.board_path, f.compile) for f in files[-2:]] == [("board_config.py", False), ("main.py", False)]
@@ -108,7 +108,7 @@ def test_firmware_files_compile_the_package_and_copy_main_last() -> None:
 
 def test_a_folder_that_is_not_the_firmware_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DeployError, match="is not the firmware folder"):
-        firmware_files(tmp_path)
+        files_to_deploy(tmp_path)
 
 
 def test_hello_wait_retries_while_the_board_reboots() -> None:

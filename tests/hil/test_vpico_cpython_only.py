@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hanoibot.sim.vpico.flash import firmware_dir, firmware_files
+from hanoibot.sim.vpico.flash import files_on_flash, firmware_dir
 from hanoibot.sim.vpico.process import BoardTraceback, VirtualPico
 
 pytestmark = [pytest.mark.slow, pytest.mark.vpico]
@@ -33,7 +33,7 @@ def firmware_with_cpython_only_call(tmp_path: Path) -> Path:
 
 def test_cpython_only_call_fails_on_the_virtual_pico(tmp_path: Path) -> None:
     folder = firmware_with_cpython_only_call(tmp_path)
-    with VirtualPico(files=firmware_files(folder)) as pico, pytest.raises(BoardTraceback) as caught:
+    with VirtualPico(files=files_on_flash(folder)) as pico, pytest.raises(BoardTraceback) as caught:
         pico.wait_for_output(b"HELLO")
     traceback = caught.value.traceback
     assert traceback.startswith("Traceback (most recent call last):")

@@ -10,7 +10,7 @@ import itertools
 import time
 
 import pytest
-from hanoibot.sim.vpico.flash import firmware_files
+from hanoibot.sim.vpico.flash import files_on_flash
 from hanoibot.sim.vpico.process import VirtualPico
 
 pytestmark = [pytest.mark.slow, pytest.mark.vpico]
@@ -30,7 +30,7 @@ while True:
 
 
 def test_a_duty_change_reaches_the_servo_only_at_the_next_frame() -> None:
-    files = firmware_files()
+    files = files_on_flash()
     files["main.py"] = TOGGLING_MAIN
     with VirtualPico(files=files) as pico:
         pico.wait_for_output(b"TOGGLED", timeout_s=120.0)

@@ -12,7 +12,7 @@ import random
 import pytest
 from hanoibot.config import load_config
 from hanoibot.motion.profile import chain_timing, travel_deg
-from hanoibot.motion.segments import Segment
+from hanoibot.motion.segment import Segment
 from motion_replay import firmware_trace
 
 CONFIG = load_config()

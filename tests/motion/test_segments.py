@@ -16,12 +16,8 @@ from hanoibot.errors import ConfigError, IllegalMove
 from hanoibot.motion.kinematics import Point
 from hanoibot.motion.paths import pulses_at
 from hanoibot.motion.phases import PHASES, MotionPhase
-from hanoibot.motion.segments import (
-    Segment,
-    home_segment,
-    segments_for_move,
-    segments_for_moves,
-)
+from hanoibot.motion.segment import Segment, home_segment
+from hanoibot.motion.segments import segments_for_move, segments_for_moves
 from hanoibot.puzzle import Move, State
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -8,7 +8,7 @@ import pytest
 from hanoibot.config import default_config_path, load_config
 from hanoibot.errors import BoardError, ConfigError
 from hanoibot.link.status import Hello
-from hanoibot.run.board_check import check_board_fits
+from hanoibot.run.board_check import check_config_fits_board
 from hanoibot.run.robot import Robot
 from hanoifw import protocol
 
@@ -23,7 +23,7 @@ def hello(min_us: int = 500, max_us: int = 2500, grip_sensor: int = 1) -> Hello:
 
 
 def test_a_config_within_the_board_range_with_a_sensor_fits() -> None:
-    check_board_fits(CONFIG, hello(), "/dev/ttyACM0")
+    check_config_fits_board(CONFIG, hello(), "/dev/ttyACM0")
 
 
 @pytest.mark.parametrize(
@@ -36,7 +36,7 @@ def test_a_config_within_the_board_range_with_a_sensor_fits() -> None:
 )
 def test_a_config_the_board_cannot_serve_is_refused_naming_the_key(board: Hello, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as err:
-        check_board_fits(CONFIG, board, "/dev/ttyACM0")
+        check_config_fits_board(CONFIG, board, "/dev/ttyACM0")
     assert "\n" not in str(err.value)
 
 

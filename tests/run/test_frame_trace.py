@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from hanoibot.cli import main
-from hanoibot.commands import run_view
+from hanoibot.cli_support import run_view
 from hanoibot.link.urlhandler import protocol_sim
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from hanoibot.motion.phases import MotionPhase
-from hanoibot.motion.segments import Segment
+from hanoibot.motion.segment import Segment
 from hanoibot.puzzle import Move, State
 from hanoibot.run.journal import Journal, load_journal
 from hanoibot.run.segment_queue import AHEAD_MOVES, SegmentSource

@@ -15,7 +15,7 @@ from hanoibot.errors import BoardError, LinkLost, PortError
 from hanoibot.link.session import Session
 from hanoibot.link.status import Status
 from hanoibot.motion.phases import MotionPhase
-from hanoibot.motion.segments import Segment
+from hanoibot.motion.segment import Segment
 from hanoibot.puzzle import Move, State
 from hanoibot.run.journal import Journal, load_journal
 from hanoibot.run.sequencer import ACTIVE, MOTION, STATES, TRANSITIONS, Phase, RunState, Sequencer, diagram_markdown

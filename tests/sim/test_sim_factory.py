@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hanoibot.config import load_config
 from hanoibot.errors import ConfigError
-from hanoibot.sim.factory import make_wire, make_world
+from hanoibot.sim.factory import make_wire, world_from_options
 
 
 def test_bare_board_has_no_world_and_gets_the_faults() -> None:
@@ -16,7 +16,7 @@ def test_bare_board_has_no_world_and_gets_the_faults() -> None:
 
 
 def test_the_default_board_has_the_arm_and_disks() -> None:
-    world = make_world({"board": "AAA"})
+    world = world_from_options({"board": "AAA"})
     assert world is not None
     assert callable(world.on_tick)
     assert not world.grip_sensor.is_stalled()

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from hanoibot.sim.factory import make_world
+from hanoibot.sim.factory import world_from_options
 from hanoibot.sim.vpico.process import VirtualPico
 
 
 def test_world_events_reach_the_log_marked_as_the_worlds() -> None:
-    world: Any = make_world({"board": "AA"})
+    world: Any = world_from_options({"board": "AA"})
     logged: list[dict[str, Any]] = []
     VirtualPico(world=world, on_event=logged.append)  # not started: only the wiring is under test
     assert world.on_event is not None

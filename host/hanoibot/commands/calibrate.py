@@ -66,9 +66,9 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """The guided session (or ``--grip`` alone), then one write; returns 0 when saved, 1 if input ended early or
     an e-stop from another process stopped it (nothing saved then)."""
+    from ..cli_support.grip_calibration import ask_grip_threshold
     from ..config.writer import ConfigWriter
     from ..ops.person import Person, link_keeper
-    from .grip_calibration import ask_grip_threshold
 
     step = step_from(args.step)
     target = output_path(args.output, resolved_config_path(args))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..cli_support.plan_options import add_plan_arguments, plan_request
 from ..planner import count_proved
-from .plan_options import add_plan_arguments, plan_request
 
 EPILOG = """The number is exact (a whole number of any size) and is computed without generating moves where the
 mathematics allows it. It is the optimum when that is proven; otherwise (a valid plan that no search or formula

@@ -74,12 +74,12 @@ def say(line: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Deploy; returns 0 once the board has answered HELLO (or, with --dry-run, once the plan is printed)."""
     from ..deploy.compiler import DeployError
-    from ..deploy.steps import firmware_files
+    from ..deploy.steps import files_to_deploy
     from ..link.port_lock import PortLock
 
     if args.hello_timeout_s <= 0:
         raise DeployError(f"--hello-timeout-s must be above 0, got {args.hello_timeout_s:g}")
-    files = firmware_files(args.firmware or users_firmware())
+    files = files_to_deploy(args.firmware or users_firmware())
     with PortLock(args.port):  # no run may use the board while its files change (PortBusy names the holder)
         return _deploy(args, files)
 

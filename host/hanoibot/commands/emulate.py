@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
         raise ConfigError(f"--slow {args.slow} needs --pico: only the virtual Pico's chip can be slowed")
     if args.pico:
-        from .emulate_pico import serve_pico
+        from ..cli_support.emulate_pico import serve_pico
 
         return serve_pico(args, options, _open_log(args.log), _writer)
     log_file = _open_log(args.log)

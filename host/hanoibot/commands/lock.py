@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from .plan_options import whole_number
+from ..cli_support.plan_options import whole_number
 
 if TYPE_CHECKING:
     from ..puzzle.lock import Lock

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from ..cli_support.plan_options import add_plan_arguments, plan_request, whole_number
+from ..cli_support.words import count_of
 from ..errors import RenderError
 from ..planner import plan_for
-from .plan_options import add_plan_arguments, plan_request, whole_number
-from .words import count_of
 
 #: Most moves drawn unless --limit says otherwise (an SVG of 2**20 moves helps nobody).
 DEFAULT_LIMIT = 255
@@ -59,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from itertools import islice
 
+    from ..cli_support.output_files import check_output_paths
     from ..render import render_board_ascii, render_run_svg
-    from .output_files import check_output_paths
 
     request = plan_request(args)
     limit = whole_number(args.limit, "--limit", minimum=1) or DEFAULT_LIMIT

@@ -51,12 +51,12 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the journal against the robot, rejoin the board and finish the run."""
+    from ..cli_support.output_files import check_output_paths
+    from ..cli_support.words import count_of
     from ..errors import JournalError
     from ..ops.journals import journal_for
     from ..ops.resume import Finished, ResumeRequest, open_resume
-    from .output_files import check_output_paths
     from .run import check_not_empty, drive, make_view
-    from .words import count_of
 
     check_not_empty(args)
     path = journal_for(args.port or "sim://", args.journal)

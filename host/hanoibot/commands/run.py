@@ -16,9 +16,9 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..cli_support.output_files import check_output_paths, write_report
+from ..cli_support.plan_options import add_plan_arguments, plan_request
 from ..planner import plan_for
-from .output_files import check_output_paths, write_report
-from .plan_options import add_plan_arguments, plan_request
 
 if TYPE_CHECKING:
     from ..config import RobotConfig
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     """Check everything, open the board, then play the plan; see the module doc for exit codes."""
     from ..config import load_config
     from ..ops.start import RunRequest, open_run
-    from ..run.board_setup import check_board_fits
+    from ..run.board_setup import check_puzzle_fits_board
 
     check_not_empty(args)
     if args.puzzle is not None:
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             args.disks = "3"
         request = plan_request(args)
         config = load_config(args.config)
-        check_board_fits(config, request.n_disks, request.pegs)
+        check_puzzle_fits_board(config, request.n_disks, request.pegs)
         plan = plan_for(request)
     check_output_paths({"--report": args.report, "--journal": args.journal}, {"--config": args.config})
     started = open_run(RunRequest(plan, config, args.port or "sim://", args.config, args.journal))
@@ -108,10 +108,10 @@ def run(args: argparse.Namespace) -> int:
 
 def colour_plan_and_config(args: argparse.Namespace) -> tuple[Plan, RobotConfig]:
     """The plan of ``--puzzle`` with ``-n`` sizes and the robot config with its coloured disks in use."""
+    from ..cli_support.colour_solve import puzzle_sizes
     from ..config import load_config
     from ..errors import PlanError
     from ..planner.colour_run import ColourRunPlan
-    from .colour_solve import puzzle_sizes
 
     sizes = puzzle_sizes(args)
     plan = ColourRunPlan(args.puzzle, sizes)
@@ -136,7 +136,7 @@ def make_view(
     """The progress view, on robot time (the simulated clock on sim://); ``per_size`` > 1 for coloured disks."""
     import time
 
-    from .run_view import RunView
+    from ..cli_support.run_view import RunView
 
     clock = robot.board_clock
     now_s = clock.now_s if clock is not None else time.monotonic
@@ -217,8 +217,8 @@ def colours_wrong(job: Run) -> str | None:
 
 def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) -> int:
     """Run ``job`` with the view and the pause prompt, write the report, and return the exit code."""
+    from ..cli_support.words import count_of
     from ..run.sequencer import Phase
-    from .words import count_of
 
     with view, pause_on_interrupt(job):
         phase = job.start(**start_options)

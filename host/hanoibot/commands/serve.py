@@ -15,7 +15,7 @@ import socket
 import sys
 from typing import Any
 
-from .plan_options import whole_number
+from ..cli_support.plan_options import whole_number
 
 EPILOG = """examples:
   hanoibot serve                                   the console on http://127.0.0.1:8765/ (arm: sim://)

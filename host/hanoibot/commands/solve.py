@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..cli_support.plan_options import add_plan_arguments, plan_request, whole_number
 from ..planner import Plan, plan_for
-from .plan_options import add_plan_arguments, plan_request, whole_number
 
 FORMATS = ("text", "plain", "json")
 METHOD_NAMES = ("recursive", "iterative", "gray", "bits", "turing")
@@ -60,14 +60,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Check the options, make the plan and print the chosen moves; returns 0."""
+    from ..cli_support.solve_output import write_plan
+    from ..cli_support.words import count_of
     from ..errors import PlanError
-    from .solve_output import write_plan
-    from .words import count_of
 
     if args.format not in FORMATS:
         raise PlanError(f"unknown format {args.format!r}: expected one of {', '.join(FORMATS)}")
     if args.puzzle is not None:
-        from .colour_solve import solve_puzzle
+        from ..cli_support.colour_solve import solve_puzzle
 
         return solve_puzzle(args)
     if args.method is not None and args.method not in METHOD_NAMES:

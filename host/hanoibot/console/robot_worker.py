@@ -252,11 +252,11 @@ class RobotWorker:
 
     # --- commands ---------------------------------------------------------------------------------------
     def _do_connect(self, state: str = "", pegs: int = 3) -> None:
-        from ..run.board_setup import check_board_fits, sim_port_url
+        from ..run.board_setup import check_puzzle_fits_board, sim_port_url
         from ..run.robot import Robot
 
         believed = State.parse(state, pegs=pegs) if state else State.tower(3, 0, len(self.config.board.pegs))
-        check_board_fits(self.config, believed.n_disks, believed.pegs)
+        check_puzzle_fits_board(self.config, believed.n_disks, believed.pegs)
         if self._robot is not None:
             if self._job is not None:
                 raise HanoiError("a run is paused: press Continue or Stop before changing the arm's board")

@@ -30,7 +30,7 @@ class FirmwareFile(NamedTuple):
     compile: bool
 
 
-def firmware_files(firmware: Path | FirmwareSource) -> list[FirmwareFile]:
+def files_to_deploy(firmware: Path | FirmwareSource) -> list[FirmwareFile]:
     """The files of the firmware ``firmware`` (a folder holding main.py, board_config.py and hanoifw/, or a
     :class:`~hanoibot.firmware_source.FirmwareSource`), in copy order: the package first, main.py last (so a
     half-finished copy never boots a new main.py on an old package)."""

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..config import RobotConfig
 from ..planner.base import Plan
 from ..puzzle import State
-from ..run.board_setup import check_board_fits, sim_port_url
+from ..run.board_setup import check_puzzle_fits_board, sim_port_url
 from ..run.journal import Journal
 from ..run.robot import Robot
 from ..run.runner import MoveListener, Run, take_over
@@ -68,7 +68,7 @@ def open_run(
     gripper; JournalError for a journal that cannot be made. On error a robot this call opened is closed again.
     """
     plan = request.plan
-    check_board_fits(request.config, plan.start.n_disks, plan.rules.pegs)
+    check_puzzle_fits_board(request.config, plan.start.n_disks, plan.rules.pegs)
     own = robot is None
     if robot is None:
         robot = Robot(sim_port_url(request.port, plan.start, request.config_path, plan.rules), request.config)

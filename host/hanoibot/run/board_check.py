@@ -12,7 +12,7 @@ from ..link.status import Hello
 from ..motion.geometry import JOINT_NAMES
 
 
-def check_board_fits(config: RobotConfig, hello: Hello, port_url: str) -> None:
+def check_config_fits_board(config: RobotConfig, hello: Hello, port_url: str) -> None:
     """ConfigError (one line, naming the key) if ``config`` asks for pulses outside the board's HELLO range or
     for a grip sensor the board does not have: the first of :func:`board_mismatches`."""
     mismatches = board_mismatches(config, hello, port_url)

@@ -11,7 +11,7 @@ from ..puzzle import Rules, State
 from ..sim.spec import SimSpec
 
 
-def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
+def check_puzzle_fits_board(config: RobotConfig, n_disks: int, pegs: int) -> None:
     """ConfigError unless the robot's board has at least ``pegs`` pegs and ``n_disks`` disks."""
     source = str(config.source_path or "the robot config")
     if pegs > len(config.board.pegs):

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Union
 
-from ..motion.segments import Segment
+from ..motion.segment import Segment
 from ..puzzle import Move, State
 
 Pulses = tuple[int, ...]

@@ -137,7 +137,7 @@ class Robot:
     def home_segment(self) -> Any:
         """The segment to the start pose from where the arm is now (timed by the servo speeds); a gripper that the
         grip sensor reports holding a disk stays shut."""
-        from ..motion.segments import home_segment
+        from ..motion.segment import home_segment
 
         status = self.session.status()
         pulses_us = tuple(int(p) for p in status.pulses_us)

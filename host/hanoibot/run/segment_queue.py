@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from ..errors import HanoiError, RunFault
 from ..motion.phases import MotionPhase
-from ..motion.segments import Segment
+from ..motion.segment import Segment
 from ..puzzle import Move, Rules, State
 from .journal import Journal
 from .lookahead import Lookahead, LookaheadKey, Pulses, SegmentsFor
@@ -39,7 +39,7 @@ DurationBetween = Callable[[Pulses, Pulses, MotionPhase], int]
 
 class Item(NamedTuple):
     """One segment with its command id: of move ``k`` (0-based in the plan); ``last_of_move`` ends the move;
-    ``ramp_ms``/``blend_ms``: its speed profile (:class:`~hanoibot.motion.segments.Segment`)."""
+    ``ramp_ms``/``blend_ms``: its speed profile (:class:`~hanoibot.motion.segment.Segment`)."""
 
     k: int
     move: Move

@@ -3,9 +3,9 @@
 The model is :class:`Sequencer`; its state is a :data:`RunState`: a :class:`Phase` (bring-up, pause, stops) or, while
 a run streams, the :class:`~hanoibot.motion.phases.MotionPhase` of the segment the arm is executing now. The table
 :data:`TRANSITIONS` below is the whole behaviour, read top to bottom; the grip-check and recovery counters it reads
-live in :class:`~hanoibot.run.in_flight.InFlight`. While streaming, the host keeps ``queue_ahead`` segments (2–4)
-queued on the firmware and moves to the next phase when the board reports the current segment's command id DONE,
-so the arm never waits for the host between segments.
+live in :class:`~hanoibot.run.pick_recovery.PickAndRecovery`. While streaming, the host keeps ``queue_ahead``
+segments (2–4) queued on the firmware and moves to the next phase when the board reports the current segment's
+command id DONE, so the arm never waits for the host between segments.
 
 Grip check: the ``grip`` phase closes the fingers and then holds still for the servo's settle time (see
 :mod:`hanoibot.motion.timing`); the grip sensor is read once, when the board reports that hold DONE, so the
@@ -33,10 +33,10 @@ from ..clock import Clock
 from ..errors import BoardError, HanoiError, RunFault
 from ..link.status import Status
 from ..motion.phases import MotionPhase
-from ..motion.segments import Segment
+from ..motion.segment import Segment
 from ..puzzle import Move, Rules, State, peg_letter
-from .in_flight import InFlight
 from .journal import Journal
+from .pick_recovery import PickAndRecovery
 from .segment_queue import DurationBetween, Item, SegmentsFor, SegmentSource
 
 
@@ -230,7 +230,7 @@ class Sequencer:
         self.moves_done = 0
         self.moves_total = 0
         self.on_move_done: Callable[[int, Move, State], None] | None = None
-        self.in_flight = InFlight(max_recoveries)
+        self.pick_recovery = PickAndRecovery(max_recoveries)
         self._queued: deque[Item] = deque()
         self._paused_from: RunState | None = None
         self._pause_requested = False
@@ -249,7 +249,7 @@ class Sequencer:
     # --- predicates ---------------------------------------------------------------------------------
     def is_retry_left(self, event: EventData) -> bool:
         """True while a missed pick may be tried again."""
-        return self.in_flight.pick_tries <= self.grip_retries
+        return self.pick_recovery.pick_tries <= self.grip_retries
 
     def is_plan_finished(self, event: EventData) -> bool:
         """True when every move of the plan is confirmed done."""
@@ -272,7 +272,7 @@ class Sequencer:
     @property
     def recoveries(self) -> int:
         """How often the run went on after the board froze for host silence."""
-        return self.in_flight.recoveries
+        return self.pick_recovery.recoveries
 
     # --- callbacks (one frame each, no waiting) -----------------------------------------------------
     def _remember_phase(self, event: EventData) -> None:
@@ -297,7 +297,7 @@ class Sequencer:
         k, move, _ = self.source.pick or (0, Move(0, 0, 0), None)
         self.reason = (
             f"missed pick: disk {move.disk} was not gripped on peg {peg_letter(move.src)} "
-            f"after {self.in_flight.pick_tries} tries (move {k + 1})"
+            f"after {self.pick_recovery.pick_tries} tries (move {k + 1})"
         )
 
     def _hold_quietly(self, event: EventData) -> None:
@@ -416,7 +416,7 @@ class Sequencer:
                 self._fill()
                 self._enter_next_phase()
         except BoardError as err:
-            if not self.in_flight.is_stale_refusal(err) and not self._recover_from_host_lost():
+            if not self.pick_recovery.is_stale_refusal(err) and not self._recover_from_host_lost():
                 raise
 
     def _past_refusals(self, call: Callable[[], Any]) -> Any:
@@ -431,18 +431,18 @@ class Sequencer:
 
     def _segment_done(self, head: Item) -> None:
         """Book-keeping after the board finished ``head``: grip check after a grip, the journal after a move."""
-        in_flight = self.in_flight
+        pick_recovery = self.pick_recovery
         if (
             head.phase is MotionPhase.GRIP
-            and in_flight.awaiting_grip
+            and pick_recovery.awaiting_grip
             and self._ends_grip(head)
             and not self._is_holding()
         ):
-            in_flight.pick_missed()
+            pick_recovery.pick_missed()
             self.pick_missed()
             if self.state is MotionPhase.LIFT:
                 self.source.redo_pick(self._queued[-1].pulses_us if self._queued else head.pulses_us)
-                in_flight.retry_queued = True
+                pick_recovery.retry_queued = True
             return
         if head.last_of_move:
             self._finish_move(head)
@@ -454,20 +454,20 @@ class Sequencer:
         finished get fresh command ids (journaled). At most ``max_recoveries`` times in one move.
         """
         status = self._past_refusals(self.link.status)
-        in_flight = self.in_flight
-        if status.faults != ("HOST_LOST",) or not in_flight.may_recover():
+        pick_recovery = self.pick_recovery
+        if status.faults != ("HOST_LOST",) or not pick_recovery.may_recover():
             return False
-        in_flight.recovering()
+        pick_recovery.recovering()
         self._past_refusals(self.link.clear)
         while self._queued and self._queued[0].cmd_id <= status.last_done_cmd:
             self._segment_done(self._queued.popleft())
-            if self._queued and not in_flight.retry_queued and self.is_streaming():
+            if self._queued and not pick_recovery.retry_queued and self.is_streaming():
                 self._enter_next_phase()
-        dropped = [] if in_flight.retry_queued else list(self._queued)
+        dropped = [] if pick_recovery.retry_queued else list(self._queued)
         self._queued.clear()
         if any(item.phase is MotionPhase.GRIP for item in dropped):
-            in_flight.awaiting_grip = False  # the grip goes out again and is checked then
-        in_flight.renumbered_from(self.source.next_cmd_id)
+            pick_recovery.awaiting_grip = False  # the grip goes out again and is checked then
+        pick_recovery.renumbered_from(self.source.next_cmd_id)
         self.source.requeue(dropped)
         if self.is_streaming():
             self._fill()
@@ -497,7 +497,7 @@ class Sequencer:
         on a guess is what lets a missed pick drive the arm into a disk."""
         word = self._grip_word()
         if word == "held":
-            self.in_flight.grip_held()
+            self.pick_recovery.grip_held()
             return True
         if word == "empty":
             return False
@@ -518,7 +518,7 @@ class Sequencer:
         assert self.board_state is not None
         self.board_state = self.board_state.apply(item.move, self.rules)
         self.moves_done = item.k + 1
-        self.in_flight.move_done()
+        self.pick_recovery.move_done()
         if self.journal is not None:
             self.journal.record_done(item.k)
         if self.on_move_done is not None:
@@ -529,19 +529,19 @@ class Sequencer:
         while len(self._queued) < self.queue_ahead:
             item = self.source.peek()
             if item is None or (
-                self.in_flight.awaiting_grip and item.phase not in (MotionPhase.GRIP, MotionPhase.LIFT)
+                self.pick_recovery.awaiting_grip and item.phase not in (MotionPhase.GRIP, MotionPhase.LIFT)
             ):
                 return
             try:
                 self._send(item)
             except BoardError as err:
-                if self.in_flight.is_stale_refusal(err):
+                if self.pick_recovery.is_stale_refusal(err):
                     continue  # raised before this MOVE went out: send it now
                 raise
             self.source.pop()
             self._queued.append(item)
             if item.phase is MotionPhase.GRIP and self.has_grip_sensor:
-                self.in_flight.grip_sent()
+                self.pick_recovery.grip_sent()
 
     def _send(self, item: Item) -> None:
         """Send ``item`` as a MOVE: plain (minimum-jerk) or with its trapezoidal profile and blend."""

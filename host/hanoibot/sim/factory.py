@@ -48,7 +48,7 @@ def speed_factor(text: str) -> float:
     return value
 
 
-def make_world(options: Mapping[str, str]) -> World | None:
+def world_from_options(options: Mapping[str, str]) -> World | None:
     """The arm-and-disk world for these options, or None (``world=0``, or no physics module installed)."""
     wanted = options.get("world", "1")
     if wanted not in ("0", "1"):
@@ -70,7 +70,7 @@ def make_wire(
     spec = FaultSpec.from_options(options)
     if "speed" in options:
         speed_factor(options["speed"])
-    world = make_world(options)
+    world = world_from_options(options)
     speeds = getattr(world, "max_speed_us_per_s", None)
     boot_seed = spec.seed if "seed" in options else None  # no seed: random boot ids, new in every process
     slow = chip_slowdown(options["slow"]) if "slow" in options else None

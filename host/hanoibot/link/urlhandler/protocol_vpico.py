@@ -20,7 +20,7 @@ from typing import Any, cast
 from serial.serialutil import PortNotOpenError, SerialException, SerialTimeoutException
 
 from ...errors import ConfigError
-from ...sim.factory import chip_slowdown, make_world
+from ...sim.factory import chip_slowdown, world_from_options
 from ...sim.faults import ByteFaults, FaultSpec
 from ...sim.vpico.flash import SERVO_DRIVERS
 from ...sim.vpico.process import VirtualPico
@@ -45,7 +45,7 @@ def make_pico(options: dict[str, str], **kwargs: Any) -> VirtualPico:
         servo_driver=options.get("servo", "pwm"),
         realtime=options.get("realtime", "1") == "1",
         slow=chip_slowdown(options["slow"]) if "slow" in options else 1.0,
-        world=make_world(options),
+        world=world_from_options(options),
         **kwargs,
     )
 

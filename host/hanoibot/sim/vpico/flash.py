@@ -35,7 +35,7 @@ def firmware_dir() -> Path:
     return folder
 
 
-def firmware_files(folder: Path | None = None, *, servo_driver: str = "pwm") -> dict[str, bytes]:
+def files_on_flash(folder: Path | None = None, *, servo_driver: str = "pwm") -> dict[str, bytes]:
     """The files the README copies to the board, by path on the board, with ``SERVO_DRIVER = servo_driver``
     (from the firmware ``folder``, default the shipped firmware, in a checkout or an installed wheel)."""
     if servo_driver not in SERVO_DRIVERS:

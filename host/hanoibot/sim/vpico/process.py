@@ -67,7 +67,7 @@ class VirtualPico:
         uf2: Path | None = None,
         on_event: Callable[[Event], None] | None = None,
     ) -> None:
-        from .flash import firmware_files
+        from .flash import files_on_flash
 
         self.servo_driver = servo_driver
         self.realtime = realtime
@@ -75,7 +75,7 @@ class VirtualPico:
         self.fast_boot = fast_boot
         self.world = world
         self.on_event = on_event
-        self.files = files if files is not None else firmware_files(servo_driver=servo_driver)
+        self.files = files if files is not None else files_on_flash(servo_driver=servo_driver)
         self.uf2_path = Path(uf2) if uf2 is not None else UF2_PATH
         self.boots: list[Event] = []
         self.tracebacks: list[str] = []

@@ -1,7 +1,7 @@
 """What the sequencer tracks about segments in flight that its state alone does not say: the grip check and the
 recovery from a board that froze for host silence.
 
-The sequencer's ``transitions`` table decides where a run goes; :class:`InFlight` only counts and remembers
+The sequencer's ``transitions`` table decides where a run goes; :class:`PickAndRecovery` only counts and remembers
 (pick tries, whether a grip verdict is awaited, host-lost recoveries and which command ids they made stale).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..errors import BoardError
 
 
-class InFlight:
+class PickAndRecovery:
     """Grip-check and host-lost recovery book-keeping of one run.
 
     ``max_recoveries``: how often one move may go on after the board froze for host silence (HOST_LOST).
