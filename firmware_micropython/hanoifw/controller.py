@@ -38,18 +38,19 @@ MAX_FAULTS = 4  # latched fault names kept (ESTOP is always kept on top)
 MAX_FAULT_NAME_LEN = 14
 MAX_TOKEN_LEN = 32  # PING token echoed in PONG
 
-ESTOP_FAULT = "ESTOP"
-HOST_LOST = "HOST_LOST"
-INTERNAL = "INTERNAL"
-LIMIT_FAULT = "LIMIT"  # a computed pulse left its limits (cannot happen; checked anyway before output)
-POWER_LOST = "POWER_LOST"  # the servo rail went dead (rail sense input low)
+# The board words (protocol.py defines them once)
+ESTOP_FAULT = p.FAULT_ESTOP
+HOST_LOST = p.FAULT_HOST_LOST
+INTERNAL = p.FAULT_INTERNAL
+LIMIT_FAULT = p.FAULT_LIMIT  # a computed pulse left its limits (cannot happen; checked anyway before output)
+POWER_LOST = p.FAULT_POWER_LOST
 
-MODE_UNCONFIGURED = "UNCONFIGURED"
-MODE_IDLE = "IDLE"
-MODE_MOVING = "MOVING"
-MODE_HELD = "HELD"
-MODE_ESTOP = "ESTOP"
-MODE_FAULT = "FAULT"
+MODE_UNCONFIGURED = p.MODE_UNCONFIGURED
+MODE_IDLE = p.MODE_IDLE
+MODE_MOVING = p.MODE_MOVING
+MODE_HELD = p.MODE_HELD
+MODE_ESTOP = p.MODE_ESTOP
+MODE_FAULT = p.MODE_FAULT
 
 
 class Controller:

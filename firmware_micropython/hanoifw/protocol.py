@@ -51,6 +51,50 @@ DONE = "DONE"
 ERROR = "ERROR"
 PONG = "PONG"
 
+# Board words: the values of HELLO/STATUS ``mode``, the names in STATUS ``faults``, the ``grip`` and ``rail``
+# words. Defined here once; the firmware reports them and the host parses them into enums (link/status.py).
+MODE_UNCONFIGURED = "UNCONFIGURED"  # no CONFIG since boot (or since RELEASE/POWER_LOST): every output off
+MODE_IDLE = "IDLE"
+MODE_MOVING = "MOVING"
+MODE_HELD = "HELD"  # HOLD: the arm keeps its pose, queued motion waits for RESUME
+MODE_ESTOP = "ESTOP"  # e-stop latched: pose held, queue dropped, only CLEAR releases it
+MODE_FAULT = "FAULT"  # another fault latched: pose held, queue dropped, only CLEAR releases it
+MODES = (MODE_UNCONFIGURED, MODE_IDLE, MODE_MOVING, MODE_HELD, MODE_ESTOP, MODE_FAULT)
+
+FAULT_ESTOP = "ESTOP"  # ESTOP frame, Ctrl-C on the board
+FAULT_HOST_LOST = "HOST_LOST"  # host silent for longer than watchdog_ms while moving
+FAULT_POWER_LOST = "POWER_LOST"  # the servo rail went dead (rail sense input low)
+FAULT_LIMIT = "LIMIT"  # a computed pulse left its limits
+FAULT_INTERNAL = "INTERNAL"  # an exception in the controller
+FAULT_REJECTED = "REJECTED"  # shown while a refused MOVE blocks the queue, until CLEAR
+FAULT_COLLISION = "COLLISION"  # latched by the simulated world: the arm or its disk hit a peg or a disk
+FAULT_DROP = "DROP"  # latched by the simulated world: a disk let go away from every peg
+FAULT_BAD_STACK = "BAD_STACK"  # latched by the simulated world: a disk put on a smaller one
+FAULTS = (
+    FAULT_ESTOP,
+    FAULT_HOST_LOST,
+    FAULT_POWER_LOST,
+    FAULT_LIMIT,
+    FAULT_INTERNAL,
+    FAULT_REJECTED,
+    FAULT_COLLISION,
+    FAULT_DROP,
+    FAULT_BAD_STACK,
+)
+NO_FAULTS = "-"  # STATUS ``faults`` when none is latched; several are joined by FAULT_SEPARATOR
+FAULT_SEPARATOR = "|"
+
+GRIP_NONE = "none"  # no grip sensor on this board
+GRIP_UNKNOWN = "unknown"  # no verdict: no threshold from CONFIG yet, the read failed, or the gripper is undriven
+GRIP_HELD = "held"  # reading at or above the threshold: the closing servo is stalled on a disk
+GRIP_EMPTY = "empty"
+GRIPS = (GRIP_NONE, GRIP_UNKNOWN, GRIP_HELD, GRIP_EMPTY)
+
+RAIL_NONE = "none"  # rail sense not wired
+RAIL_ON = "on"
+RAIL_OFF = "off"
+RAILS = (RAIL_NONE, RAIL_ON, RAIL_OFF)
+
 IMMEDIATE_KINDS = (SYNC, ESTOP, STATUS, PING)
 RELIABLE_KINDS = (CONFIG, MOVE, HOLD, RESUME, CLEAR, RELEASE)
 

@@ -4,16 +4,15 @@
 from hanoifw import protocol as p
 from hanoifw.motion import MAX_DURATION_MS
 
-REJECTED = "REJECTED"  # shown in STATUS faults after an invalid MOVE, until CLEAR
-# STATUS ``grip`` words
-GRIP_NONE = "none"  # no grip sensor on this board
-GRIP_UNKNOWN = "unknown"  # no threshold from CONFIG yet, or the sensor read failed
-GRIP_HELD = "held"  # reading at or above the threshold: the closing servo is stalled on a disk
-GRIP_EMPTY = "empty"
-# STATUS ``rail`` words
-RAIL_NONE = "none"  # rail sense not wired
-RAIL_ON = "on"
-RAIL_OFF = "off"
+# The board words (protocol.py defines them once)
+REJECTED = p.FAULT_REJECTED  # shown in STATUS faults after an invalid MOVE, until CLEAR
+GRIP_NONE = p.GRIP_NONE
+GRIP_UNKNOWN = p.GRIP_UNKNOWN
+GRIP_HELD = p.GRIP_HELD
+GRIP_EMPTY = p.GRIP_EMPTY
+RAIL_NONE = p.RAIL_NONE
+RAIL_ON = p.RAIL_ON
+RAIL_OFF = p.RAIL_OFF
 
 
 def hello_fields(ctl) -> "list[str | int]":
@@ -59,7 +58,7 @@ def status_fields(ctl) -> "list[str | int]":
 def fault_text(faults: "list[str]", refused_cmd: int) -> str:
     """Latched faults joined by ``|`` (REJECTED added while a refused MOVE blocks the queue), or ``-``."""
     names = faults + [REJECTED] if refused_cmd else faults
-    return "|".join(names) if names else "-"
+    return p.FAULT_SEPARATOR.join(names) if names else p.NO_FAULTS
 
 
 def read_grip_raw(sensor) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hanoibot.errors import ProtocolMismatch
-from hanoibot.link.status import Hello, Status, parse_hello, parse_status
+from hanoibot.link.status import Fault, Grip, Hello, Mode, Rail, Status, parse_hello, parse_status
 from hanoifw import protocol
 
 
@@ -27,7 +27,7 @@ def test_status_fields_become_typed_values() -> None:
 
 
 @pytest.mark.parametrize(
-    ("mode", "faults", "stopped"), [("IDLE", "-", False), ("FAULT", "-", True), ("IDLE", "X", True)]
+    ("mode", "faults", "stopped"), [("IDLE", "-", False), ("FAULT", "-", True), ("IDLE", "REJECTED", True)]
 )
 def test_is_stopped_follows_mode_and_faults(mode: str, faults: str, stopped: bool) -> None:
     status = parse_status(fields_of("STATUS", ["b", mode, 0, 0, 8, faults, "none", -1, "none", 1500]))
@@ -51,3 +51,31 @@ def test_other_protocol_version_is_named() -> None:
 def test_a_status_that_does_not_fit_is_named() -> None:
     with pytest.raises(ProtocolMismatch, match="STATUS with fields 'b,IDLE'"):
         parse_status(["b", "IDLE"])
+
+
+def test_board_words_are_parsed_into_enums_that_match_the_codec_word_for_word() -> None:
+    status = parse_status(fields_of("STATUS", ["b", "HELD", 0, 0, 8, "POWER_LOST|DROP", "empty", 12, "off", 1500]))
+    assert (status.mode, status.faults, status.grip, status.rail) == (
+        Mode.HELD,
+        (Fault.POWER_LOST, Fault.DROP),
+        Grip.EMPTY,
+        Rail.OFF,
+    )
+    assert [m.value for m in Mode] == list(protocol.MODES)
+    assert [f.value for f in Fault] == list(protocol.FAULTS)
+    assert [g.value for g in Grip] == list(protocol.GRIPS)
+    assert [r.value for r in Rail] == list(protocol.RAILS)
+
+
+@pytest.mark.parametrize(
+    ("field", "fields"),
+    [
+        ("mode", ["b", "DANCING", 0, 0, 8, "-", "none", -1, "none", 1500]),
+        ("fault", ["b", "IDLE", 0, 0, 8, "ESTOP|GREMLIN", "none", -1, "none", 1500]),
+        ("grip", ["b", "IDLE", 0, 0, 8, "-", "maybe", -1, "none", 1500]),
+        ("rail", ["b", "IDLE", 0, 0, 8, "-", "none", -1, "sagging", 1500]),
+    ],
+)
+def test_an_unknown_board_word_is_a_protocol_mismatch_naming_the_field(field: str, fields: list[str | int]) -> None:
+    with pytest.raises(ProtocolMismatch, match=f"board sent {field} "):
+        parse_status(fields_of("STATUS", fields))

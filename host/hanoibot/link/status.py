@@ -6,14 +6,60 @@ Field layouts come from :data:`hanoifw.protocol.FIELD_NAMES` (the one codec). A 
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from enum import StrEnum
+from typing import Any, NamedTuple, TypeVar
 
 from hanoifw import protocol
 
 from ..errors import ProtocolMismatch
 
+
+class Mode(StrEnum):
+    """The board's ``mode`` in HELLO and STATUS (words from :mod:`hanoifw.protocol`)."""
+
+    UNCONFIGURED = protocol.MODE_UNCONFIGURED
+    IDLE = protocol.MODE_IDLE
+    MOVING = protocol.MODE_MOVING
+    HELD = protocol.MODE_HELD
+    ESTOP = protocol.MODE_ESTOP
+    FAULT = protocol.MODE_FAULT
+
+
+class Fault(StrEnum):
+    """A fault name in STATUS ``faults`` (latched until CLEAR; REJECTED while a refused MOVE blocks the queue)."""
+
+    ESTOP = protocol.FAULT_ESTOP
+    HOST_LOST = protocol.FAULT_HOST_LOST
+    POWER_LOST = protocol.FAULT_POWER_LOST
+    LIMIT = protocol.FAULT_LIMIT
+    INTERNAL = protocol.FAULT_INTERNAL
+    REJECTED = protocol.FAULT_REJECTED
+    COLLISION = protocol.FAULT_COLLISION
+    DROP = protocol.FAULT_DROP
+    BAD_STACK = protocol.FAULT_BAD_STACK
+
+
+class Grip(StrEnum):
+    """The board's grip verdict: a disk held, none, no verdict (``unknown``) or no sensor (``none``)."""
+
+    NONE = protocol.GRIP_NONE
+    UNKNOWN = protocol.GRIP_UNKNOWN
+    HELD = protocol.GRIP_HELD
+    EMPTY = protocol.GRIP_EMPTY
+
+
+class Rail(StrEnum):
+    """The servo rail as the board's rail sense input sees it, or ``none`` when not wired."""
+
+    NONE = protocol.RAIL_NONE
+    ON = protocol.RAIL_ON
+    OFF = protocol.RAIL_OFF
+
+
+_W = TypeVar("_W", bound=StrEnum)
+
 #: ``mode`` values of a board that will not move until the host clears it.
-STOPPED_MODES = ("ESTOP", "FAULT")
+STOPPED_MODES = (Mode.ESTOP, Mode.FAULT)
 
 #: Protocol words in the board's error texts, and what a person runs instead.
 PEOPLE_WORDS = (("send CLEAR", "clear it with: hanoibot home --clear"),)
@@ -35,14 +81,14 @@ class Status(NamedTuple):
     """
 
     boot_id: str
-    mode: str
+    mode: Mode
     last_done_cmd: int
     last_queued_cmd: int
     free_slots: int
-    faults: tuple[str, ...]
-    grip: str
+    faults: tuple[Fault, ...]
+    grip: Grip
     grip_raw: int
-    rail: str
+    rail: Rail
     pulses_us: tuple[int, ...]
 
     @property
@@ -72,7 +118,7 @@ class Hello(NamedTuple):
     max_frame_len: int
     last_done_cmd: int
     last_queued_cmd: int
-    mode: str
+    mode: Mode
     grip_sensor: int
     rail_sense: int
 
@@ -81,16 +127,17 @@ def parse_status(fields: list[str]) -> Status:
     """The :class:`Status` in a STATUS frame's fields; ProtocolMismatch if they do not fit."""
     values = _unpack(protocol.STATUS, fields)
     faults = str(values["faults"])
+    names = () if faults in ("", protocol.NO_FAULTS) else faults.split(protocol.FAULT_SEPARATOR)
     return Status(
         boot_id=str(values["boot_id"]),
-        mode=str(values["mode"]),
+        mode=_word(Mode, values["mode"], "mode"),
         last_done_cmd=int(values["last_done_cmd"]),
         last_queued_cmd=int(values["last_queued_cmd"]),
         free_slots=int(values["free_slots"]),
-        faults=() if faults in ("", "-") else tuple(faults.split("|")),
-        grip=str(values["grip"]),
+        faults=tuple(_word(Fault, name, "fault") for name in names),
+        grip=_word(Grip, values["grip"], "grip"),
         grip_raw=int(values["grip_raw"]),
-        rail=str(values["rail"]),
+        rail=_word(Rail, values["rail"], "rail"),
         pulses_us=tuple(values["pulses_us"]),
     )
 
@@ -119,7 +166,7 @@ def parse_hello(fields: list[str]) -> Hello:
         max_frame_len=int(values["max_frame_len"]),
         last_done_cmd=int(values["last_done_cmd"]),
         last_queued_cmd=int(values["last_queued_cmd"]),
-        mode=str(values["mode"]),
+        mode=_word(Mode, values["mode"], "mode"),
         grip_sensor=int(values["grip_sensor"]),
         rail_sense=int(values["rail_sense"]),
     )
@@ -135,3 +182,15 @@ def _unpack(kind: str, fields: list[str]) -> dict[str, Any]:
             f"{protocol.PROTOCOL_VERSION}"
         )
     return values
+
+
+def _word(kind: type[_W], value: object, field: str) -> _W:
+    """``value`` as a member of the board-word enum ``kind``, or ProtocolMismatch naming the field."""
+    try:
+        return kind(str(value))
+    except ValueError:
+        known = ", ".join(member.value for member in kind)
+        raise ProtocolMismatch(
+            f"board sent {field} {str(value)[:20]!r}: expected one of {known} (protocol version "
+            f"{protocol.PROTOCOL_VERSION})"
+        ) from None

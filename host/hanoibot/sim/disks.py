@@ -24,6 +24,8 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
+from hanoifw import protocol
+
 from ..errors import StateError
 from ..puzzle import Rules, State, peg_letter
 from .shapes import distance_xy_mm, height_overlap_mm, ring_meets_disc
@@ -38,9 +40,9 @@ CONTACT_TOLERANCE_MM = 1.0
 MAX_SUBSTEP_MM = 2.0
 
 #: Fault names latched in the firmware controller (see docs/protocol.md).
-FAULT_COLLISION = "COLLISION"
-FAULT_DROP = "DROP"
-FAULT_BAD_STACK = "BAD_STACK"
+FAULT_COLLISION = protocol.FAULT_COLLISION
+FAULT_DROP = protocol.FAULT_DROP
+FAULT_BAD_STACK = protocol.FAULT_BAD_STACK
 
 Event = dict[str, Any]
 
