@@ -9,8 +9,12 @@ so the campaign plans each move once and hands the same segments to every world 
 own cost is benchmarks/motion.py's). Every failing world is listed with its seed:
 ``--first-seed S --worlds 1`` replays it. Exit status 1 if any world failed.
 
-Stops at random moments (e-stop, Ctrl-C, kill -9, board reset, rail loss) with recoveries are not played yet:
-see benchmarks/README.md.
+With ``--stops K`` every world also plays K stops at random moments of a random move of its tower, streamed
+segment by segment into the world's board as a host would (:func:`play_stop`): an ESTOP frame (the board holds the
+pose at once) or a silent host (the cable pulled, the host killed: the board's watchdog holds the pose). Each is
+reported like a run: a collision or a drop while the arm stops is a failure. Recoveries after a stop (resume, home)
+and stops by Ctrl-C, kill -9 of a real process, board reset and rail loss are not played here yet: see
+benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -24,13 +28,19 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 
+import random
+
 from hanoibot.config import load_config
+from hanoibot.motion.segments import segments_for_moves
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move
 from hanoibot.puzzle.pegs import peg_index
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
 from hanoibot.run.sequencer import Phase
+from hanoibot.sim.board import SimBoard
+from hanoibot.sim.world import make_world
+from hanoifw import protocol
 
 
 class WorldResult(NamedTuple):
@@ -115,6 +125,85 @@ def play_world(seed: int, n_disks: int, *, speed: float = 1.0) -> WorldResult:
     return WorldResult(seed, phase.name, collisions, drops, others, exactly_once, moves, elapsed_s / max(moves, 1))
 
 
+#: Stops a world may play: the ESTOP frame, or a host that falls silent.
+STOPS = ("estop", "silence")
+#: Control tick of the simulated board, in s.
+TICK_S = 0.01
+#: The segments of a move played from the start pose, by (board, move): planned once per process.
+_MOVE_SEGMENTS: dict[Any, list[Any]] = {}
+
+
+class StopResult(NamedTuple):
+    """What one stop came to: the world's seed, the stop, the move and when (s into the move), what the world saw."""
+
+    seed: int
+    stop: str
+    move: int
+    at_s: float
+    collisions: list[str]
+    drops: int
+    held: bool
+
+    @property
+    def failed(self) -> bool:
+        """True if the world saw a collision or a drop while the arm stopped."""
+        return bool(self.collisions or self.drops)
+
+
+def play_stop(seed: int, n_disks: int, index: int) -> StopResult:
+    """Stop number ``index`` of the world of ``seed``: a random move of the ``n_disks`` tower played from its
+    start pose, stopped at a random moment by a random stop of :data:`STOPS`, then 2 s of the world."""
+    rng = random.Random(f"hanoibot-campaign-stop:{seed}:{index}")
+    config = load_config()
+    plan = make_plan(n_disks)
+    moves = list(plan)
+    k = rng.randrange(len(moves))
+    state = plan.state_at(k)
+    key = (state, moves[k])
+    if key not in _MOVE_SEGMENTS:  # planned once per process, as in plan_once
+        _MOVE_SEGMENTS[key] = next(iter(segments_for_moves(config, state, [moves[k]])))[1]
+    segments = _MOVE_SEGMENTS[key]
+    stop = rng.choice(STOPS)
+    world: Any = make_world(config, state, random_seed=seed)
+    board = SimBoard(world=world, max_speed_us_per_s=world.max_speed_us_per_s, servo_traits=world.servo_traits)
+    seq = 0
+
+    def send(kind: str, fields: list[Any]) -> None:
+        nonlocal seq
+        board.feed(protocol.encode(kind, seq, 0, fields))
+        board.step()
+        if kind not in protocol.IMMEDIATE_KINDS or kind == "SYNC":
+            seq += 1
+
+    send("SYNC", ["t"])
+    fields: list[int] = []
+    speeds = [round(rate) + 1 for rate in config.max_speeds_us_s()]
+    for low, high, pulse, speed in zip(
+        config.min_pulses_us(), config.max_pulses_us(), config.start_pulses_us(), speeds, strict=True
+    ):
+        fields += [low, high, pulse, speed]
+    send("CONFIG", [*fields, config.gripper.grip_threshold_u16])
+    board.run_until(2.0)
+    total_s = sum(s.duration_ms for s in segments) / 1000
+    at_s = rng.uniform(0, total_s)
+    start_s, sent = board.clock.now_s(), 0
+    seen = len(world.events)
+    while board.clock.now_s() < start_s + at_s and not board.controller.faults:
+        while sent < len(segments) and board.controller.motion.free_slots > 4:
+            s = segments[sent]
+            sent += 1
+            send("MOVE", [sent, s.duration_ms, *s.pulses_us, *([] if s.ramp_ms is None else [s.ramp_ms, s.blend_ms])])
+        board.feed(protocol.encode("PING", 0, 0, ["hb"]))
+        board.run_until(board.clock.now_s() + TICK_S)
+    if stop == "estop":
+        send("ESTOP", [])
+    board.run_until(board.clock.now_s() + 2.0)
+    events = world.events[seen:]
+    collisions = [f"{e['t_s']:.2f} s: {e['detail']}" for e in events if e.get("fault") == "COLLISION"]
+    drops = sum(1 for e in events if e["event"] == "drop")
+    return StopResult(seed, stop, k, round(at_s, 3), collisions, drops, world.held_disk is not None)
+
+
 class Summary(NamedTuple):
     """The campaign's totals."""
 
@@ -125,12 +214,16 @@ class Summary(NamedTuple):
     faults: int
     not_exactly_once: int
     seconds_per_move: float
+    stops: tuple[StopResult, ...] = ()
 
 
-def campaign(worlds: int, n_disks: int, first_seed: int = 0, *, speed: float = 1.0) -> Summary:
-    """Play ``worlds`` randomized worlds (seeds ``first_seed`` on) and sum up what they came to."""
+def campaign(worlds: int, n_disks: int, first_seed: int = 0, *, speed: float = 1.0, stops: int = 0) -> Summary:
+    """Play ``worlds`` randomized worlds (seeds ``first_seed`` on), each whole and then ``stops`` times stopped,
+    and sum up what they came to."""
     plan_once()
-    results = [play_world(seed, n_disks, speed=speed) for seed in range(first_seed, first_seed + worlds)]
+    seeds = range(first_seed, first_seed + worlds)
+    results = [play_world(seed, n_disks, speed=speed) for seed in seeds]
+    stopped = [play_stop(seed, n_disks, i) for seed in seeds for i in range(stops)]
     moves = sum(r.moves for r in results)
     seconds = sum(r.seconds_per_move * r.moves for r in results)
     return Summary(
@@ -141,6 +234,7 @@ def campaign(worlds: int, n_disks: int, first_seed: int = 0, *, speed: float = 1
         faults=sum(len(r.other_faults) for r in results),
         not_exactly_once=sum(1 for r in results if not r.exactly_once),
         seconds_per_move=seconds / max(moves, 1),
+        stops=tuple(stopped),
     )
 
 
@@ -149,18 +243,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worlds", type=int, default=100, help="randomized worlds to play (default 100)")
     parser.add_argument("--disks", type=int, default=3, help="disks of the classic tower each world plays")
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the first world (the others follow)")
+    parser.add_argument("--stops", type=int, default=0, help="stops at random moments per world (default 0)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    summary = campaign(args.worlds, args.disks, args.first_seed)
+    summary = campaign(args.worlds, args.disks, args.first_seed, stops=args.stops)
     print(f"{summary.worlds} randomized worlds, {args.disks} disks each, seeds {args.first_seed}..")
     print(f"  collisions {summary.collisions}, drops {summary.drops}, other faults {summary.faults}")
     print(f"  runs not exactly once {summary.not_exactly_once}")
     print(f"  time per move {summary.seconds_per_move:.3f} s (virtual)")
+    if summary.stops:
+        kinds = ", ".join(f"{k} {sum(1 for r in summary.stops if r.stop == k)}" for k in STOPS)
+        print(f"  stops {len(summary.stops)} ({kinds}), {sum(1 for r in summary.stops if r.held)} with a disk held")
+        print(f"  stops with a collision or drop {sum(1 for r in summary.stops if r.failed)}")
+        for stop in (r for r in summary.stops if r.failed):
+            print(f"  FAILED stop: seed {stop.seed} {stop.stop} move {stop.move} at {stop.at_s} s: {stop.collisions}")
     print(f"  wall-clock {time.perf_counter() - started:.1f} s")
     for result in summary.runs_failed:
         faults = f"{result.collisions} drops {result.drops} {result.other_faults}"
         print(f"  FAILED seed {result.seed}: {result.phase} {faults}")
-    return 1 if summary.runs_failed else 0
+    return 1 if summary.runs_failed or any(r.failed for r in summary.stops) else 0
 
 
 if __name__ == "__main__":

@@ -32,8 +32,11 @@ def assert_clean(summary: Any, worlds: int) -> None:
     assert summary.seconds_per_move > 0
 
 
-def test_a_handful_of_randomized_worlds_run_clean() -> None:
-    assert_clean(campaign_module().campaign(6, 2, first_seed=1000), 6)
+def test_a_handful_of_randomized_worlds_run_clean_and_stop_clean() -> None:
+    summary = campaign_module().campaign(6, 2, first_seed=1000, stops=2)
+    assert_clean(summary, 6)
+    assert len(summary.stops) == 12 and {r.stop for r in summary.stops} == {"estop", "silence"}
+    assert [r for r in summary.stops if r.failed] == []
 
 
 @pytest.mark.slow
@@ -43,6 +46,7 @@ def test_two_hundred_randomized_worlds_run_clean() -> None:
 
 def test_the_campaign_names_the_seed_of_every_world_that_collides() -> None:
     # Servos 35 % slower than the config says (far outside its 5 % sag): the held disk is dragged into its peg.
+    # (The oracle of the runs above: the same campaign does see collisions.)
     summary = campaign_module().campaign(3, 2, first_seed=0, speed=0.65)
     assert summary.collisions > 0
     assert {r.seed for r in summary.runs_failed} <= {0, 1, 2} and summary.runs_failed
