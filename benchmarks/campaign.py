@@ -4,7 +4,8 @@ Plays whole runs (``hanoibot.run.runner.Run``, in-process on ``sim://``, virtual
 worlds (``sim://?world=random&seed=S``: calibration, servos, pegs and disks off within their tolerances, see
 hanoibot.sim.random_world and docs/margins.md) and reports, over all of them: collisions, drops, other faults,
 whether every planned move was made exactly once (the world's own picks and places, in order) and the disks
-reached the goal, and the time per move (virtual s). The host plans from the config alone, never from the world,
+reached the goal, and the time per move (virtual s) against the nominal world's (the robot exactly as configured,
+played in the same run: the baseline). The host plans from the config alone, never from the world,
 so the campaign plans each move once and hands the same segments to every world (:func:`plan_once`; the planner's
 own cost is benchmarks/motion.py's). Every failing world is listed with its seed:
 ``--first-seed S --worlds 1`` replays it. Exit status 1 if any world failed.
@@ -98,11 +99,13 @@ def plan_once() -> None:
     Robot.segments_for = segments_for  # type: ignore[method-assign]
 
 
-def play_world(seed: int, n_disks: int, *, speed: float = 1.0) -> WorldResult:
+def play_world(seed: int, n_disks: int, *, speed: float = 1.0, randomized: bool = True) -> WorldResult:
     """One full run of the classic tower of ``n_disks`` on the randomized world of ``seed`` (``speed`` scales its
-    servos' top speeds: below 1 they are slower than the config says, outside its tolerances)."""
+    servos' top speeds: below 1 they are slower than the config says, outside its tolerances); with
+    ``randomized`` False on the nominal world, the robot exactly as configured (the baseline)."""
     plan = make_plan(n_disks)
-    url = f"sim://?world=random&seed={seed}&board={plan.start.to_string()}&speed={speed}"
+    world = f"world=random&seed={seed}" if randomized else "world=1"
+    url = f"sim://?{world}&board={plan.start.to_string()}&speed={speed}"
     robot = Robot(url, load_config())
     robot.open()
     try:
@@ -214,6 +217,7 @@ class Summary(NamedTuple):
     faults: int
     not_exactly_once: int
     seconds_per_move: float
+    nominal_seconds_per_move: float
     stops: tuple[StopResult, ...] = ()
 
 
@@ -223,6 +227,7 @@ def campaign(worlds: int, n_disks: int, first_seed: int = 0, *, speed: float = 1
     plan_once()
     seeds = range(first_seed, first_seed + worlds)
     results = [play_world(seed, n_disks, speed=speed) for seed in seeds]
+    nominal = play_world(0, n_disks, randomized=False)
     stopped = [play_stop(seed, n_disks, i) for seed in seeds for i in range(stops)]
     moves = sum(r.moves for r in results)
     seconds = sum(r.seconds_per_move * r.moves for r in results)
@@ -234,6 +239,7 @@ def campaign(worlds: int, n_disks: int, first_seed: int = 0, *, speed: float = 1
         faults=sum(len(r.other_faults) for r in results),
         not_exactly_once=sum(1 for r in results if not r.exactly_once),
         seconds_per_move=seconds / max(moves, 1),
+        nominal_seconds_per_move=nominal.seconds_per_move,
         stops=tuple(stopped),
     )
 
@@ -250,7 +256,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{summary.worlds} randomized worlds, {args.disks} disks each, seeds {args.first_seed}..")
     print(f"  collisions {summary.collisions}, drops {summary.drops}, other faults {summary.faults}")
     print(f"  runs not exactly once {summary.not_exactly_once}")
-    print(f"  time per move {summary.seconds_per_move:.3f} s (virtual)")
+    ratio = summary.seconds_per_move / summary.nominal_seconds_per_move
+    print(
+        f"  time per move {summary.seconds_per_move:.3f} s (virtual); the nominal world, same run: "
+        f"{summary.nominal_seconds_per_move:.3f} s; ratio {ratio:.3f}"
+    )
     if summary.stops:
         kinds = ", ".join(f"{k} {sum(1 for r in summary.stops if r.stop == k)}" for k in STOPS)
         print(f"  stops {len(summary.stops)} ({kinds}), {sum(1 for r in summary.stops if r.held)} with a disk held")
