@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from cli_runner import hanoibot
 from hanoibot.config import load_config
 from hanoibot.errors import ConfigError
 from hanoibot.puzzle import State
@@ -59,3 +60,11 @@ def test_sim_url_world_random_makes_the_seeds_world_and_its_servos() -> None:
 def test_a_random_world_without_a_good_seed_is_refused(options: dict[str, str], word: str) -> None:
     with pytest.raises(ConfigError, match=word):
         make_wire(options)
+
+
+def test_emulate_random_world_without_a_seed_exits_2_naming_it() -> None:
+    result = hanoibot("emulate", "--random-world", timeout_s=30)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "hanoibot: error: sim option world=random needs a seed: add seed=S (a whole number) to the URL, or --seed S"
+    ]

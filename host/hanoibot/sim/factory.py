@@ -80,7 +80,7 @@ def world_seed(options: Mapping[str, str]) -> int:
     """The ``seed`` option of a randomized world (``world=random``): a whole number, required."""
     text = options.get("seed")
     if text is None:
-        raise ConfigError("sim option world=random needs a seed: add seed=S (a whole number) to the URL")
+        raise ConfigError("sim option world=random needs a seed: add seed=S (a whole number) to the URL, or --seed S")
     try:
         return int(text)
     except ValueError:
