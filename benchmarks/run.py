@@ -25,6 +25,15 @@ Figures, all measured in this one run:
     figure is made of stamping delays, not waiting.
 A control run with the host made slow (it loses ``SLOW_HOST`` ms of virtual time before each MOVE) shows that (b)
 does see a host that is late.
+
+Then a host ``SLOW_FACTOR`` (20) times slower at planning: every call of the motion planner costs that many times
+its CPU time (the calling thread's) in virtual time. A call on the main thread (planning a move when it is needed)
+holds the host there: the board runs on meanwhile, nothing is sent. A move planned ahead in the background
+(hanoibot.run.lookahead.Lookahead) is ready that long after it was started, or after the plan it starts from was
+ready: when the main thread takes it earlier, it waits for it, the board running on. (It is planned at once, in
+virtual time that stands still, so that its CPU time is measured without the simulated board, which a real host
+does not run, competing for the interpreter.) Once with planning ahead (the default) and once without it
+(``SegmentSource.lookahead = None``): (b) for both, every move run once (the board ends on the goal), no fault.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ import argparse
 import bisect
 import itertools
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,14 +52,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 
 from hanoibot.config import load_config
 from hanoibot.planner import make_plan
+from hanoibot.puzzle import Move, State
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
+from hanoibot.run.segment_queue import Lookahead, SegmentsFor, SegmentSource
 from hanoibot.run.sequencer import Phase
 from hanoibot.sim.board import SimBoard
 
 DISKS = (6, 8)
 #: Control run: (disks, ms of virtual time the host loses before each MOVE), to show that (b) sees a slow host.
 SLOW_HOST = (6, 150)
+#: A host this many times slower at planning (virtual time per CPU second of the motion planner), on 6 disks.
+SLOW_FACTOR = 20
 
 
 class SimCpu:
@@ -194,8 +208,58 @@ def done_log_gaps_ms(segments: Sequence[Segment], done_ms: dict[int, int]) -> li
     return [gap for gap in gaps if gap > 0]
 
 
-def bench(n_disks: int, cpu: SimCpu, host_delay_ms: int = 0) -> dict[str, Any]:
-    """Run the classic plan of ``n_disks`` on sim:// and measure (a) to (d); ``host_delay_ms`` slows the host."""
+def slow_planning(board: SimBoard, source: SegmentSource, factor: int, *, ahead: bool) -> None:
+    """Make the host ``factor`` times slower at planning (see the module's docstring), planning ahead or not."""
+    plan = source.segments_for
+
+    def held(*args: Any) -> Any:
+        begin = time.thread_time()
+        segments = plan(*args)
+        if threading.current_thread() is threading.main_thread():
+            board.run_until(board.clock.now_s() + factor * (time.thread_time() - begin))
+        return segments
+
+    class SlowLookahead(Lookahead):
+        """Ready ``factor`` times its planning CPU time (virtual) after it was started, or after the plan it
+        starts from was ready. Planned at once on the main thread, where virtual time stands still: its CPU time
+        is then measured without the simulated board (which a real host does not run) competing for the GIL."""
+
+        background = False
+
+        def __init__(self, segments_for: SegmentsFor, state: State, move: Move, start: Any) -> None:
+            self.started_s = board.clock.now_s()
+            self.cpu_s = 0.0
+
+            def measured(*args: Any) -> Any:  # the motion planner itself, not ``held``: charged when taken
+                begin = time.thread_time()
+                try:
+                    return plan(*args)
+                finally:
+                    self.cpu_s = time.thread_time() - begin
+
+            super().__init__(measured, state, move, start)
+
+        def ready_s(self) -> float:
+            self.wait()
+            after = self.start.ready_s() if isinstance(self.start, SlowLookahead) else self.started_s
+            return max(self.started_s, after) + factor * self.cpu_s
+
+        def result(self) -> Any:
+            segments = super().result()
+            ready_s = self.ready_s()
+            if board.clock.now_s() < ready_s:
+                board.run_until(ready_s)
+            return segments
+
+    source.segments_for = held
+    source.lookahead = SlowLookahead if ahead else None
+
+
+def bench(
+    n_disks: int, cpu: SimCpu, host_delay_ms: int = 0, slow_factor: int = 0, ahead: bool = True
+) -> dict[str, Any]:
+    """Run the classic plan of ``n_disks`` on sim:// and measure (a) to (d); ``host_delay_ms`` slows the host's
+    sending, ``slow_factor`` its planning (planning ``ahead`` or not)."""
     config = load_config()
     plan = make_plan(n_disks)
     robot = Robot(f"sim://?board={'A' * n_disks}", config)
@@ -217,10 +281,16 @@ def bench(n_disks: int, cpu: SimCpu, host_delay_ms: int = 0) -> dict[str, Any]:
     sim_before = cpu.seconds
     start = time.process_time()
     job = Run(robot, plan)
+    if slow_factor:
+        slow_planning(board, job.sequencer.source, slow_factor, ahead=ahead)
+    elif not ahead:
+        job.sequencer.source.lookahead = None
     assert job.start() is Phase.DONE, job.sequencer.reason
     total_s = time.process_time() - start
     sim_s = cpu.seconds - sim_before
     assert board.world.state == plan.goal
+    assert not [e for e in board.events if e["event"] == "fault"], "no fault"
+    assert job.sequencer.moves_done == plan.length, "every move run"
     done_s = {e["cmd_id"]: e["t_s"] for e in board.events if e["event"] == "executed"}
     segments = probe.segments(done_s[probe.pushes[0].cmd_id])
     assert [s.cmd_id for s in segments] == list(done_s), "every accepted segment DONE once, in order"
@@ -246,7 +316,7 @@ def bench(n_disks: int, cpu: SimCpu, host_delay_ms: int = 0) -> dict[str, Any]:
     }
 
 
-def main() -> None:
+def main(slow_factor: int = SLOW_FACTOR, only_slow: bool = False) -> None:
     cpu = SimCpu()
     for name in ("step", "run_until", "feed", "catch_up"):
         cpu.wrap(name)
@@ -255,11 +325,15 @@ def main() -> None:
         f"{'motion s':>9} {'starved':>8} {'gaps':>5} {'min slack':>10} {'holds':>7} "
         f"{'DONE-log gap':>13} {'max':>4} {'DONE late max':>14}"
     )
-    runs = [(n_disks, 0) for n_disks in DISKS] + [SLOW_HOST]
-    for n_disks, host_delay_ms in runs:
-        r = bench(n_disks, cpu, host_delay_ms)
+    runs = [] if only_slow else [(n_disks, 0, 0, True) for n_disks in DISKS] + [(*SLOW_HOST, 0, True)]
+    runs += [(SLOW_HOST[0], 0, slow_factor, True), (SLOW_HOST[0], 0, slow_factor, False)]
+    for n_disks, host_delay_ms, slow_factor, ahead in runs:
+        r = bench(n_disks, cpu, host_delay_ms, slow_factor, ahead)
         if host_delay_ms:
             print(f"control: the host loses {host_delay_ms} ms of virtual time before each MOVE")
+        if slow_factor:
+            how = "planning ahead (the default)" if ahead else "planning each move when it is needed"
+            print(f"a host {slow_factor}x slower at planning, {how}")
         print(
             f"{n_disks:>5} {r['moves']:>6} {r['segments']:>9} {r['host_ms_per_move']:>13.2f} "
             f"{r['sim_ms_per_move']:>12.2f} {r['host_ms_per_move'] / r['sim_ms_per_move']:>9.2f} "
@@ -274,5 +348,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
-    main()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--slow-factor", type=int, default=SLOW_FACTOR, help="how much slower the slow host plans")
+    parser.add_argument("--only-slow", action="store_true", help="only the runs of the slow host")
+    args = parser.parse_args()
+    main(args.slow_factor, args.only_slow)

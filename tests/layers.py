@@ -2,7 +2,8 @@
 
 A module may import its own layer and any layer listed before it, never one listed after it. A module belongs to
 the layer with the longest matching prefix. Lazy imports inside functions and ``TYPE_CHECKING`` imports count too:
-they couple the code just the same.
+they couple the code just the same; so does registering a package by name with pyserial
+(``serial.protocol_handler_packages.append("hanoibot.link.urlhandler")``), which makes pyserial import it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,29 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("planner", ("hanoibot.planner",)),  # the package entry: plan_for, count_for, make_plan
     ("motion", ("hanoibot.motion",)),
     ("config", ("hanoibot.config",)),
-    ("link", ("hanoibot.link",)),
+    (
+        "link rooms",
+        tuple(
+            f"hanoibot.link.{room}"
+            for room in (
+                "board_port",  # the port's typed face: clock, simulator view, byte time
+                "control",  # the control socket `hanoibot estop` talks to
+                "estop_relay",  # the port holder's side of it
+                "flight",  # bytes written and not yet known read
+                "port",  # opening and reading a pyserial URL
+                "port_lock",  # one process per port
+                "probe",  # PINGs, STATUS requests, heartbeats
+                "rtt",  # the resend timeout
+                "sender",  # the go-back-N window and its (re)sending
+                "status",  # HELLO and STATUS parsed
+                "timers",  # when each timer fires
+                "trace",  # the last frames on the wire
+                "watch",  # reboot and takeover
+                "window",  # the reliable frames unacked
+            )
+        ),
+    ),  # the link's parts, each with one job: none knows the engine that composes them
+    ("link", ("hanoibot.link",)),  # the engine (core) and the session
     ("render", ("hanoibot.render",)),
     ("sim", ("hanoibot.sim",)),
     ("transports", ("hanoibot.link.urlhandler",)),  # pyserial URL handlers: sim:// wires the link to the sim
@@ -73,7 +96,20 @@ def imported_modules(path: Path, module: str) -> list[tuple[int, str]]:
             else:
                 target = node.module or ""
             found.append((node.lineno, target))
+        elif _is_handler_registration(node):
+            assert isinstance(node, ast.Call)
+            found.extend((node.lineno, arg.value) for arg in node.args if isinstance(arg, ast.Constant))
     return found
+
+
+def _is_handler_registration(node: ast.AST) -> bool:
+    """True for ``<...>.protocol_handler_packages.append(...)`` (or ``insert``/``extend``): pyserial will import the
+    package named there."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return False
+    owner = node.func.value
+    named = isinstance(owner, ast.Attribute) and owner.attr == "protocol_handler_packages"
+    return named and node.func.attr in ("append", "insert", "extend")
 
 
 def upward_imports(roots: list[Path]) -> list[str]:

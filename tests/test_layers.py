@@ -62,3 +62,42 @@ def test_no_object_reaches_into_another_objects_private_members() -> None:
 def test_a_reach_into_private_members_is_found(tmp_path: Path) -> None:
     (tmp_path / "seam.py").write_text("def f(session):\n    return session.core._window, session._replace()\n")
     assert private_reaches(tmp_path, set()) == ["seam.py:2: session.core._window"]
+
+
+def test_registering_a_url_handler_by_name_counts_as_an_import(tmp_path: Path) -> None:
+    # The link once registered its simulator handlers by name in its own __init__: pyserial imported the sim for it,
+    # and no import statement showed that the link depended on a layer above it.
+    package = tmp_path / "hanoibot" / "link"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "import serial\nserial.protocol_handler_packages.append('hanoibot.link.urlhandler')\n"
+    )
+    assert upward_imports([tmp_path]) == [
+        "hanoibot/link/__init__.py:2: hanoibot.link (link) imports hanoibot.link.urlhandler"
+        " (transports, a higher layer)"
+    ]
+
+
+def test_the_link_rooms_sit_below_the_engine_that_composes_them(tmp_path: Path) -> None:
+    package = tmp_path / "hanoibot" / "link"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "core.py").write_text("from .sender import Sender\nfrom .urlhandler import register\n")
+    (package / "sender.py").write_text("from .flight import UnreadBytes\n\ndef f():\n    from .core import LinkCore\n")
+    assert upward_imports([tmp_path]) == [
+        "hanoibot/link/core.py:2: hanoibot.link.core (link) imports hanoibot.link.urlhandler"
+        " (transports, a higher layer)",
+        "hanoibot/link/sender.py:4: hanoibot.link.sender (link rooms) imports hanoibot.link.core"
+        " (link, a higher layer)",
+    ]
+
+
+def test_the_url_handlers_are_registered_where_the_layers_see_it() -> None:
+    # Only the transports layer names itself to pyserial; the layers above import it to use sim:// and vpico://.
+    registrations = [
+        path.relative_to(ROOT / "host").as_posix()
+        for path in (ROOT / "host").rglob("*.py")
+        if "protocol_handler_packages" in path.read_text(encoding="utf-8")
+    ]
+    assert registrations == ["hanoibot/link/urlhandler/__init__.py"]
+    assert upward_imports(IMPORT_ROOTS) == []

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .errors import HanoiError
+from .errors import HanoiError, LinkError
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads the name), without importing typing at start-up
 if TYPE_CHECKING:
@@ -128,7 +128,12 @@ def _run(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return code
     except HanoiError as err:
-        return fail(str(err))
+        code = fail(str(err))
+        if getattr(args, "debug", False) and isinstance(err, LinkError) and err.frame_trace:
+            print(f"hanoibot: the last {len(err.frame_trace)} frames on the link:", file=sys.stderr)
+            for line in err.frame_trace:
+                print(f"  {line}", file=sys.stderr)
+        return code
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, and keep Python from complaining at exit.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -38,7 +38,10 @@ class UnreachableError(ConfigError):
 
 # --- link ----------------------------------------------------------------------------------------------
 class LinkError(HanoiError, OSError):
-    """Something went wrong on the serial link."""
+    """Something went wrong on the serial link. ``frame_trace``: the last frames on the wire when the link raised
+    it, one line each (``time_s > frame`` written, ``time_s < frame`` read; see hanoibot.link.trace), or empty."""
+
+    frame_trace: tuple[str, ...] = ()
 
 
 class PortError(LinkError):

@@ -24,6 +24,10 @@ from typing import Any
 
 import pytest
 
+from .link import urlhandler
+
+urlhandler.register()  # the tests' ports include sim:// and vpico://
+
 DEFAULT_PORT_URL = "sim://"
 
 

@@ -89,3 +89,36 @@ def test_on_a_terminal_each_element_is_shown_on_its_colour(monkeypatch: pytest.M
     cells = ("41m R\x1b", "43m Y\x1b", "42m G\x1b")
     assert all(cell in text for cell in cells), repr(text)
     assert text.index(cells[0]) < text.index(cells[1]) < text.index(cells[2])
+
+
+def mirrored(colours: str) -> str:
+    """The lock with red and green swapped: stepping backwards (R -> G -> Y) on it is stepping forwards here."""
+    return colours.translate(str.maketrans("RG", "GR"))
+
+
+@pytest.mark.parametrize("colours", ["RYGGR", "RRYG", "YGRRYG"])
+def test_rules_pinaev_backward_solves_the_lock_as_the_mirrored_lock_forwards(colours: str) -> None:
+    code, out, _ = run_cli("lock", "--lock", colours, "--rules", "pinaev-backward", "--solve")
+    assert code == 0 and "rules pinaev-backward" in out
+    # an oracle outside the backward code: R <-> G mirrors the colour wheel, so the backward reading of a lock
+    # needs as many presses as the forward reading of its mirror image
+    forward = fewest_presses(Lock.parse(mirrored(colours)))
+    assert f"fewest presses: {len(forward)} (exact search)" in out
+    code, default_out, _ = run_cli("lock", "--lock", colours, "--solve")
+    assert code == 0 and "rules pinaev-forward" in default_out
+
+
+def test_the_two_readings_differ_and_a_random_backward_lock_says_how_to_replay_it() -> None:
+    counts = {
+        rules: run_cli("lock", "--lock", "RYGGR", "--rules", rules, "--solve")[1].splitlines()[1]
+        for rules in ("pinaev-forward", "pinaev-backward")
+    }
+    assert counts["pinaev-forward"] != counts["pinaev-backward"]
+    out = run_cli("lock", "--length", "5", "--seed", "3", "--rules", "pinaev-backward", stdin="q\n")[1]
+    assert "hanoibot lock --length 5 --seed 3 --rules pinaev-backward replays it" in out
+
+
+def test_unknown_rules_are_one_line_and_exit_2() -> None:
+    code, out, err = run_cli("lock", "--lock", "RYG", "--rules", "sideways", "--solve")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "'sideways'" in err and "pinaev-forward, pinaev-backward" in err

@@ -86,7 +86,15 @@ def test_bicolor_with_three_sizes_ends_with_a_red_and_a_green_tower(
     assert report["status"] == "done" and report["faults"] == []
     assert report["colours"] == "A red red red / B green green green / C -"
     assert "colours A red red red / B green green green / C -" in out
-    assert "(1 red)" in out.splitlines()[1], "the progress names a disk by its size and colour"
+    from hanoibot.planner.colours import shortest_moves
+    from hanoibot.puzzle.colours import start_and_goal
+
+    start = start_and_goal("bicolor", 3)[0]
+    first = shortest_moves(start, start_and_goal("bicolor", 3)[1])[0]
+    lifted = start.top(first.src)
+    assert lifted is not None
+    named = f"({first.disk} {('red', 'green')[lifted[1]]}) {'ABC'[first.src]} -> {'ABC'[first.dst]}"
+    assert named in out.splitlines()[1], "the progress names a disk by its size and colour"
 
 
 def test_tricolor_with_two_sizes_moves_every_colour_to_another_peg(

@@ -9,7 +9,7 @@ import pytest
 from hanoibot.planner.colours import shortest_moves
 from hanoibot.planner.lock import fewest_presses, strategy
 from hanoibot.puzzle.colours import start_and_goal
-from hanoibot.puzzle.lock import Lock, random_lock
+from hanoibot.puzzle.lock import READINGS, Lock, random_lock
 
 # In a real browser: in `make test` and CI, not in the fast `make check` loop.
 pytestmark = pytest.mark.slow
@@ -107,3 +107,27 @@ def test_suggest_press_opens_a_lock_beyond_the_exact_search(page: Any) -> None:
         hint = int(page.evaluate("() => document.getElementById('lock-message').dataset.hint"))
         press(page, hint)
     assert page.inner_text("#lock-message") == f"Open after {plan.presses} presses."
+
+
+def test_the_other_reading_can_be_chosen_and_is_kept_for_every_press(page: Any) -> None:
+    page.wait_for_function("() => document.querySelectorAll('#lock-rules option').length > 0")  # the first deal
+    assert page.evaluate("() => [...document.querySelectorAll('#lock-rules option')].map(o => o.value)") == [
+        "pinaev-forward",
+        "pinaev-backward",
+    ]
+    page.select_option("#lock-rules", "pinaev-backward")
+    assert deal(page, colours="RYGGR") == "RYGGR"
+    backwards = READINGS["pinaev-backward"]
+    best = fewest_presses(Lock.parse("RYGGR", backwards))
+    assert page.inner_text("#lock-fewest") == str(len(best))
+    assert len(best) != len(fewest_presses(Lock.parse("RYGGR")))
+    lock = Lock.parse("RYGGR", backwards)
+    for button in best:
+        press(page, button)
+        lock = lock.press(button)
+        assert page.inner_text("#lock-state") == lock.colours()
+    assert page.inner_text("#lock-message") == f"Open after {len(best)} presses."
+    page.click("#lock-restart")
+    page.wait_for_function("() => document.getElementById('lock-presses').textContent === '0'")
+    press(page, 1)  # the split steps red -> green under this reading
+    assert page.inner_text("#lock-state") == "GYGGR"

@@ -13,7 +13,7 @@ from hanoibot.cli import main
 from hanoibot.console.app import ConsoleSettings, make_app
 from hanoibot.console.lock_game import lock_answer
 from hanoibot.planner.lock import fewest_presses, strategy
-from hanoibot.puzzle.lock import Lock
+from hanoibot.puzzle.lock import READINGS, Lock, random_lock
 from starlette.testclient import TestClient
 
 
@@ -103,3 +103,22 @@ def test_bad_requests_are_refused_with_one_message_naming_the_value(
     assert reply.status_code == 400
     error = reply.json()["error"]
     assert named in error and "\n" not in error
+
+
+def test_the_chosen_reading_presses_and_searches_by_its_own_rules() -> None:
+    backwards = READINGS["pinaev-backward"]
+    answer = lock_answer({"lock": "RYGGR", "split": None, "rules": "pinaev-backward"})
+    assert answer["rules"] == "pinaev-backward" and answer["readings"] == ["pinaev-forward", "pinaev-backward"]
+    assert answer["fewest_left"] == len(fewest_presses(Lock.parse("RYGGR", backwards)))
+    assert answer["fewest_left"] != lock_answer({"lock": "RYGGR", "split": None})["fewest_left"]
+    # the split element steps red -> green under this reading (red -> yellow under the default)
+    pressed = lock_answer({"lock": "RYG", "split": None, "press": 1, "rules": "pinaev-backward"})
+    assert pressed["lock"] == "GYG" and pressed["rules"] == "pinaev-backward"
+    assert lock_answer({"lock": "RYG", "split": None, "press": 1})["lock"] == "YYG"
+    dealt = lock_answer({"length": 6, "seed": 11, "rules": "pinaev-backward"})
+    assert dealt["lock"] == random_lock(6, 11, backwards).colours() and dealt["rules"] == "pinaev-backward"
+
+
+def test_unknown_rules_are_refused_naming_them(client: TestClient) -> None:
+    reply = client.post("/api/lock", json={"lock": "RYG", "split": None, "rules": "sideways"})
+    assert reply.status_code == 400 and "rules = 'sideways' is invalid" in reply.json()["error"]

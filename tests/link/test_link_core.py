@@ -45,3 +45,37 @@ def test_a_clean_link_needs_no_retransmission() -> None:
         assert job.start() is Phase.DONE, job.sequencer.reason
         assert robot.sim_board is not None and robot.sim_board.executed_cmd_ids()
         assert job.report().retransmits == 0
+
+
+def test_a_repeated_ack_resends_a_lost_frame_at_once() -> None:
+    # The board acks a frame it cannot take yet (one before it was lost) with its old ack: that says "lost" a
+    # round trip sooner than a probe's PONG, so the window goes back at once, before any PING is asked.
+    from typing import Any
+
+    from hanoibot.link.core import LinkCore
+    from hanoifw import protocol
+
+    core = LinkCore("sim://?world=0&seed=3")
+    core.open()
+    try:
+        port: Any = core.port
+        kinds: list[str] = []
+        original_write = port.write
+
+        def write(data: bytes) -> int:
+            frame = bytes(data)
+            kinds.append(frame.split(b",")[0].decode())
+            if kinds.count("HOLD") == 1 and frame.startswith(b"HOLD"):
+                return len(frame)  # lost on the way
+            return int(original_write(frame))
+
+        port.write = write
+        hold = core.send_reliable(protocol.HOLD)
+        resume = core.send_reliable(protocol.RESUME)
+        core.wait_acked(resume)
+        assert hold.acked and hold.transmissions == 2 and core.retransmits == 2
+        resent_at = kinds.index("HOLD", 1)
+        assert kinds[resent_at : resent_at + 2] == ["HOLD", "RESUME"], kinds
+        assert "PING" not in kinds[:resent_at], f"asked before resending: {kinds}"
+    finally:
+        core.close()

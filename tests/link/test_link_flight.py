@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from hanoibot.link.flight import MAX_IN_FLIGHT_BYTES, InFlight
+from hanoibot.link.flight import MAX_IN_FLIGHT_BYTES, UnreadBytes
 
 
 def test_the_budget_stays_below_the_200_bytes_a_small_board_input_holds() -> None:
@@ -13,7 +13,7 @@ def test_the_budget_stays_below_the_200_bytes_a_small_board_input_holds() -> Non
 
 
 def test_frames_fit_until_the_budget_and_a_lone_frame_always_fits() -> None:
-    flight = InFlight(max_bytes=100)
+    flight = UnreadBytes(max_bytes=100)
     assert flight.has_room(150), "nothing in flight: even a long frame may go"
     flight.written(1, 60, now_s=0.0)
     assert flight.has_room(40) and not flight.has_room(41)
@@ -23,7 +23,7 @@ def test_frames_fit_until_the_budget_and_a_lone_frame_always_fits() -> None:
 
 
 def test_an_answer_proves_every_frame_up_to_the_one_it_answers() -> None:
-    flight = InFlight()
+    flight = UnreadBytes()
     for order in (1, 2, 3):
         flight.written(order, 30, now_s=0.0)
     flight.read_up_to(2, now_s=0.01)
@@ -33,7 +33,7 @@ def test_an_answer_proves_every_frame_up_to_the_one_it_answers() -> None:
 
 
 def test_frames_expire_a_timeout_after_they_were_written_or_after_the_last_proof() -> None:
-    flight = InFlight()
+    flight = UnreadBytes()
     flight.written(1, 30, now_s=0.0)
     flight.written(2, 30, now_s=0.0)
     flight.written(3, 30, now_s=0.05)
@@ -48,7 +48,7 @@ def test_frames_expire_a_timeout_after_they_were_written_or_after_the_last_proof
 
 
 def test_clear_forgets_everything() -> None:
-    flight = InFlight()
+    flight = UnreadBytes()
     flight.written(1, 30, now_s=0.0)
     flight.clear()
     assert flight.bytes == 0 and flight.has_room(MAX_IN_FLIGHT_BYTES)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-import hanoibot.link  # noqa: F401 - registers sim://
+import hanoibot.link.urlhandler  # noqa: F401 - registers sim://
 import pytest
 import serial
 from hanoibot.errors import ConfigError

@@ -51,4 +51,5 @@ def test_the_report_is_one_json_object_with_every_field() -> None:
         "retransmits": 3,
         "faults": [],
         "colours": None,
+        "frame_trace": [],
     }

@@ -1,15 +1,19 @@
-"""Tests for SegmentSource: lazy expansion, command ids, journal records, poses, resuming mid-move, retries."""
+"""Tests for SegmentSource: lazy expansion, planning ahead, command ids, journal records, poses, resuming mid-move,
+retries."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
 from hanoibot.motion.phases import MotionPhase
 from hanoibot.motion.segments import Segment
 from hanoibot.puzzle import Move, State
 from hanoibot.run.journal import Journal, load_journal
-from hanoibot.run.segment_queue import SegmentSource
+from hanoibot.run.segment_queue import AHEAD_MOVES, SegmentSource
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -23,12 +27,16 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[tuple[State, Move, tuple[int, ...] | None]] = []
         self.previous: list[Sequence[Segment]] = []
+        self.previous_of: dict[Move, Sequence[Segment]] = {}  # the last planning of each move
+        self.threads: list[str] = []
 
     def __call__(
         self, state: State, move: Move, from_us: tuple[int, ...] | None, previous: Sequence[Segment] = ()
     ) -> list[Segment]:
         self.calls.append((state, move, from_us))
         self.previous.append(previous)
+        self.previous_of[move] = previous
+        self.threads.append(threading.current_thread().name)
         segments = [Segment((move.disk, move.dst, i), 10, MotionPhase(name), 4, 4) for i, name in enumerate(PIECES)]
         segments[0] = segments[0]._replace(blend_ms=5 if previous else 0)
         return segments
@@ -63,12 +71,79 @@ def test_ids_are_consecutive_and_each_move_starts_where_the_last_ended(n: int, f
     assert all(s.apply(m) == nxt for (s, m, _), nxt in zip(fake.calls, states[1:], strict=False))
 
 
-def test_moves_are_expanded_only_when_needed() -> None:
+def wait_for_calls(fake: Recorder, count: int) -> None:
+    """Wait (5 s at most) until the fake motion layer has been asked ``count`` times."""
+    deadline = time.monotonic() + 5
+    while len(fake.calls) < count and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+def test_moves_are_numbered_only_when_needed_and_planned_a_few_moves_ahead(tmp_path: Path) -> None:
+    fake = Recorder()
+    path = tmp_path / "j"
+    with Journal.create(path) as journal:
+        journal.record_plan({"n_disks": 3}, config_hash="h", boot_id="b")
+        source = SegmentSource(fake, journal=journal)
+        source.load(State.tower(3), iter(_hanoi(3, 0, 2, 1)))
+        assert source.peek() is not None
+        wait_for_calls(fake, 2)
+        wait_for_calls(fake, 1 + AHEAD_MOVES)
+        time.sleep(0.05)  # one more planning would have started by now
+        assert len(fake.calls) == 1 + AHEAD_MOVES, "the move expanded and the few after it, no further"
+        assert len(load_journal(path).moves) == 1, "only the expanded move is numbered and journaled"
+
+
+def test_the_next_move_is_planned_in_the_background_while_this_one_runs() -> None:
     fake = Recorder()
     source = SegmentSource(fake)
-    source.load(State.tower(3), iter(_hanoi(3, 0, 2, 1)))
-    assert source.peek() is not None
-    assert len(fake.calls) == 1
+    moves = _hanoi(3, 0, 2, 1)
+    source.load(State.tower(3), iter(moves))
+    source.peek()  # expands the first move; not one of its segments is taken yet
+    wait_for_calls(fake, 1 + AHEAD_MOVES)
+    assert AHEAD_MOVES >= 2 and [move for _, move, _ in fake.calls] == moves[: 1 + AHEAD_MOVES]
+    assert fake.threads == [threading.current_thread().name] + ["plan-ahead"] * AHEAD_MOVES
+    for k in range(1, 1 + AHEAD_MOVES):
+        before = moves[k - 1]
+        assert fake.calls[k][2] == (before.disk, before.dst, len(PIECES) - 1), "from where the move before ends"
+    for _ in PIECES:
+        source.pop()
+    second = source.peek()
+    assert second is not None and second.move == moves[1]
+    wait_for_calls(fake, 2 + AHEAD_MOVES)
+    assert [move for _, move, _ in fake.calls] == moves[: 2 + AHEAD_MOVES], "the second move was not planned again"
+
+
+def test_planning_ahead_sends_exactly_what_planning_each_move_when_needed_sends() -> None:
+    def run(lookahead: bool) -> list[tuple[object, ...]]:
+        source = SegmentSource(Recorder())
+        if not lookahead:
+            source.lookahead = None
+        source.load(State.tower(4), iter(_hanoi(4, 0, 2, 1)))
+        items = []
+        while source.peek() is not None:
+            items.append(tuple(source.pop()))
+        return items
+
+    assert run(lookahead=True) == run(lookahead=False)
+
+
+def test_a_failure_while_planning_ahead_is_raised_when_that_move_is_needed() -> None:
+    moves = _hanoi(2, 0, 2, 1)
+
+    def failing(
+        state: State, move: Move, from_us: tuple[int, ...] | None, previous: Sequence[Segment]
+    ) -> list[Segment]:
+        if move == moves[1]:
+            raise ValueError("no way to reach it")
+        return Recorder()(state, move, from_us, previous)
+
+    source = SegmentSource(failing)
+    source.load(State.tower(2), iter(moves))
+    for _ in PIECES:
+        assert source.peek() is not None
+        source.pop()
+    with pytest.raises(ValueError, match="no way to reach it"):
+        source.peek()
 
 
 def test_each_move_is_journaled_before_its_first_segment_can_be_taken(tmp_path: Path) -> None:
@@ -122,14 +197,15 @@ def test_a_move_blends_into_the_one_before_only_when_the_arm_runs_straight_on_fr
     source.load(State.tower(3), iter(moves))
     first = [source.pop() for _ in PIECES if source.peek()]
     second = [source.pop() for _ in PIECES if source.peek()]
-    assert fake.previous == [(), Recorder()(State.tower(3), moves[0], None, ())]
+    assert fake.previous_of[moves[0]] == ()
+    assert fake.previous_of[moves[1]] == Recorder()(State.tower(3), moves[0], None, ())
     assert (first[0].blend_ms, second[0].blend_ms) == (0, 5), "planned to follow the first move, sent so"
     source.redo_pick((4, 4, 4))  # a missed pick, planned again from where the arm is
-    assert fake.previous[-1] == ()
+    assert fake.previous_of[moves[1]] == ()
     again = [source.pop() for _ in PIECES if source.peek()]
     assert again[0].blend_ms == 0
     source.requeue(again[-2:])  # the board dropped the end of the move: it runs from wherever the arm stopped
     assert [source.pop().blend_ms for _ in range(2)] == [0, 0]
     third = source.pop() if source.peek() else None
     assert third is not None and third.move == moves[2]
-    assert fake.previous[-1] == () and third.blend_ms == 0, "after a requeue the next move starts from rest"
+    assert fake.previous_of[moves[2]] == () and third.blend_ms == 0, "after a requeue the next move starts from rest"

@@ -40,8 +40,10 @@ def register(subparsers: Any) -> None:
 
 def _open_session(port: str) -> str:
     """Shake hands with the board on ``port``; its boot id."""
+    from ..link import urlhandler
     from ..link.session import Session
 
+    urlhandler.register()
     with Session(port) as session:
         return session.boot_id
 

@@ -16,12 +16,14 @@ EPILOG = """rules (our reading of the seed; see README "The twin-tower lock"):
   right tower that share that element as their smallest disk (elements nearer the split are smaller). Pressing the
   split element steps it red -> yellow -> green -> red; pressing another element moves it to the one colour the
   Hanoi rules allow in its tower, or changes nothing. The lock opens when all elements show one colour.
+  --rules pinaev-backward is the other reading: the split element steps red -> green -> yellow -> red.
 
 examples:
   hanoibot lock                         a random 7-element lock; type a button number, q to give up
   hanoibot lock --length 5 --seed 42    the same lock every time
   hanoibot lock --lock RYGGR --solve    fewest presses (exact search up to 8 elements) and our strategy
   hanoibot lock --length 40 --solve     the strategy's press count for a long lock
+  hanoibot lock --lock RYGGR --rules pinaev-backward --solve   the same lock under the other reading
 """
 
 DEFAULT_LENGTH = 7
@@ -44,6 +46,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--lock", dest="colours", metavar="COLOURS", help="the lock itself, e.g. RYGGR (or in peg letters, ACAAC)"
     )
     parser.add_argument("--solve", action="store_true", help="print the fewest presses and a strategy, do not play")
+    parser.add_argument(
+        "--rules",
+        metavar="NAME",
+        default="pinaev-forward",  # hanoibot.puzzle.lock.RULES, named here to keep start-up light
+        help="which reading of the rules: pinaev-forward (default) or pinaev-backward",
+    )
     parser.set_defaults(run=run)
 
 
@@ -52,17 +60,18 @@ def _make_lock(args: argparse.Namespace) -> tuple[Lock, int | None]:
     import random
 
     from ..errors import PlanError
-    from ..puzzle.lock import MAX_LENGTH, MIN_LENGTH, Lock, random_lock
+    from ..puzzle.lock import MAX_LENGTH, MIN_LENGTH, Lock, random_lock, rules_named
 
+    rules = rules_named(args.rules)
     if args.colours is not None:
         if args.length is not None or args.seed is not None:
             raise PlanError(f"--lock {args.colours} names the lock: --length and --seed do not apply to it")
-        return Lock.parse(args.colours), None
+        return Lock.parse(args.colours, rules), None
     length = whole_number(args.length, "--length", minimum=MIN_LENGTH, maximum=MAX_LENGTH) or DEFAULT_LENGTH
     seed = whole_number(args.seed, "--seed", minimum=0)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    return random_lock(length, seed), seed
+    return random_lock(length, seed, rules), seed
 
 
 def _shown(buttons: list[int]) -> str:
@@ -139,10 +148,15 @@ def play(lock: Lock, source: TextIO, out: TextIO) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Make the lock, then solve it (``--solve``) or play it on the terminal."""
+    from ..puzzle.lock import RULES
+
     lock, seed = _make_lock(args)
     if args.solve:
         solve(lock, sys.stdout)
         return 0
     if seed is not None:
-        print(f"lock seed {seed} (hanoibot lock --length {lock.length} --seed {seed} replays it)")
+        again = f"--length {lock.length} --seed {seed}"
+        if lock.rules != RULES:
+            again += f" --rules {lock.rules.name}"
+        print(f"lock seed {seed} (hanoibot lock {again} replays it)")
     return play(lock, sys.stdin, sys.stdout)

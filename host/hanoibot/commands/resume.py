@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             _check_colour_board(args.board, board, plan)
     port = args.port or log.port or "sim://"
     check_output_paths({"--report": args.report}, {"--journal": args.journal, "--config": args.config})
-    if port.lower().startswith("sim:"):
+    if _is_sim(port):
         # an in-process simulated board never outlives the host: it is always a new boot
         board = board or _ask_board(log, plan, "the simulated board starts afresh")
         port = sim_port_url(_without_board(port), board, args.config or log.config_path or None, plan.rules)
@@ -132,11 +132,17 @@ def _ask_board(log: JournalLog, plan: Plan, why: str) -> State:
     return _parse_board(text, int(log.plan_spec["pegs"]))
 
 
-def _without_board(url: str) -> str:
-    """A sim:// URL without ``board=`` (the confirmed board replaces it) and ``reset_after=`` (a one-off fault)."""
-    from urllib.parse import parse_qsl, urlencode, urlsplit
+def _is_sim(url: str) -> bool:
+    """True for a ``sim://`` URL: an in-process simulated board, which never outlives the host."""
+    from ..sim.spec import SimSpec
 
-    query = [
-        (k, v) for k, v in parse_qsl(urlsplit(url).query, keep_blank_values=True) if k not in ("board", "reset_after")
-    ]
-    return f"sim://?{urlencode(query)}" if query else "sim://"
+    spec = SimSpec.from_url(url)
+    return spec is not None and spec.scheme == "sim"
+
+
+def _without_board(url: str) -> str:
+    """A sim:// URL without ``board=`` (the confirmed board replaces it) and one-off faults (``reset_after=``)."""
+    from ..sim.spec import ONE_OFF_OPTIONS, SimSpec
+
+    spec = SimSpec.from_url(url)
+    return url if spec is None else spec.without("board", *ONE_OFF_OPTIONS).to_url()

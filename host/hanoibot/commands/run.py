@@ -65,6 +65,11 @@ def add_robot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", metavar="FILE", help="write one JSON object with the outcome to FILE")
     parser.add_argument("--plain", action="store_true", help="plain progress lines even on a terminal")
     parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="when the link fails, print its last frames (times in s, > written, < read) to stderr",
+    )
+    parser.add_argument(
         "--release",
         action="store_true",
         help="switch every servo output off once the run is done (the arm goes limp: support it); not after a fault",
@@ -250,4 +255,8 @@ def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) 
         print(f"hanoibot: stopped by the operator {where}{journal_hint}", file=sys.stderr)
         return 130
     print(f"hanoibot: run stopped in {phase.value} {where}: {job.sequencer.reason}{journal_hint}", file=sys.stderr)
+    if args.debug and report.frame_trace:
+        print(f"hanoibot: the last {len(report.frame_trace)} frames on the link:", file=sys.stderr)
+        for line in report.frame_trace:
+            print(f"  {line}", file=sys.stderr)
     return 1

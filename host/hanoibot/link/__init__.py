@@ -1,9 +1,5 @@
 """The host end of the serial link: :class:`~hanoibot.link.session.Session` over any pyserial URL.
 
-Importing this package registers the ``sim://`` URL handler with pyserial.
+The simulator URLs (``sim://``, ``vpico://``) are registered by importing :mod:`hanoibot.link.urlhandler`, a layer
+above this one.
 """
-
-import serial
-
-if "hanoibot.link.urlhandler" not in serial.protocol_handler_packages:
-    serial.protocol_handler_packages.append("hanoibot.link.urlhandler")

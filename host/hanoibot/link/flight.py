@@ -2,7 +2,7 @@
 
 A board has a small serial input (the esp32 REPL's stdin ring holds 260 bytes, with no flow control) and one slow
 CPU, so whatever the host writes faster than the board reads waits in front of every later frame, answers come
-late, and a host that sends again because of that only makes it worse. :class:`InFlight` keeps the bytes written
+late, and a host that sends again because of that only makes it worse. :class:`UnreadBytes` keeps the bytes written
 and not yet answered within a budget. Each frame is recorded with its write order; the board reads frames in
 order, so an answer proves that every frame up to the one it answers has been read (:meth:`read_up_to`). A frame
 with no proof for a retransmission timeout, counted from when it was written or from the last proof if that is later
@@ -18,7 +18,7 @@ from collections import deque
 MAX_IN_FLIGHT_BYTES = 192
 
 
-class InFlight:
+class UnreadBytes:
     """Frames written and not yet known read: (write order, bytes, when written in s), oldest first."""
 
     def __init__(self, max_bytes: int = MAX_IN_FLIGHT_BYTES) -> None:

@@ -19,6 +19,7 @@ from hanoifw import protocol
 
 from ..clock import Clock
 from ..errors import BadCommand, BoardError, LinkTimeout
+from .board_port import BoardPort
 from .core import LinkCore, stopped_by_estop_request
 from .status import Hello, Status
 
@@ -53,8 +54,19 @@ class Session:
 
     @property
     def port(self) -> serial.SerialBase | None:
-        """The pyserial port object (a sim:// port has ``.board`` and ``.clock``); None before the first open."""
+        """The pyserial port object; None before the first open."""
         return self.core.port
+
+    @property
+    def board_port(self) -> BoardPort | None:
+        """The port's typed face: its own clock and, for a simulated board, the simulator; None before the first
+        open."""
+        return self.core.board_port
+
+    @property
+    def frame_trace(self) -> tuple[str, ...]:
+        """The last frames written and read, oldest first, one line each (see :mod:`hanoibot.link.trace`)."""
+        return self.core.trace.lines()
 
     @property
     def is_open(self) -> bool:
@@ -268,4 +280,6 @@ class Session:
             else:
                 faults = "|".join(status.faults)
                 text = f"board stopped with command {cmd_id} pending: mode {status.mode}, faults {faults}"
-            raise BoardError(text, code=status.mode, cmd_id=cmd_id)
+            err = BoardError(text, code=status.mode, cmd_id=cmd_id)
+            err.frame_trace = self.frame_trace
+            raise err

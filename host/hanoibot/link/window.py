@@ -14,10 +14,23 @@ from hanoifw.protocol import SEQ_MOD, encode
 
 
 class Pending:
-    """One reliable frame in flight: its seq, what it says, when it was last sent (s) and, as ``sent_order``,
-    the number of frames the host had written by then, that frame included (orders frames sent in one instant)."""
+    """One reliable frame in flight: its seq, what it says, when it was last sent (s), when that copy will have
+    reached the board's end of the line (``arrives_s``: later on a slow line with bytes queued before it) and, as
+    ``sent_order``, the number of frames the host had written by then, that frame included (orders frames sent in
+    one instant)."""
 
-    __slots__ = ("acked", "cmd_id", "fields", "frame", "kind", "sent_order", "sent_s", "seq", "transmissions")
+    __slots__ = (
+        "acked",
+        "arrives_s",
+        "cmd_id",
+        "fields",
+        "frame",
+        "kind",
+        "sent_order",
+        "sent_s",
+        "seq",
+        "transmissions",
+    )
 
     def __init__(self, seq: int, kind: str, fields: Sequence[str | int], cmd_id: int | None) -> None:
         self.seq = seq
@@ -26,6 +39,7 @@ class Pending:
         self.cmd_id = cmd_id
         self.frame = b""
         self.sent_s = 0.0
+        self.arrives_s = 0.0
         self.sent_order = 0
         self.transmissions = 0
         self.acked = False

@@ -3,7 +3,7 @@
 The arm, the journal and the simulated board know disks by number; :mod:`hanoibot.puzzle.colours` numbers the
 coloured disks size first (:func:`~hanoibot.puzzle.colours.disk_number`), and the plan's ``rules`` let a disk land
 on one of its own size. The moves are those of the coloured plan (exact search when the board is small, else the
-level-by-level construction), each naming the numbered disk it lifts.
+level-by-level construction beyond it), each naming the numbered disk it lifts.
 """
 
 from __future__ import annotations
@@ -12,18 +12,14 @@ from collections.abc import Iterator
 
 from ..errors import PlanError
 from ..puzzle import Move, Rules, State
-from ..puzzle.colours import COLOURS_PER_SIZE, ColourState, colours_of, disk_number, physical_state, start_and_goal
+from ..puzzle.colours import COLOURS_PER_SIZE, ColourState, colours_of, disk_number, physical_state
 from .base import Plan
-from .colours import ColourPlan, level_length, level_moves, shortest_moves
-
-#: Largest board count for which the exact search is used (bicolor has 12**n boards, tricolor 60**n).
-EXACT_BOARDS = 50_000
-BOARDS_PER_SIZE = {"bicolor": 12, "tricolor": 60}
+from .colours import ColourPlan
 
 
 def colour_plan(puzzle: str, sizes: int) -> ColourPlan:
-    """The exact plan when the board is small enough, else the level-by-level construction."""
-    return ColourPlan(puzzle, sizes, exact=BOARDS_PER_SIZE[puzzle] ** sizes <= EXACT_BOARDS)
+    """The exact plan when the exact search takes the board, else the level-by-level construction."""
+    return ColourPlan(puzzle, sizes)
 
 
 class ColourRunPlan(Plan):
@@ -36,21 +32,9 @@ class ColourRunPlan(Plan):
         self.puzzle = puzzle
         self.sizes = sizes
         self.per_size = COLOURS_PER_SIZE[puzzle]
-        own_start, self.colour_goal = start_and_goal(puzzle, sizes)
-        self._moves: list[Move] | None = None
-        if start is None or start == own_start:
-            plan = colour_plan(puzzle, sizes)
-            self.colour_start, length = plan.start, plan.length
-            self._moves = list(plan) if plan.method == "search" else None
-            optimal, note, self.method = plan.optimal, plan.note, plan.method
-        else:
-            self.colour_start = start
-            if BOARDS_PER_SIZE[puzzle] ** sizes <= EXACT_BOARDS:
-                self._moves = shortest_moves(start, self.colour_goal)
-                length, optimal, note, self.method = len(self._moves), True, "optimal (exact search)", "search"
-            else:
-                length = level_length(start, self.colour_goal)
-                optimal, note, self.method = False, "level-by-level construction, not proven optimal", "levels"
+        self._plan = ColourPlan(puzzle, sizes, start=start)
+        self.colour_start, self.colour_goal = self._plan.start, self._plan.goal
+        length, optimal, note, self.method = self._plan.length, self._plan.optimal, self._plan.note, self._plan.method
         rules = Rules(3, per_size=self.per_size)
         start_state = physical_state(self.colour_start, self.per_size)
         goal_state = physical_state(self.colour_goal, self.per_size)
@@ -58,9 +42,7 @@ class ColourRunPlan(Plan):
 
     def _colour_moves(self) -> Iterator[Move]:
         """The coloured plan's moves (sizes, not disk numbers)."""
-        if self._moves is not None:
-            return iter(self._moves)
-        return level_moves(self.colour_start, self.colour_goal)
+        return iter(self._plan)
 
     def moves_from(self, k: int) -> Iterator[Move]:
         """Moves ``k``, ``k + 1``, … to the end, naming numbered disks (replays the first ``k``: O(k·n))."""

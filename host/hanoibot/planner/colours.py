@@ -1,6 +1,8 @@
 """Plans for coloured towers (:mod:`hanoibot.puzzle.colours`): exact search, and a constructive algorithm for any n.
 
-**Exact search**: breadth-first over whole boards; optimal, for small boards only.
+**Exact search** (:mod:`.colour_search`): size by size, over tables of tower moves by arrangement, never board by
+board; optimal, up to :data:`EXACT_SIZES` sizes (bicolor 10, tricolor 5: seconds). Beyond, the construction below,
+with a proven lower bound from the same search with the smallest sizes taken as one colour (:func:`lower_bound`).
 
 **Level by level** (constructive, any start and goal, not optimal in general): work from the largest size ``k``
 down. While size ``k`` is not in its goal arrangement, every smaller disk is kept as one *block* (all sizes below
@@ -15,44 +17,69 @@ is linear in n. The same decisions are replayed symbolically to count the moves 
 from __future__ import annotations
 
 import heapq
-from collections import deque
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from ..errors import PlanError, SearchLimitExceeded
 from ..puzzle import Move
 from ..puzzle.colours import ColourState, start_and_goal
+from .colour_search import ColourSearch
 
 Arrangement = tuple[tuple[int, ...], ...]
 #: A level's goal: an exact arrangement (colours per peg, bottom first) or ``("on", peg)``: all on that peg.
 LevelGoal = Arrangement | tuple[str, int]
-#: Default bound on the boards the exact search may visit.
-DEFAULT_MAX_STATES = 300_000
+#: Most sizes the exact search takes, by disks per size (its tables grow as orders per size ** (sizes - 1)).
+EXACT_SIZES = {2: 10, 3: 5}
+#: Sizes kept in their colours by :func:`lower_bound` (the smaller ones are taken as one colour).
+BOUND_SIZES = {2: 8, 3: 4}
 
 
-def shortest_moves(start: ColourState, goal: ColourState, *, max_states: int = DEFAULT_MAX_STATES) -> list[Move]:
-    """A shortest move list from ``start`` to ``goal`` by breadth-first search (raises past ``max_states``)."""
-    parent: dict[ColourState, tuple[ColourState, Move] | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        if here == goal:
-            path: list[Move] = []
-            link = parent[here]
-            while link is not None:
-                path.append(link[1])
-                link = parent[link[0]]
-            return path[::-1]
-        for move in here.moves():
-            there = here.apply(move)
-            if there not in parent:
-                if len(parent) >= max_states:
-                    raise SearchLimitExceeded(
-                        f"exact search stopped at {max_states} boards: expected fewer sizes (or a larger limit)"
-                    )
-                parent[there] = (here, move)
-                queue.append(there)
-    raise PlanError(f"goal {goal} cannot be reached from {start}")
+def _colours(state: ColourState) -> list[tuple[int, ...]]:
+    """The colours of each size's disks (a sorted multiset per size, smallest size first)."""
+    return [tuple(sorted(c for peg in level for c in peg)) for level in state.levels]
+
+
+def _per_size(state: ColourState) -> int:
+    """Disks per size (the largest count, for the limits)."""
+    return max(len(colours) for colours in _colours(state))
+
+
+@lru_cache(maxsize=8)
+def _search(colours: tuple[tuple[int, ...], ...], blind: int = 0) -> ColourSearch:
+    """One search (with its tables) per kind of board: plans between its boards share them."""
+    return ColourSearch(colours, blind=blind)
+
+
+def is_searchable(state: ColourState) -> bool:
+    """True if the exact search takes boards like ``state`` (few enough sizes for their disks per size)."""
+    return state.sizes <= EXACT_SIZES.get(_per_size(state), 0)
+
+
+def shortest_moves(start: ColourState, goal: ColourState) -> list[Move]:
+    """A shortest move list from ``start`` to ``goal`` by the exact search (SearchLimitExceeded past
+    :data:`EXACT_SIZES`; PlanError if the two boards do not hold the same disks)."""
+    if _colours(start) != _colours(goal):
+        raise PlanError(f"goal {goal} cannot be reached from {start}: they hold other disks")
+    if not is_searchable(start):
+        limits = ", ".join(f"{count} for {per} disks per size" for per, count in EXACT_SIZES.items())
+        raise SearchLimitExceeded(f"exact search of {start.sizes} sizes: expected at most {limits}")
+    search = _search(tuple(_colours(start)))
+    try:
+        return search.moves(start, goal)
+    finally:
+        search.forget_boards()  # a long-lived caller (the console) asks about many boards: keep only the tables
+
+
+def lower_bound(start: ColourState, goal: ColourState) -> int:
+    """A proven lower bound on the moves from ``start`` to ``goal``: the exact optimum of the same puzzle with the
+    disks of all but the :data:`BOUND_SIZES` largest sizes taken as one colour (every plan of the puzzle is a plan
+    of that one, so it needs at least as many moves)."""
+    blind = max(0, start.sizes - BOUND_SIZES.get(_per_size(start), 0))
+    search = _search(tuple(_colours(start)), blind)
+    try:
+        return search.distance(start, goal)
+    finally:
+        search.forget_boards()
 
 
 def _satisfied(arrangement: Arrangement, goal: LevelGoal) -> bool:
@@ -177,19 +204,31 @@ def level_length(start: ColourState, goal: ColourState) -> int:
 
 
 class ColourPlan:
-    """A plan for a coloured-tower puzzle: ``start``, ``goal``, exact ``length``, lazy moves, how it was made."""
+    """A plan for a coloured-tower puzzle: ``start`` (the puzzle's own, or the board given), ``goal``, exact
+    ``length``, lazy moves, how it was made; ``exact`` None: exact search when it takes the board. ``lower_bound``:
+    the proven fewest moves (the length itself when the plan is optimal)."""
 
-    def __init__(self, puzzle: str, sizes: int, *, exact: bool, max_states: int = DEFAULT_MAX_STATES) -> None:
+    def __init__(self, puzzle: str, sizes: int, *, exact: bool | None = None, start: ColourState | None = None) -> None:
         self.puzzle = puzzle
-        self.start, self.goal = start_and_goal(puzzle, sizes)
+        own_start, self.goal = start_and_goal(puzzle, sizes)
+        self.start = own_start if start is None else start
         self._exact: list[Move] | None = None
+        self.lower_bound: int | None = None
+        if exact is None:
+            exact = is_searchable(self.start)
         if exact:
-            self._exact = shortest_moves(self.start, self.goal, max_states=max_states)
-            self.length = len(self._exact)
+            self._exact = shortest_moves(self.start, self.goal)
+            self.length = self.lower_bound = len(self._exact)
             self.method, self.optimal, self.note = "search", True, "optimal (exact search)"
         else:
             self.length = level_length(self.start, self.goal)
-            self.method, self.optimal, self.note = "levels", False, "level-by-level construction, not proven optimal"
+            self.lower_bound = lower_bound(self.start, self.goal)
+            gap = self.length - self.lower_bound
+            self.method, self.optimal = "levels", False
+            self.note = (
+                f"level-by-level construction, not proven optimal: at least {self.lower_bound} moves needed, "
+                f"gap {gap} ({100 * gap / max(1, self.lower_bound):.1f} %)"
+            )
 
     def __iter__(self) -> Iterator[Move]:
         return iter(self._exact) if self._exact is not None else level_moves(self.start, self.goal)

@@ -12,7 +12,8 @@ The seed leaves two things open; :class:`LockRules` states our choice, and anoth
 
 * the memory cell: the first press stores ``p`` and counts as a press of ``p``; it keeps ``p`` until the lock opens;
 * the smallest disk: pressing ``p`` moves element ``p`` one step round red -> yellow -> green -> red (A -> B -> C,
-  as rows 1-3 of Basov's table move disk 1), in both towers at once.
+  as rows 1-3 of Basov's table move disk 1), in both towers at once. The second reading (``pinaev-backward``,
+  :data:`READINGS`) steps it the other way round, red -> green -> yellow -> red.
 
 Pressing any other element moves its disk by the Hanoi rules inside its own tower: it moves when it is the top of
 its peg and some other peg takes it (every smaller disk of its tower is on the third peg; then that peg is the only
@@ -48,6 +49,15 @@ class LockRules:
 
 #: The reading the game and the solvers use unless told otherwise.
 RULES = LockRules()
+#: Every reading that can be chosen by name (``hanoibot lock --rules NAME``, the console's Lock panel).
+READINGS = {rules.name: rules for rules in (RULES, LockRules("pinaev-backward", smallest_step=-1))}
+
+
+def rules_named(name: str) -> LockRules:
+    """The reading called ``name``; StateError naming it and the known ones otherwise."""
+    if name not in READINGS:
+        raise StateError(f"lock rules {name!r} are unknown: expected one of {', '.join(READINGS)}")
+    return READINGS[name]
 
 
 @dataclass(frozen=True)

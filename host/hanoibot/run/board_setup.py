@@ -5,11 +5,10 @@ Shared by ``hanoibot run``/``resume`` and the browser console, which play plans 
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, quote, urlsplit
-
 from ..errors import ConfigError
 from ..motion.robot import RobotConfig
 from ..puzzle import Rules, State
+from ..sim.spec import SimSpec
 
 
 def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
@@ -25,16 +24,12 @@ def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
 
 def sim_port_url(url: str, start: State, config_path: str | None, rules: Rules | None = None) -> str:
     """``url``, and for ``sim://`` with the simulated disks placed as ``start``, the same robot config and rules."""
-    parts = urlsplit(url)
-    if parts.scheme.lower() != "sim":
+    spec = SimSpec.from_url(url)
+    if spec is None or spec.scheme != "sim":
         return url
-    options = dict(parse_qsl(parts.query, keep_blank_values=True))
-    extra = []
-    if "board" not in options:
-        extra.append(f"board={quote(start.to_string(), safe='')}")
-    if rules is not None and "rules" not in options:
-        extra.append(f"rules={quote(rules.name, safe='')}")
-    if config_path is not None and "config" not in options:
-        extra.append(f"config={quote(str(config_path), safe='')}")
-    query = "&".join(q for q in (parts.query, *extra) if q)
-    return f"sim://?{query}" if query else "sim://"
+    placed = spec.with_defaults(
+        board=start.to_string(),
+        rules=None if rules is None else rules.name,
+        config=None if config_path is None else str(config_path),
+    )
+    return placed.to_url()

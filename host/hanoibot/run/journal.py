@@ -287,9 +287,13 @@ class Journal:
         """Record that the board confirmed move ``k`` finished."""
         self.append({"type": "done", "k": k})
 
-    def record_end(self, status: str) -> None:
-        """Record how the run ended (done, fault, estopped, stopped)."""
-        self.append({"type": "end", "status": status})
+    def record_end(self, status: str, *, frame_trace: Sequence[str] = ()) -> None:
+        """Record how the run ended (done, fault, estopped, stopped), with the last frames on the wire when the
+        link failed (``frame_trace``, see :mod:`hanoibot.link.trace`)."""
+        record: Record = {"type": "end", "status": status}
+        if frame_trace:
+            record["frame_trace"] = list(frame_trace)
+        self.append(record)
 
     def record_board(self, state: str) -> None:
         """Record that the disks now stand as ``state`` (a state string), put there after the run stopped."""

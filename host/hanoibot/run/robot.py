@@ -14,6 +14,8 @@ from typing import Any, Self
 from ..clock import Clock
 from ..config import RobotConfig, load_config
 from ..errors import ConfigError
+from ..link import urlhandler
+from ..link.board_port import SimulatorView
 from ..link.session import Session
 from ..motion.phases import MotionPhase
 from ..puzzle import Move, State
@@ -34,6 +36,7 @@ class Robot:
     ) -> None:
         self.port_url = port_url
         self.config = config if config is not None else load_config()
+        urlhandler.register()  # sim:// and vpico:// are ports like any other
         self.session = Session(port_url, clock=clock)
         self.is_open = False
 
@@ -66,22 +69,26 @@ class Robot:
 
     @property
     def board_clock(self) -> Clock | None:
-        """The simulated board's virtual clock on ``sim://``, else None."""
-        return self.session.clock if self.is_simulated else None  # the session adopts the port's clock
+        """The simulated board's own (virtual) clock, which the session reads (``sim://``), else None."""
+        face = self.session.board_port
+        return None if face is None else face.clock
 
     @property
     def is_simulated(self) -> bool:
-        """True when the port is an in-process simulated board (``sim://``)."""
-        return self.port_url.lower().startswith("sim:")
+        """True when the board runs on its own virtual clock in this process (``sim://``)."""
+        return self.board_clock is not None
+
+    @property
+    def simulator(self) -> SimulatorView | None:
+        """The simulated board behind the port (``sim://``, ``vpico://``), None for a real one or before opening."""
+        face = self.session.board_port
+        return None if face is None else face.simulator
 
     @property
     def sim_board(self) -> Any:
         """The in-process SimBoard behind ``sim://`` (None on any other port)."""
-        return getattr(self._port(), "board", None) if self.is_simulated else None
-
-    def _port(self) -> Any:
-        """The pyserial port object under the session (None while closed)."""
-        return self.session.port
+        simulator = self.simulator
+        return simulator.board if simulator is not None and self.is_simulated else None
 
     # --- motion -------------------------------------------------------------------------------------
     def segments_for(

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import HanoiError, JournalError, PortError, ProtocolMismatch, StateError
+from ..errors import HanoiError, JournalError, LinkError, PortError, ProtocolMismatch, StateError
 from ..motion.phases import MotionPhase
 from ..planner import make_plan
 from ..planner.base import Plan
@@ -98,6 +98,8 @@ class RunReport:
     ``wall_s`` is wall-clock time; ``simulated_s`` the simulated arm's time (``sim://`` only, else None);
     ``paused_s`` the robot time spent paused, which ``s_per_move`` (robot time per move run) leaves out.
     ``colours`` (coloured puzzles only) each peg's colours bottom first, as :meth:`Run.board_colours` reads them.
+    ``frame_trace``: when the link failed (lost, taken over, a board error), the last frames on the wire then, one
+    line each (``time_s > frame`` written, ``time_s < frame`` read; see :mod:`hanoibot.link.trace`).
     """
 
     status: str
@@ -112,6 +114,7 @@ class RunReport:
     retransmits: int
     faults: list[str] = field(default_factory=list)
     colours: str | None = None
+    frame_trace: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
         """The report as one JSON object."""
@@ -258,15 +261,22 @@ class Run:
             self._paused_since_s = self._robot_now_s()
             self._estop_requests_seen = self.robot.session.estop_requests
         if phase is not Phase.PAUSED and self.journal is not None:
-            self.journal.record_end(STATUS_OF.get(phase, phase.value))
+            self.journal.record_end(STATUS_OF.get(phase, phase.value), frame_trace=self.frame_trace())
         return phase
+
+    def frame_trace(self) -> list[str]:
+        """The last frames on the wire when the link error that stopped the run was raised (empty for any other
+        end; see :mod:`hanoibot.link.trace`)."""
+        error = self.sequencer.error
+        return list(error.frame_trace) if isinstance(error, LinkError) else []
 
     def board_colours(self) -> ColourState | None:
         """A coloured puzzle's board as the simulated board's disks show it (``sim://``), else as the host last
         confirmed it; None for a plain puzzle, or while a disk is in the gripper or off the pegs."""
         if not isinstance(self.plan, ColourRunPlan):
             return None
-        world = getattr(self.robot.sim_board, "world", None)
+        simulator = self.robot.simulator if self.robot.is_simulated else None
+        world = None if simulator is None else simulator.world
         if world is not None:
             if world.state is None:
                 return None
@@ -302,6 +312,7 @@ class Run:
             retransmits=self.robot.session.retransmits,
             faults=faults,
             colours=self._colour_words(),
+            frame_trace=self.frame_trace(),
         )
 
     def _colour_words(self) -> str | None:

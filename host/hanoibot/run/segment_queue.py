@@ -1,8 +1,17 @@
 """Moves become numbered segments on their way to the board: command ids, journal records and arm poses.
 
-:class:`SegmentSource` expands one move at a time, lazily, when the sequencer needs its first segment: it asks
-the motion layer for the move's segments starting from the pose the previous move ends in, gives them
-consecutive command ids and journals them (``send`` record, fsync'd) before any of them can be sent.
+:class:`SegmentSource` expands one move at a time, when the sequencer needs its first segment: it takes the move's
+segments, starting from the pose the previous move ends in, gives them consecutive command ids and journals them
+(``send`` record, fsync'd) before any of them can be sent.
+
+It plans ahead: as soon as a move is expanded, the motion layer starts on the next :data:`AHEAD_MOVES` in
+background threads (:class:`~hanoibot.run.lookahead.Lookahead`), each from the pose the one before ends in, while
+this one's segments go out and run; the next expansion takes that result if the move still starts where it was
+planned to (same board, pose and segments before it; a redone pick, a requeue after a reset or a new load plan it
+again, synchronously, and the moves after it anew). The main thread keeps serving
+the link meanwhile, so a host many times slower than the motion planner needs still keeps the board's queue fed;
+a host later still is as safe as before: the firmware runs the segment it has to its end and the late one from
+rest.
 """
 
 from __future__ import annotations
@@ -12,18 +21,17 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
-from ..errors import RunFault
+from ..errors import HanoiError, RunFault
 from ..motion.phases import MotionPhase
 from ..motion.segments import Segment
 from ..puzzle import Move, Rules, State
 from .journal import Journal
+from .lookahead import Lookahead, LookaheadKey, Pulses, SegmentsFor
 
-Pulses = tuple[int, ...]
+__all__ = ["AHEAD_MOVES", "DurationBetween", "Item", "Lookahead", "LookaheadKey", "SegmentSource", "SegmentsFor"]
 
-#: ``segments_for(state_before, move, from_pulses_us, previous)``: the segments of ``move`` starting at that pose
-#: (None = the start pose); ``previous``: the segments of the move just before when the arm runs straight on from
-#: them (empty otherwise), which the first segment may blend into.
-SegmentsFor = Callable[[State, Move, Pulses | None, Sequence[Segment]], Sequence[Segment]]
+#: Moves planned ahead of the one being sent (each plan needs the end of the one before it).
+AHEAD_MOVES = 3
 #: ``duration_between(from_pulses_us, to_pulses_us, phase)``: how long in ms the servos need between two poses in
 #: that phase (a held disk sliding along its peg goes slower).
 DurationBetween = Callable[[Pulses, Pulses, MotionPhase], int]
@@ -45,7 +53,12 @@ class Item(NamedTuple):
 
 
 class SegmentSource:
-    """Numbered segments of the loaded moves, one move expanded at a time."""
+    """Numbered segments of the loaded moves, one move expanded at a time, the next one planned ahead.
+
+    ``lookahead``: the class that plans the next move in the background (None: plan each move when needed).
+    """
+
+    lookahead: type[Lookahead] | None = Lookahead
 
     def __init__(
         self,
@@ -68,6 +81,8 @@ class SegmentSource:
         self._rules: Rules | None = None
         self._next_k = 0
         self._first_phase = MotionPhase.APPROACH
+        self._upcoming: deque[Move] = deque()  # taken from the moves for the plans made ahead, not yet expanded
+        self._ahead: deque[Lookahead] = deque()  # plans of the first of them, in order
 
     def load(
         self,
@@ -80,6 +95,8 @@ class SegmentSource:
     ) -> None:
         """Moves ``first_k``, ``first_k + 1``, … from ``state``, checked against ``rules`` (default classic);
         the first one from ``first_phase`` on."""
+        self._drop_ahead()
+        self._upcoming.clear()
         self._state = state
         self._rules = rules
         self._moves = moves
@@ -87,6 +104,11 @@ class SegmentSource:
         self._first_phase = first_phase
         self._pending.clear()
         self._previous = ()
+
+    def plan_ahead(self) -> None:
+        """Start planning the next move now, from :attr:`pose_us` (e.g. while the arm travels home)."""
+        if not self._pending and not self._ahead:
+            self._plan_ahead()
 
     def take_cmd_ids(self, count: int) -> int:
         """Reserve ``count`` consecutive command ids; returns the first."""
@@ -109,7 +131,9 @@ class SegmentSource:
         assert self.pick is not None
         k, move, before = self.pick
         self._pending.clear()
+        self._drop_ahead()
         self._expand(k, move, list(self.segments_for(before, move, from_pulses_us, ())), from_pulses_us)
+        self._plan_ahead()
 
     def requeue(self, dropped: Sequence[Item]) -> None:
         """Put segments the board dropped back in front and give them, and every waiting one, fresh ids.
@@ -130,8 +154,46 @@ class SegmentSource:
             self._pending[i] = self._pending[i]._replace(blend_ms=0)
         self._previous = ()  # the arm may not follow the planned end of this move: the next one starts from rest
 
+    def _drop_ahead(self) -> None:
+        """Forget the plans made ahead (after their threads end, so the motion layer plans one move at a time)."""
+        while self._ahead:
+            self._ahead.popleft().wait()
+
+    def _take_next_move(self) -> Move | None:
+        return self._upcoming.popleft() if self._upcoming else next(self._moves, None)
+
+    def _segments_of(self, key: LookaheadKey) -> list[Segment]:
+        """The segments of ``key``'s move: the plan made ahead if it was made from the same start, else now."""
+        if self._ahead:
+            ahead = self._ahead.popleft()
+            if ahead.matches(key):
+                return ahead.result()
+            self._drop_ahead()
+        return list(self.segments_for(*key))
+
+    def _plan_ahead(self) -> None:
+        """Top up the plans made ahead to :data:`AHEAD_MOVES`, the first from where the last expanded move ends."""
+        if self.lookahead is None or self._state is None:
+            return
+        while len(self._ahead) < AHEAD_MOVES:
+            while len(self._upcoming) <= len(self._ahead):
+                move = next(self._moves, None)
+                if move is None:
+                    return
+                self._upcoming.append(move)
+            move = self._upcoming[len(self._ahead)]
+            if not self._ahead:
+                self._ahead.append(self.lookahead(self.segments_for, self._state, move, (self.pose_us, self._previous)))
+                continue
+            last = self._ahead[-1]
+            try:
+                state = last.state.apply(last.move, self._rules)
+            except HanoiError:
+                return  # an illegal move: said when it is expanded, as without planning ahead
+            self._ahead.append(self.lookahead(self.segments_for, state, move, last))
+
     def _expand_next_move(self) -> bool:
-        move = next(self._moves, None)
+        move = self._take_next_move()
         if move is None or self._state is None:
             return False
         before, k = self._state, self._next_k
@@ -139,13 +201,14 @@ class SegmentSource:
         self.pick = (k, move, before)
         cut = self._first_phase is not MotionPhase.APPROACH
         previous = () if cut else self._previous
-        segments = list(self.segments_for(before, move, self.pose_us, previous))
+        segments = self._segments_of((before, move, self.pose_us, previous))
         if cut:
             phases = [segment.phase for segment in segments]
             segments = segments[phases.index(self._first_phase) :]
             self._first_phase = MotionPhase.APPROACH
         self._expand(k, move, segments, self.pose_us, cut=cut, continues=bool(previous))
         self._next_k += 1
+        self._plan_ahead()
         return True
 
     def _expand(

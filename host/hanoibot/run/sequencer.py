@@ -365,8 +365,9 @@ class Sequencer:
                 segment = self.home_segment()
                 cmd_id = self.source.take_cmd_ids(1)
                 self.link.send_move(cmd_id, segment.pulses_us, segment.duration_ms)
-                self.link.wait_done(cmd_id)
                 self.source.pose_us = tuple(segment.pulses_us)
+                self.source.plan_ahead()  # the first move, from the home pose, while the arm gets there
+                self.link.wait_done(cmd_id)
             self.homed()
         except (HanoiError, OSError) as err:
             self.fault(reason=str(err), error=err)

@@ -26,14 +26,6 @@ from .board import EventListener, SimBoard, World
 from .faults import FaultSpec
 from .wire import FaultyWire
 
-#: Options the simulator understands (``realtime`` is read by the sim:// port itself).
-WORLD_OPTIONS = ("board", "config", "speed", "world", "rules")
-FAULT_OPTIONS = ("flip", "drop", "insert", "dup", "seed", "reset_after")
-#: Options of the simulated board itself: ``slow`` = how many times slower than a real Pico its chip runs;
-#: ``outputs=pca9685`` = the servos hang on a PCA9685, which keeps pulsing through a reset (default ``pwm``: the
-#: MCU's own PWM, which stops at a reset: the servos go limp and let go of a held disk).
-BOARD_OPTIONS = ("slow", "outputs")
-
 
 def chip_slowdown(text: str) -> float:
     """The ``slow`` option as a finite factor of at least 1 (4 = a quarter of a real Pico's speed)."""

@@ -1,5 +1,6 @@
 // The Lock view: Pinaev's twin-tower lock ("Светофор") on the screen. Every press goes to the server
-// (/api/lock), which presses it by the one set of rules in hanoibot.puzzle.lock; this page only draws and counts.
+// (/api/lock), which presses it by the one set of rules in hanoibot.puzzle.lock (in the reading chosen under
+// Rules, kept with the lock); this page only draws and counts.
 const $ = (id) => document.getElementById(id);
 
 export class LockPanel {
@@ -32,6 +33,7 @@ export class LockPanel {
     const typed = $("lock-colours").value.trim();
     const seedText = $("lock-seed").value.trim();
     const body = typed ? { lock: typed, split: null } : { length: Number($("lock-length").value) };
+    body.rules = $("lock-rules").value || null; // empty before the first answer lists the readings: the default
     if (!typed && seedText) body.seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
     const answer = await this.ask(body);
     if (!answer) return;
@@ -43,7 +45,7 @@ export class LockPanel {
   // Start again: the lock as it was dealt, its memory cell empty, no presses.
   async restart() {
     if (!this.start) return;
-    const answer = await this.ask({ lock: this.start, split: null });
+    const answer = await this.ask({ lock: this.start, split: null, rules: this.lock.rules });
     if (answer) this.show(answer, { reset: true, text: `Back to the start: ${answer.lock}.` });
   }
 
@@ -60,6 +62,10 @@ export class LockPanel {
   show(answer, { reset = false, text = null } = {}) {
     this.lock = answer;
     if (reset) this.presses = 0;
+    const rules = $("lock-rules");
+    if (!rules.options.length) {
+      for (const name of answer.readings) rules.add(new Option(name, name, false, name === answer.rules));
+    }
     delete $("lock-message").dataset.hint;
     const row = $("lock-row");
     row.innerHTML = "";
@@ -94,7 +100,7 @@ export class LockPanel {
     if (this.busy || !this.lock || this.lock.open) return;
     this.busy = true;
     try {
-      const answer = await this.ask({ lock: this.lock.lock, split: this.lock.split, press: number });
+      const answer = await this.ask({ lock: this.lock.lock, split: this.lock.split, press: number, rules: this.lock.rules });
       if (!answer) return;
       this.presses += 1;
       this.show(answer, { text: `${answer.said[0].toUpperCase()}${answer.said.slice(1)}.` });

@@ -1,0 +1,56 @@
+"""Questions to the board (hanoibot.link.probe): a PONG names the PING it answers, STATUS answers the oldest open
+request, and a heartbeat is due a period after the last frame, or a resend timeout after an unanswered question."""
+
+from __future__ import annotations
+
+import pytest
+from hanoibot.link.probe import MAX_PINGS, PingSent, Questions
+
+
+def test_a_pong_answers_its_own_ping_once() -> None:
+    questions = Questions(heartbeat_s=0.075, status_every_s=0.25)
+    token = questions.new_ping_token()
+    questions.asked(False, order=3, now_s=1.0)
+    questions.ping_sent(token, PingSent(1.0, 3))
+    assert questions.pong("no such token", 1.01) is None
+    assert questions.pong(token, 1.02) == PingSent(1.0, 3)
+    assert questions.pong(token, 1.03) is None, "a duplicated PONG proves nothing more"
+    assert questions.take_pong_rtt_s(token) == pytest.approx(0.02)
+    assert questions.answered_order == 3
+
+
+def test_only_the_last_pings_are_remembered() -> None:
+    questions = Questions(heartbeat_s=0.075, status_every_s=0.25)
+    tokens = [questions.new_ping_token() for _ in range(MAX_PINGS + 1)]
+    for order, token in enumerate(tokens):
+        questions.ping_sent(token, PingSent(0.0, order))
+        questions.new_ping_token()
+    assert questions.pong(tokens[0], 1.0) is None and questions.pong(tokens[-1], 1.0) is not None
+
+
+def test_a_status_answers_the_oldest_open_request() -> None:
+    questions = Questions(heartbeat_s=0.075, status_every_s=0.25)
+    questions.asked(True, order=4, now_s=0.0)
+    questions.asked(True, order=9, now_s=0.1)
+    assert questions.status_came(0.2) == 4
+    assert questions.status_came(0.3) == 9
+    assert questions.status_came(0.4) is None
+
+
+def test_heartbeats_wait_a_period_or_a_resend_timeout_after_an_open_question() -> None:
+    questions = Questions(heartbeat_s=0.075, status_every_s=0.25)
+    questions.fit_watchdog(200)  # a quarter of a 200 ms watchdog: 50 ms
+    assert questions.heartbeat_due_s(1.0, rto_s=0.03, measured_rto_s=0.03) == pytest.approx(1.05)
+    questions.asked(False, order=1, now_s=2.0)  # unanswered: asked again a resend timeout later
+    assert questions.heartbeat_due_s(2.0, rto_s=0.03, measured_rto_s=0.03) == pytest.approx(2.03)
+    # A slow board's measured round trip is waited for, up to the resend timeout.
+    assert questions.heartbeat_due_s(2.0, rto_s=0.4, measured_rto_s=0.3) == pytest.approx(2.3)
+
+
+def test_a_heartbeat_is_a_status_when_the_last_one_is_old_or_a_reboot_is_suspected() -> None:
+    questions = Questions(heartbeat_s=0.075, status_every_s=0.25)
+    questions.asked(True, order=1, now_s=1.0)
+    questions.status_came(1.01)
+    assert not questions.heartbeat_is_status(1.1, suspect_reset=False)
+    assert questions.heartbeat_is_status(1.1, suspect_reset=True)
+    assert questions.heartbeat_is_status(1.3, suspect_reset=False)

@@ -1,0 +1,54 @@
+"""The simulator spec (hanoibot.sim.spec): a sim:// or vpico:// URL and back, exactly; options added only where
+not given, one-off faults dropped; bad URLs named."""
+
+from __future__ import annotations
+
+import pytest
+from hanoibot.errors import ConfigError
+from hanoibot.sim.spec import ONE_OFF_OPTIONS, SimSpec
+from hypothesis import given
+from hypothesis import strategies as st
+
+VALUES = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
+
+
+@given(
+    st.sampled_from(["sim", "vpico"]),
+    st.dictionaries(st.sampled_from(["flip", "seed", "board", "config", "rules", "speed"]), VALUES, max_size=5),
+)
+def test_a_spec_and_its_url_round_trip(scheme: str, options: dict[str, str]) -> None:
+    spec = SimSpec(scheme, tuple(options.items()))
+    assert SimSpec.from_url(spec.to_url()) == spec
+
+
+def test_other_ports_have_no_spec() -> None:
+    assert SimSpec.from_url("/dev/ttyACM0") is None and SimSpec.from_url("socket://localhost:7") is None
+
+
+def test_placing_the_disks_keeps_what_the_url_says() -> None:
+    spec = SimSpec.from_url("sim://?seed=7&board=ABC")
+    assert spec is not None
+    placed = spec.with_defaults(board="AAA", rules="classic", config=None)
+    assert placed.to_url() == "sim://?seed=7&board=ABC&rules=classic"
+    assert placed.seed == 7
+
+
+def test_a_resumed_board_drops_the_one_off_faults() -> None:
+    spec = SimSpec.from_url("sim://?reset_after=40&flip=0.01&board=CCC")
+    assert spec is not None and ONE_OFF_OPTIONS == ("reset_after",)
+    assert spec.without("board", *ONE_OFF_OPTIONS).to_url() == "sim://?flip=0.01"
+
+
+@pytest.mark.parametrize(
+    ("url", "word"),
+    [
+        ("sim://?flop=1", "'flop' is unknown"),
+        ("sim://?seed=1&seed=2", "'seed' is given twice"),
+        ("vpico://?realtime=yes", "realtime='yes'"),
+        ("sim://host/path", "not a sim:// URL"),
+        ("vpico://?reset_after=3", "'reset_after' is unknown"),
+    ],
+)
+def test_bad_urls_name_the_problem(url: str, word: str) -> None:
+    with pytest.raises(ConfigError, match=word):
+        SimSpec.from_url(url)
