@@ -14,9 +14,10 @@ from pathlib import Path
 #: Bottom first. The data flows puzzle -> planner -> motion -> run -> link -> firmware codec; imports point down.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("firmware", ("hanoifw",)),  # the I/O-free firmware core and the one frame codec; imports no hanoibot code
+    ("firmware files", ("hanoibot.data",)),  # a wheel's links to the firmware's main.py and board_config.py
     (
         "base",
-        ("hanoibot", "hanoibot.errors", "hanoibot.clock", "hanoibot.frozen"),
+        ("hanoibot", "hanoibot.errors", "hanoibot.clock", "hanoibot.frozen", "hanoibot.firmware_source"),
     ),  # "hanoibot" = the package root (its version)
     ("puzzle", ("hanoibot.puzzle",)),
     ("planner model", ("hanoibot.planner.base", "hanoibot.planner.request")),
@@ -53,6 +54,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("transports", ("hanoibot.link.urlhandler",)),  # pyserial URL handlers: sim:// wires the link to the sim
     ("run", ("hanoibot.run",)),
     ("deploy", ("hanoibot.deploy",)),  # `hanoibot deploy`: mpy-cross and mpremote, then a HELLO over the link
+    ("ops", ("hanoibot.ops",)),  # the operations every front end calls; waiting for a person
     ("console", ("hanoibot.console",)),  # `hanoibot serve`
     ("commands", ("hanoibot.commands", "hanoibot.cli", "hanoibot.__main__", "hanoibot.testing")),
 )

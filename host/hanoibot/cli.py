@@ -30,14 +30,15 @@ COMMANDS = {
     "run": "play a puzzle on the arm (simulated by default)",
     "resume": "finish a journaled run, every move exactly once",
     "home": "bring the arm to its start pose",
-    "jog": "move one joint at a time with keys",
-    "calibrate": "jog to each peg and save the peg positions into the robot config",
+    "jog": "move the arm with keys: a joint at a time, or the grip point along x, y, z",
+    "calibrate": "find each peg and the grip threshold in one guided session, saved into the robot config",
     "status": "show the board's boot id, mode, faults, grip and servo pulses",
     "estop": "latch the board's e-stop",
     "deploy": "compile and copy the firmware to a MicroPython board, verify it, reset it",
     "emulate": "serve the simulated board on a pseudo-terminal",
     "lock": "play the twin-tower lock puzzle, or solve it",
     "serve": "the browser console: play the puzzle, watch and drive the arm",
+    "init": "make your own robot config and board wiring, and remember the port",
 }
 
 EPILOG = """examples:
@@ -121,9 +122,31 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+#: Commands whose ``--port`` and ``--config`` default to the environment and the user's config folder
+#: (:mod:`hanoibot.config.user`); ``resume`` is not one: its journal names the port and config of its run.
+TAKES_USER_DEFAULTS = frozenset({"run", "home", "jog", "calibrate", "status", "estop", "deploy", "emulate", "render"})
+
+
+def fill_user_defaults(args: argparse.Namespace) -> None:
+    """Fill a missing ``--port`` / ``--config`` of a command in :data:`TAKES_USER_DEFAULTS` by the one rule of
+    :mod:`hanoibot.config.user` (a ``--config`` stays unset when that rule ends at the shipped robot)."""
+    if args.command not in TAKES_USER_DEFAULTS:
+        return
+    from .config import default_config_path
+    from .config.user import resolve_config, resolve_port
+
+    if getattr(args, "port", "") is None:
+        args.port = resolve_port(None)
+    if getattr(args, "config", "") is None:
+        config = resolve_config(None)
+        if config != default_config_path():
+            args.config = str(config)
+
+
 def _run(args: argparse.Namespace) -> int:
     """Run the parsed command; the exit code, with errors turned into one line (see :func:`main`)."""
     try:
+        fill_user_defaults(args)
         code = int(args.run(args) or 0)
         sys.stdout.flush()
         return code

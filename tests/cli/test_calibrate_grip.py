@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hanoibot.commands.grip_calibration import PROMPTS, measure_grip_threshold, save_grip_threshold
+from hanoibot.commands.grip_calibration import PROMPTS, measure_grip_threshold
 from hanoibot.commands.jog import prepare_for_jogging
 from hanoibot.config import default_config_path, load_config
+from hanoibot.config.writer import ConfigWriter
 from hanoibot.errors import RunFault
 from hanoibot.run.robot import Robot
 from hanoibot.sim.world import REST_CURRENT_A, STALL_CURRENT_A
@@ -51,7 +52,9 @@ def test_the_threshold_is_saved_with_the_comments_kept(tmp_path: Path) -> None:
     source = tmp_path / "robot.toml"
     shutil.copyfile(default_config_path(), source)
     target = tmp_path / "calibrated.toml"
-    save_grip_threshold(source, target, 33333)
+    writer = ConfigWriter(source)
+    writer.set_grip_threshold(33333)
+    writer.save(target)
     assert load_config(target).gripper.grip_threshold_u16 == 33333
     assert "# The grip sensor measures" in target.read_text() and source.read_text() != target.read_text()
 

@@ -42,7 +42,7 @@ def test_out_writes_an_animated_svg_with_the_arm(tmp_path: Path, capsys: pytest.
         (["-n", "3", "--frame-s", "soon"], "--frame-s 'soon' is not valid"),
         (["-n", "3", "--frame-s", "0"], "--frame-s '0' is not valid"),
         (["-n", "3", "--limit", "0"], "--limit 0 is too small"),
-        (["-n", "3", "--out", "/no/such/dir/run.svg"], "cannot write --out '/no/such/dir/run.svg'"),
+        (["-n", "3", "--out", "/no/such/dir/run.svg"], "--out '/no/such/dir/run.svg': directory '/no/such/dir'"),
         (["-n", "3", "--pegs", "4", "--out", "/no/such/dir/four.svg"], "the board has 3 pegs but the state has 4"),
     ],
 )

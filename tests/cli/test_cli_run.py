@@ -278,25 +278,37 @@ def test_jog_moves_one_joint_by_steps_and_stops_at_its_limit(
     assert len(pose_lines) == steps_to_limit + 1 + 1, "the pose after every step, and at the end"
 
 
-def test_calibrate_saves_peg_positions_keeping_comments(
+def shifted_config(tmp_path: Path, peg: int, dx_mm: float) -> Path:
+    """A copy of the shipped robot config with peg number ``peg`` said to stand ``dx_mm`` off along x (the
+    simulated board's pegs stand where the shipped config says)."""
+    document: Any = tomlkit.parse(default_config_path().read_text())
+    document["board"]["pegs"][peg]["x_mm"] = float(document["board"]["pegs"][peg]["x_mm"]) + dx_mm
+    path = tmp_path / "robot.toml"
+    path.write_text(tomlkit.dumps(document))
+    return path
+
+
+def test_calibrate_finds_a_misplaced_peg_with_the_cartesian_jog_keeping_comments(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     import io
-    import math
 
+    truth: Any = tomlkit.parse(default_config_path().read_text())["board"]["pegs"]
+    config = shifted_config(tmp_path, 0, 4.0)  # peg A said to be 4 mm further out than it stands
     output = tmp_path / "calibrated.toml"
-    # step 5 -> 10 degrees; base to -40, save A; to 0, save B; to +40, save C
-    monkeypatch.setattr("sys.stdin", io.StringIO("]1----s++++s++++s"))
-    code, out, _ = run_cli(capsys, "calibrate", "--output", str(output), "--step-deg", "5")
-    assert code == 0, out
+    # At A (arm sent where the config says): two 2 mm steps back along x, save; B and C are right: save at once;
+    # then skip the grip sensor.
+    monkeypatch.setattr("sys.stdin", io.StringIO("x--s s s\nskip\n"))
+    code, out, err = run_cli(capsys, "calibrate", "--config", str(config), "--output", str(output))
+    assert code == 0, out + err
     text = output.read_text()
     assert "# Wooden dowel pegs standing on the board." in text, "comments are kept"
     pegs: Any = tomlkit.parse(text)["board"]["pegs"]
-    points = [(float(peg["x_mm"]), float(peg["y_mm"])) for peg in pegs]
-    radii = [math.hypot(x, y) for x, y in points]
-    yaws = [math.degrees(math.atan2(y, x)) for x, y in points]
-    assert max(radii) - min(radii) < 0.2, "turning the base alone keeps the grip point's radius"
-    assert [round(yaw) for yaw in yaws] == [-40, 0, 40]
+    for saved, true in zip(pegs, truth, strict=True):
+        assert abs(float(saved["x_mm"]) - float(true["x_mm"])) <= 0.5, (saved, true)
+        assert abs(float(saved["y_mm"]) - float(true["y_mm"])) <= 0.5, (saved, true)
+    assert "peg A: at the foot where the config has it" in out
+    assert config.read_text() != text, "the config given is not the one written (--output)"
 
 
 def test_calibrate_never_writes_a_board_that_would_not_load(
@@ -305,7 +317,8 @@ def test_calibrate_never_writes_a_board_that_would_not_load(
     import io
 
     output = tmp_path / "calibrated.toml"
-    monkeypatch.setattr("sys.stdin", io.StringIO("s1+s+s"))  # three pegs 2 degrees apart: far too close
+    # At B the arm is taken back to the foot of A (A, v) and saved there: pegs A and B would overlap.
+    monkeypatch.setattr("sys.stdin", io.StringIO("s Avs s\nskip\n"))
     code, _, err = run_cli(capsys, "calibrate", "--output", str(output))
     assert_one_line_error(code, err)
     assert not output.exists()
@@ -353,8 +366,8 @@ def test_calibrate_never_writes_the_packaged_config(
         assert_one_line_error(code, err, "default robot config")
     before = packaged.read_bytes()
     output = tmp_path / "mine.toml"
-    monkeypatch.setattr("sys.stdin", io.StringIO("]1----s++++s++++s"))
-    code, out, _ = run_cli(capsys, "calibrate", "--output", str(output), "--step-deg", "5")
+    monkeypatch.setattr("sys.stdin", io.StringIO("sss\nskip\n"))
+    code, out, _ = run_cli(capsys, "calibrate", "--output", str(output))
     assert code == 0, out
     assert f"saved 3 peg positions to {output}" in out
     assert packaged.read_bytes() == before and output.read_bytes() != before

@@ -93,7 +93,7 @@ def test_text_format_is_numbered_with_a_header() -> None:
 
 def test_one_move_is_singular() -> None:
     code, out, _ = run_cli("solve", "-n", "1")
-    assert code == 0 and out.startswith("A -> C: 1 move, ")
+    assert code == 0 and out.startswith("A -> C in 1 move, ")
 
 
 def test_text_numbers_are_padded_to_the_width_of_what_is_printed() -> None:

@@ -39,7 +39,7 @@ class Console:
         command = [sys.executable, "-m", "hanoibot", "serve", "--http-port", "0", *options]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
-        line = self._first_line()
+        self.first_line = line = self._first_line()
         match = re.search(r"(http://\S+)", line)
         if match is None:
             self.close()

@@ -91,7 +91,7 @@ def test_tricolor_is_drawn_in_three_colours_and_solved_in_the_fewest_moves(page:
     assert sorted(colours) == [[str(d), ["red", "green", "blue"][(d - 1) % 3]] for d in range(1, 7)]
     optimum = len(shortest_moves(*start_and_goal("tricolor", 2)))
     page.wait_for_function("n => document.getElementById('moves-left').textContent === String(n)", arg=optimum)
-    page.click("#solve-fast")
+    page.click("#solve")
     # the goal: red on B, green on C, blue on A
     page.wait_for_function("() => document.getElementById('position').textContent === 'BCABCA'", timeout=60_000)
     page.wait_for_function("() => document.getElementById('moves-left').textContent === '0'")

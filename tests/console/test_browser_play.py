@@ -147,7 +147,7 @@ def test_suggest_on_four_pegs_names_frame_stewart(page: Any) -> None:
 
 def test_solve_fast_reaches_the_goal_and_undo_redo_walk_the_history(page: Any) -> None:
     new_puzzle(page, disks=4)
-    page.click("#solve-fast")
+    page.click("#solve")
     page.wait_for_function("() => document.getElementById('position').textContent === 'CCCC'", timeout=30_000)
     page.wait_for_function("() => document.getElementById('moves-left').textContent === '0'")
     assert page.inner_text("#move-count") == "15"
@@ -214,7 +214,7 @@ def test_a_coloured_puzzle_is_chosen_drawn_in_its_colours_and_solved(page: Any) 
     assert position(page) == "A:3/B:4,1,2/C:"
     drag_top_disk(page, 0, geo["u"][1], 40.0)  # 2 red onto 1 green: refused
     assert "disk 3 may not be put on smaller disk 2 on peg B" in page.inner_text("#play-message")
-    page.click("#solve-fast")
+    page.click("#solve")
     # the goal: A 2 red (3) under 1 red (1), B 2 green (4) under 1 green (2)
     page.wait_for_function("() => document.getElementById('position').textContent === 'ABAB'", timeout=30_000)
     page.wait_for_function("() => document.getElementById('moves-left').textContent === '0'")

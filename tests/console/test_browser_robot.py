@@ -51,7 +51,7 @@ def test_run_on_sim_completes_with_live_progress_reaching_n_of_n(
     assert page.locator("#robot-board polyline.arm").count() == 1
 
 
-def test_estop_during_a_run_leaves_the_board_in_estop(page: Any) -> None:
+def test_estop_during_a_run_leaves_the_board_in_estop(page: Any, screenshot_path: Callable[[str], Path]) -> None:
     connect(page)
     page.click("#r-run")
     page.wait_for_function(
@@ -64,6 +64,8 @@ def test_estop_during_a_run_leaves_the_board_in_estop(page: Any) -> None:
     done = re.match(r"(\d+) of (\d+)", page.inner_text("#robot-progress-text"))
     assert done is not None and int(done.group(1)) < int(done.group(2))
     assert page.is_enabled("#r-clear")  # the way back: Clear, then Home
+    page.mouse.move(0, 0)
+    page.screenshot(path=str(screenshot_path("console-estop.png")))  # the README's picture of a latched e-stop
 
 
 def test_a_second_tab_is_read_only(page: Any) -> None:
@@ -84,5 +86,7 @@ def test_a_second_tab_is_read_only(page: Any) -> None:
         })"""
     )
     assert "read-only" in reply
-    page.wait_for_function("() => /1 other tab|2 other tab/.test(document.getElementById('role').textContent)")
+    page.wait_for_function(
+        "() => /1 other tab watching|2 other tabs watching/.test(document.getElementById('role').textContent)"
+    )
     assert page.inner_text("#role").startswith("You control the arm")

@@ -19,7 +19,8 @@ from starlette.testclient import TestClient
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(make_app(ConsoleSettings())) as test_client:
+    base, page_header = "http://127.0.0.1:8765", {"x-hanoibot-request": "1"}  # the page's Host and header
+    with TestClient(make_app(ConsoleSettings()), base_url=base, headers=page_header) as test_client:
         yield test_client
 
 

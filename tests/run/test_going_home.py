@@ -116,7 +116,11 @@ def test_home_refuses_an_empty_journal_path(capsys: pytest.CaptureFixture[str]) 
 def test_with_no_legal_peg_the_operator_chooses_one_or_nothing_moves() -> None:
     stuck = DisksAtStop(State.parse("A:1,3/B:2/C:"), 3, 0)  # linear rules: neither A nor B may take disk 3
     assert _ask_peg(stuck, lambda question: "c") == 2
-    for answer in (None, "", "D", "peg B"):
+    typed = iter(["D", "peg B", "c"])  # two typos are asked again (saying why), then the answer counts
+    asked: list[str] = []
+    assert _ask_peg(stuck, lambda question: asked.append(question) or next(typed)) == 2
+    assert len(asked) == 3 and "'D' is not one of A to C: try again" in asked[1]
+    for answer in (None, ""):
         with pytest.raises(RunFault, match="disk 3 may not go back on its peg nor onto any other"):
             _ask_peg(stuck, lambda question, answer=answer: answer)
     with pytest.raises(RunFault, match="take it out by hand"):

@@ -66,7 +66,8 @@ def solve_puzzle(args: argparse.Namespace) -> int:
     lo = first - 1
     hi = plan.length if limit is None else min(plan.length, lo + limit)
     if args.format == "text":
-        print(f"{plan.start} -> {plan.goal}: {plan.length} moves, {plan.note}; method {plan.method}")
+        # "in", not ":": a board written with pegs ends in "C:" when C is empty (no "C:: 3 moves").
+        print(f"{plan.start} -> {plan.goal} in {plan.length} moves, {plan.note}; method {plan.method}")
     elif args.format == "json":
         header = {"puzzle": plan.puzzle, "sizes": sizes, "start": str(plan.start), "goal": str(plan.goal)}
         header |= {"length": plan.length, "optimal": plan.optimal, "note": plan.note, "method": plan.method}

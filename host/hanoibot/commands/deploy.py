@@ -29,7 +29,9 @@ def register(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--port", metavar="PORT", required=True, help="the board's serial port or pyserial URL")
+    parser.add_argument(
+        "--port", metavar="PORT", help="the board's serial port or pyserial URL (default: $HANOIBOT_PORT, init's)"
+    )
     parser.add_argument("--dry-run", action="store_true", help="read the board and compile, but copy nothing")
     parser.add_argument("--firmware", metavar="DIR", type=Path, help="firmware folder (default: the shipped one)")
     parser.add_argument(
@@ -48,6 +50,20 @@ def _open_session(port: str) -> str:
         return session.boot_id
 
 
+def users_firmware() -> Any:
+    """The shipped firmware with the user's board wiring when their config folder holds a ``board_config.py``
+    (:func:`hanoibot.config.user.user_board_config`); says which wiring goes."""
+    from ..config.user import user_board_config
+    from ..firmware_source import shipped_firmware
+
+    firmware = shipped_firmware()
+    wiring = user_board_config()
+    if wiring is None:
+        return firmware
+    say(f"board wiring: {wiring}")
+    return firmware.with_board_config(wiring)
+
+
 def say(line: str) -> None:
     """Print one progress line now."""
     print(line, flush=True)
@@ -58,11 +74,10 @@ def run(args: argparse.Namespace) -> int:
     from ..deploy.compiler import DeployError
     from ..deploy.steps import firmware_files
     from ..link.port_lock import PortLock
-    from ..sim.vpico.flash import firmware_dir
 
     if args.hello_timeout_s <= 0:
         raise DeployError(f"--hello-timeout-s must be above 0, got {args.hello_timeout_s:g}")
-    files = firmware_files(args.firmware or firmware_dir())
+    files = firmware_files(args.firmware or users_firmware())
     with PortLock(args.port):  # no run may use the board while its files change (PortBusy names the holder)
         return _deploy(args, files)
 

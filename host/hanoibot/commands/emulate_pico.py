@@ -2,7 +2,9 @@
 
 Prints the port path once the firmware has announced itself; with ``--blank`` (an empty filesystem, for
 ``mpremote``) once the board's USB port is up. If ``main.py`` raises, the board's traceback goes to stderr and
-the board sits at its REPL, so ``mpremote`` can still copy fixed files. Serves until SIGTERM or SIGINT.
+the board sits at its REPL, so ``mpremote`` can still copy fixed files. Serves until SIGTERM or SIGINT; as with
+the simulated board, SIGUSR1 pulls the virtual USB cable and plugs it back in (a new pty behind ``--link``) and
+SIGUSR2 power-cycles the board (a new boot id); the link is removed however it ends.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ def serve_pico(
         bridge = PicoPty(pico, link_path=args.link)
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda _signum, _frame: bridge.stop())
+        signal.signal(signal.SIGUSR1, lambda _signum, _frame: bridge.request_replug())
+        signal.signal(signal.SIGUSR2, lambda _signum, _frame: bridge.request_power_cycle())
         print(bridge.port_path, flush=True)
         bridge.serve()
     finally:

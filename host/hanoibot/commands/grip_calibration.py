@@ -9,10 +9,10 @@ for the config's settle time, then the board's raw reading (0..65535) is taken. 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, RunFault
+from ..link.status import Grip
 
 #: The held reading must exceed the empty one by this much (of 65535) for the two to be told apart reliably.
 MIN_MARGIN_U16 = 2000
@@ -26,7 +26,7 @@ PROMPTS = (
 def measure_grip_threshold(robot: Any, ask: Callable[[str], object]) -> tuple[int, int, int]:
     """Close the gripper empty and on a disk (``ask`` waits for the user before each); (empty, held, threshold)."""
     status = robot.session.status()
-    if status.grip == "none":
+    if status.grip is Grip.NONE:
         raise ConfigError(
             f"[gripper] grip_sensor: the board on {robot.port_url} has no grip sensor (GRIP_SENSOR_PIN in "
             "board_config.py): wire one as hardware/README.md shows"
@@ -62,15 +62,38 @@ def _move_gripper(robot: Any, pose: list[int], gripper_us: int, *, hold_ms: int)
     return target
 
 
-def save_grip_threshold(source: Path, target: Path, threshold_u16: int) -> None:
-    """Rewrite ``source`` into ``target`` with ``[gripper] grip_threshold_u16 = threshold_u16``, comments kept."""
-    import tomlkit
+class _Stopped(Exception):
+    """The person did not answer (end of input, or an e-stop from another process)."""
 
-    from ..config import parse_config
 
-    document = tomlkit.parse(source.read_text(encoding="utf-8"))
-    gripper: Any = document["gripper"]
-    gripper["grip_threshold_u16"] = threshold_u16
-    text = tomlkit.dumps(document)
-    parse_config(text.encode(), source_path=target)  # never write a config that would not load
-    target.write_text(text, encoding="utf-8")
+def ask_grip_threshold(robot: Any, person: Any, *, skippable: bool) -> tuple[int, int, int] | None:
+    """Measure the grip threshold with ``person`` (a :class:`~hanoibot.ops.person.Person`) answering the prompts;
+    (empty, held, threshold), or None when the input ended, a stop came, or (``skippable``) the person skipped it
+    or the board has no grip sensor."""
+    if skippable:
+        if robot.session.status().grip is Grip.NONE:
+            print("grip sensor: none on this board (GRIP_SENSOR_PIN in board_config.py): not measured", flush=True)
+            return None
+        answer = person.ask(
+            "grip sensor: press Enter to measure its threshold now, or type skip to keep the config's: ", _go_or_skip
+        )
+        if answer != "go":
+            return None
+
+    def ask(prompt: str) -> None:
+        if not person.confirm(prompt):
+            raise _Stopped
+
+    try:
+        return measure_grip_threshold(robot, ask)
+    except _Stopped:
+        return None
+
+
+def _go_or_skip(answer: str) -> str:
+    """``go`` for an empty answer, ``skip`` for skip; ValueError for anything else."""
+    if answer.lower() in ("", "y", "yes", "go"):
+        return "go"
+    if answer.lower() in ("s", "skip", "n", "no"):
+        return "skip"
+    raise ValueError("expected Enter to measure, or skip")

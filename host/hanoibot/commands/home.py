@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from ..errors import JournalError
+from ..ops.person import person_asker
 from .status import add_port_arguments, open_robot
 
 
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
             robot.session.release()
             print(f"home: every servo output is off on {robot.port_url} (the arm is limp)")
             return 0
-        ask = _ask if sys.stdin.isatty() else None
+        ask = person_asker(robot.session) if sys.stdin.isatty() else None
         said, next_cmd_id = put_away(robot, clear=args.clear, journal_path=args.journal, ask=ask)
         if said:
             print(f"home: {said}" + (f" (recorded in {args.journal})" if args.journal else ""))
@@ -64,11 +65,3 @@ def run(args: argparse.Namespace) -> int:
             return 1
         print(f"home: the arm is at its start pose on {robot.port_url}")
         return 0
-
-
-def _ask(question: str) -> str | None:
-    """The operator's answer to ``question`` (None at the end of input)."""
-    try:
-        return input(question).strip()
-    except EOFError:
-        return None

@@ -1,7 +1,12 @@
-"""Files that ``run`` and ``resume`` write (report, journal): checked before anything moves, written safely.
+"""Files that ``run``, ``resume`` and ``render`` write (report, journal, picture): checked before anything moves,
+written safely.
 
 A run can take minutes; a report path in a missing directory must be refused before the first move, not found
 out after the last one. A write that still fails at the end (disk full, directory removed) is one line on stderr.
+
+One rule for a file that already exists: it is refused, never replaced, unless the command was given ``--force``
+(a command without that option never replaces one). The journal is never replaced at all: it is what ``resume``
+continues from (:meth:`hanoibot.run.journal.Journal.create` says so, naming ``resume``).
 """
 
 from __future__ import annotations
@@ -52,9 +57,28 @@ def check_output_file(path: str, option: str) -> None:
         raise OutputFileError(f"{option} {path!r}: directory {str(directory)!r} is not writable")
 
 
-def check_output_paths(outputs: Mapping[str, str | None], inputs: Mapping[str, str | None] | None = None) -> None:
-    """Check every given output path (option -> path; None: not asked for) with :func:`check_output_file`, and
-    that no two of them, nor an output and an input (a file the command reads), are the same file."""
+#: Outputs with a rule of their own for an existing file (see the module's docstring).
+OWN_EXISTS_RULE = ("--journal",)
+
+
+def check_not_there(path: str, option: str, force: bool | None) -> None:
+    """OutputFileError when ``path`` exists and may not be replaced: ``force`` True replaces it; False means
+    ``--force`` was not given; None that the command has no ``--force`` (then it is never replaced)."""
+    if force or not Path(path).exists():
+        return
+    how = "a new file name, or --force to replace it" if force is not None else "a new file name (or delete it)"
+    raise OutputFileError(f"{option} {path!r} already exists: expected {how}")
+
+
+def check_output_paths(
+    outputs: Mapping[str, str | None],
+    inputs: Mapping[str, str | None] | None = None,
+    *,
+    force: bool | None = None,
+) -> None:
+    """Check every given output path (option -> path; None: not asked for) with :func:`check_output_file`, that
+    none exists unless ``force`` (:func:`check_not_there`), and that no two of them, nor an output and an input
+    (a file the command reads), are the same file."""
     seen: dict[str, str] = {}
     for option, path in (inputs or {}).items():
         if path:
@@ -67,6 +91,8 @@ def check_output_paths(outputs: Mapping[str, str | None], inputs: Mapping[str, s
         if key in seen:
             raise OutputFileError(f"{option} {path!r} is the same file as {seen[key]}: expected a different path")
         seen[key] = option
+        if option not in OWN_EXISTS_RULE:
+            check_not_there(path, option, force)
 
 
 def write_report(report: Writable, path: str) -> bool:

@@ -11,6 +11,8 @@ from .words import count_of
 
 #: Most moves drawn unless --limit says otherwise (an SVG of 2**20 moves helps nobody).
 DEFAULT_LIMIT = 255
+#: Most disks a text board is drawn with (one line per disk: 255 boards of 100 disks are 25 500 lines).
+MAX_TEXT_DISKS = 100
 
 EPILOG = """Without --out, prints the board after every move as text (fits 80 columns for up to 8 disks on up to
 8 pegs). With --out FILE.svg, writes an animated SVG of the run: pegs, disks and the arm at the end of every
@@ -35,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_plan_arguments(parser)
     parser.add_argument("--config", metavar="FILE", help="robot config (default hardware/robot.toml)")
     parser.add_argument("--out", metavar="FILE.svg", help="write an animated SVG here instead of printing text")
+    parser.add_argument("--force", action="store_true", help="replace the --out file if it exists")
     parser.add_argument("--frame-s", metavar="S", default="0.4", help="seconds each SVG frame shows (default 0.4)")
     parser.add_argument("--limit", metavar="M", default=None, help=f"draw at most M moves (default {DEFAULT_LIMIT})")
     parser.set_defaults(run=run)
@@ -57,10 +60,17 @@ def run(args: argparse.Namespace) -> int:
     from itertools import islice
 
     from ..render import render_board_ascii, render_run_svg
+    from .output_files import check_output_paths
 
     request = plan_request(args)
     limit = whole_number(args.limit, "--limit", minimum=1) or DEFAULT_LIMIT
     frame_s = _frame_seconds(args.frame_s)
+    if args.out is None and request.n_disks > MAX_TEXT_DISKS:
+        raise RenderError(
+            f"-n {request.n_disks}: a text board is one line per disk, so {limit} boards of {request.n_disks} disks "
+            f"would be {limit * request.n_disks:,} lines; text boards go up to {MAX_TEXT_DISKS} disks: "
+            "expected a smaller -n (the moves alone: hanoibot solve --format plain)"
+        )
     if args.out is None and args.config is not None:
         from ..config import load_config
 
@@ -78,7 +88,9 @@ def run(args: argparse.Namespace) -> int:
     from ..render.plan_frames import plan_frames
 
     config = load_config(args.config)
-    svg = render_run_svg(config, plan_frames(config, plan.start, moves), frame_s=frame_s)
+    frames = plan_frames(config, plan.start, moves)
+    check_output_paths({"--out": args.out}, {"--config": args.config}, force=args.force)  # before the long part
+    svg = render_run_svg(config, frames, frame_s=frame_s)
     try:
         with open(args.out, "w", encoding="utf-8") as out:
             out.write(svg)

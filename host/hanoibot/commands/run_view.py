@@ -13,36 +13,11 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, Self, TextIO
 
+from ..ops.person import read_line_while
 from ..puzzle import Move, State, peg_letter
 from ..puzzle.colours import COLOUR_LETTERS, COLOUR_NAMES
 from ..render import render_board_ascii
 from .words import count_of
-
-#: How often a question waiting for its answer lets the caller serve the link, in s (well below the link's
-#: heartbeat period, 75 ms).
-ANSWER_POLL_S = 0.02
-
-
-def read_line_while(keep_waiting: Callable[[], bool]) -> str | None:
-    """A line from stdin (without its newline), calling ``keep_waiting()`` every :data:`ANSWER_POLL_S` s until it
-    comes; None as soon as ``keep_waiting()`` returns False, EOFError at the end of input. Reads the file
-    descriptor itself (a terminal gives a whole line per read), so nothing waits in Python's buffer unseen."""
-    import os
-    import select
-
-    fd = sys.stdin.fileno()
-    while True:
-        ready, _, _ = select.select([fd], [], [], ANSWER_POLL_S)
-        if ready:
-            try:
-                data = os.read(fd, 1024)
-            except OSError:  # EIO: the terminal closed
-                data = b""
-            if not data:
-                raise EOFError
-            return data.decode(errors="replace").rstrip("\r\n")
-        if not keep_waiting():
-            return None
 
 
 def format_duration_s(seconds: float | None) -> str:
@@ -108,12 +83,19 @@ class RunView:
 
     @contextlib.contextmanager
     def paused(self) -> Iterator[None]:
-        """While inside, time does not count toward the cycle time and the ETA (the operator is being asked)."""
+        """While inside, time does not count toward the cycle time and the ETA (the operator is being asked), and
+        the live display stands still below its last frame, so the question asked inside stays the last thing on
+        the screen (a redraw would wipe it: the operator would think the run hung)."""
         began_s = self.now_s()
+        live = self._live
+        if live is not None:
+            live.stop()
         try:
             yield
         finally:
             self.paused_s += self.now_s() - began_s
+            if live is not None and self._live is live:
+                live.start(refresh=True)
 
     def disk_name(self, disk: int) -> str:
         """``disk 4``, or on a coloured set ``disk 4 (2 green)``: its size and colour."""

@@ -1,7 +1,10 @@
 """``hanoibot serve``: the browser console on a local web server (play the puzzle; watch and drive the arm).
 
-Binds 127.0.0.1 by default. Bound to any other address the URL carries a random token that every request and
-WebSocket must present. The server opens only the port (``--port``), robot config (``--config``) and journal
+Binds 127.0.0.1 by default and then answers only to loopback names (``Host: localhost``, ``127.0.0.1``, ``[::1]``):
+a web page cannot reach it through a DNS name of its own (DNS rebinding). Bound to any other address it answers
+only to this machine's names and addresses, and the URL carries a random token that every request and WebSocket
+must present (the page moves it into a cookie on its first load); ``--bind 0.0.0.0`` prints one URL per interface
+address. The server opens only the port (``--port``), robot config (``--config``) and journal
 folder (``--journal-dir``) named here. Ctrl-C stops the server; the board's watchdog then holds the arm.
 """
 
@@ -60,8 +63,10 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..config import load_config
+    from ..console.addresses import allowed_hosts, listening_hosts
     from ..console.app import ConsoleSettings, make_app
     from ..console.guard import is_loopback, new_token
+    from ..console.limits import MAX_WS_MESSAGE_BYTES
     from ..errors import ConfigError
 
     http_port = whole_number(args.http_port, "--http-port", minimum=0, maximum=65535) or 0
@@ -73,18 +78,27 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError(f"--journal-dir {args.journal_dir!r} is not a folder: create it first")
     token = None if is_loopback(args.bind) else new_token()
     sock = listen(args.bind, http_port)
-    host = f"[{args.bind}]" if ":" in args.bind else args.bind
-    url = f"http://{host}:{sock.getsockname()[1]}/" + (f"?token={token}" if token else "")
-    settings = ConsoleSettings(args.port, args.config, token, args.journal_dir)
-    config = uvicorn.Config(make_app(settings), log_level="warning", lifespan="on", ws="websockets-sansio")
+    query = f"?token={token}" if token else ""
+    urls = [f"http://{host}:{sock.getsockname()[1]}/{query}" for host in listening_hosts(args.bind)]
+    settings = ConsoleSettings(args.port, args.config, token, args.journal_dir, tuple(allowed_hosts(args.bind)))
+    config = uvicorn.Config(
+        make_app(settings),
+        log_level="warning",
+        lifespan="on",
+        ws="websockets-sansio",
+        ws_max_size=MAX_WS_MESSAGE_BYTES,
+    )
     server = uvicorn.Server(config)
-    print(f"hanoibot console on {url}  (arm: {args.port}; Ctrl-C stops)", flush=True)
+    print(f"hanoibot console on {urls[0]}  (arm: {args.port}; Ctrl-C stops)")
+    for url in urls[1:]:
+        print(f"                 or {url}")
     if token:
         print("bound off localhost: the URL's token is required; share it only with people allowed to move the arm")
+    sys.stdout.flush()
     if args.open:
         import webbrowser
 
-        webbrowser.open(url)
+        webbrowser.open(urls[0])
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

@@ -126,7 +126,7 @@ def write_text(plan: Plan, lo: int, hi: int, out: TextIO) -> int | None:
     shown = f"moves {lo + 1} to {hi}" if hi > lo else "no moves"
     length = count_of(plan.length, "move")
     out.write(
-        f"{_short(plan.start.to_string())} -> {_short(plan.goal.to_string())}: {length}, {plan.note}; "
+        f"{_short(plan.start.to_string())} -> {_short(plan.goal.to_string())} in {length}, {plan.note}; "
         f"method {plan.method}; showing {shown}\n"
     )
     steps = _write_numbered(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 EPILOG = """examples:
@@ -28,16 +29,28 @@ def register(subparsers: Any) -> None:
 
 def add_port_arguments(parser: argparse.ArgumentParser) -> None:
     """``--port`` and ``--config``, shared by home, jog, calibrate, status and estop."""
-    parser.add_argument("--port", metavar="URL", default="sim://", help="serial port or pyserial URL (default sim://)")
-    parser.add_argument("--config", metavar="FILE", help="robot config TOML (default hardware/robot.toml)")
+    parser.add_argument(
+        "--port", metavar="URL", help="serial port or pyserial URL (default: $HANOIBOT_PORT, hanoibot init's, sim://)"
+    )
+    parser.add_argument(
+        "--config", metavar="FILE", help="robot config TOML (default: $HANOIBOT_CONFIG, hanoibot init's, the shipped)"
+    )
+
+
+def resolved_config_path(args: argparse.Namespace) -> Path:
+    """The robot config file the command uses (``--config``, else :func:`hanoibot.config.user.resolve_config`)."""
+    from ..config.user import resolve_config
+
+    return resolve_config(args.config)
 
 
 def open_robot(args: argparse.Namespace) -> Any:
     """The robot on ``--port`` with ``--config``, link open (one-line errors for a bad port or protocol)."""
     from ..config import load_config
+    from ..config.user import resolve_port
     from ..run.robot import Robot
 
-    robot = Robot(args.port, load_config(args.config))
+    robot = Robot(resolve_port(args.port), load_config(resolved_config_path(args)))
     robot.open()
     return robot
 

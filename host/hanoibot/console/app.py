@@ -1,15 +1,20 @@
 """The console's Starlette application: the page, its JSON endpoints and the live WebSocket.
 
-Routes: ``/`` the page; ``/static/*`` its ES modules and stylesheet (package data, nothing from the network);
-``POST /api/plan`` the planner's answer for a position (:mod:`.planning`); ``POST /api/lock`` a press of the
-twin-tower lock (:mod:`.lock_game`); ``GET /api/layout`` the schematic board
-of the SVG renderer for a peg and disk count; ``/ws`` the live robot state and the robot commands (:mod:`.hub`).
+Routes (each only for a ``Host`` of :func:`.addresses.allowed_hosts`, by Starlette's ``TrustedHostMiddleware``,
+and past the token and origin checks of :mod:`.guard`): ``/`` the page; ``/static/*`` its ES modules and
+stylesheet (package data, nothing from the network); ``POST /api/plan`` the planner's answer for a position
+(:mod:`.planning`); ``POST /api/lock`` a press of the twin-tower lock (:mod:`.lock_game`) -- both only as
+``application/json`` with the header ``X-Hanoibot-Request`` (which a cross-site form cannot send, and a cross-site
+script only after a CORS preflight we never grant), bodies bounded by :data:`.limits.MAX_BODY_BYTES`;
+``GET /api/layout`` the schematic board of the SVG renderer for a peg and disk count; ``/ws`` the live robot state
+and the robot commands (:mod:`.hub`; messages nested deeper than :data:`.limits.MAX_JSON_DEPTH` are refused).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +23,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -26,8 +32,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import HanoiError
 from ..render.layout import schematic_layout
+from .addresses import LOOPBACK_HOSTS
 from .guard import Guard
 from .hub import Hub
+from .limits import TooLarge, read_body, too_deep
 from .lock_game import lock_answer
 from .planning import MAX_CONSOLE_PEGS, MAX_DISKS, answer, colour_puzzle_json
 from .robot_view import geometry_json
@@ -38,12 +46,18 @@ STATIC_DIR = Path(__file__).with_name("static")
 
 @dataclass(frozen=True)
 class ConsoleSettings:
-    """What ``hanoibot serve`` was told: the one port and config it may open, the token (None on loopback)."""
+    """What ``hanoibot serve`` was told: the one port and config it may open, the token (None on loopback), the
+    ``Host`` names it answers to (lower case, IPv6 in brackets; the loopback names unless bound elsewhere)."""
 
     port_url: str = "sim://"
     config_path: str | None = None
     token: str | None = None
     journal_dir: str | None = None
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+
+
+#: The header every planner and lock request of the page carries (a cross-site form cannot add a header).
+REQUEST_HEADER = "x-hanoibot-request"
 
 
 def _bad_request(message: str) -> JSONResponse:
@@ -51,9 +65,24 @@ def _bad_request(message: str) -> JSONResponse:
 
 
 async def _answered(request: Request, answer_for: Callable[[dict[str, Any]], dict[str, Any]]) -> Response:
-    """``answer_for(body)`` of the posted JSON object, run off the event loop; 400 with the message if it is bad."""
+    """``answer_for(body)`` of the posted JSON object, run off the event loop; 400 with the message if it is bad,
+    403 without the page's header, 413 for a body over the bound, 415 for a body that is not ``application/json``."""
+    if not request.headers.get(REQUEST_HEADER):
+        return JSONResponse({"error": f"the {REQUEST_HEADER} header is missing: only the console page may ask"}, 403)
+    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media_type != "application/json":
+        return JSONResponse({"error": f"content type {media_type or 'none'!r}: expected application/json"}, 415)
     try:
-        body = await request.json()
+        text = (await read_body(request)).decode("utf-8")
+    except TooLarge as err:
+        return JSONResponse({"error": str(err)}, 413)
+    except UnicodeDecodeError:
+        return _bad_request("the request body is not UTF-8 text: expected a JSON object")
+    deep = too_deep(text)
+    if deep is not None:
+        return _bad_request(deep)
+    try:
+        body = json.loads(text)
     except ValueError:
         return _bad_request("the request body is not JSON: expected a JSON object")
     if not isinstance(body, dict):
@@ -139,6 +168,10 @@ def make_app(settings: ConsoleSettings) -> Starlette:
                 if text is None:
                     client.push({"type": "error", "message": "binary message: expected JSON text"})
                     continue
+                deep = too_deep(text)
+                if deep is not None:
+                    client.push({"type": "error", "message": f"message refused: {deep}"})
+                    continue
                 hub.handle(client, text)
         except WebSocketDisconnect:
             pass
@@ -156,4 +189,8 @@ def make_app(settings: ConsoleSettings) -> Starlette:
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Guard, token=settings.token)])
+    middleware = [
+        Middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts), www_redirect=False),
+        Middleware(Guard, token=settings.token),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)

@@ -1,24 +1,28 @@
 """Who may talk to the console: an ASGI middleware for the access token and the WebSocket Origin check.
 
 Bound to a loopback address the console needs no token. Bound elsewhere, every HTTP request and WebSocket must
-carry the random token printed with the URL (``?token=``, header ``X-Hanoibot-Token`` or cookie
-``hanoibot_token``), compared in constant time. A WebSocket is accepted only when its ``Origin`` is this server
-(same scheme-less host and port as the ``Host`` header), so another site open in the browser cannot drive the arm.
+carry the random token printed with the URL (``?token=``, header ``X-Hanoibot-Token`` or the cookie), compared in
+constant time; a missing, wrong or malformed one (non-ASCII, a broken cookie) is a 403. The page's first load
+(``GET /?token=``) is answered by a redirect to the same address without it that sets the token as an ``HttpOnly``,
+``SameSite=Strict`` cookie, so the token leaves the address bar and the history. A WebSocket is accepted only
+when its ``Origin`` is this server (same scheme-less host and port as the ``Host`` header), so another site open
+in the browser cannot drive the arm. Which ``Host`` names are answered at all is Starlette's
+``TrustedHostMiddleware``'s job (:func:`hanoibot.console.addresses.allowed_hosts`).
 """
 
 from __future__ import annotations
 
 import ipaddress
 import secrets
-from http.cookies import SimpleCookie
-from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from http.cookies import CookieError, SimpleCookie
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from starlette.responses import PlainTextResponse
+from starlette.responses import PlainTextResponse, RedirectResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 TOKEN_HEADER = b"x-hanoibot-token"
-TOKEN_COOKIE = "hanoibot_token"
+#: The token cookie's name is this plus the server's port: cookies are not kept apart by port, two consoles are.
+TOKEN_COOKIE_PREFIX = "hanoibot_token_"
 
 
 def is_loopback(host: str) -> bool:
@@ -40,17 +44,26 @@ def _headers(scope: Scope) -> dict[bytes, bytes]:
     return {key.lower(): value for key, value in scope.get("headers", [])}
 
 
+def cookie_name(scope: Scope) -> str:
+    """The token cookie's name for the server this request reached (its port in the name)."""
+    server = scope.get("server") or ("", 0)
+    return f"{TOKEN_COOKIE_PREFIX}{server[1]}"
+
+
 def presented_token(scope: Scope) -> str:
-    """The token a request carries in its query, header or cookie ('' when none)."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    """The token a request carries in its query, header or cookie ('' when none or when the cookie is broken)."""
+    query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
     if query.get("token"):
-        return query["token"][0]
+        return query["token"]
     headers = _headers(scope)
     if TOKEN_HEADER in headers:
         return headers[TOKEN_HEADER].decode("latin-1")
     cookie: SimpleCookie = SimpleCookie()
-    cookie.load(headers.get(b"cookie", b"").decode("latin-1"))
-    morsel = cookie.get(TOKEN_COOKIE)
+    try:
+        cookie.load(headers.get(b"cookie", b"").decode("latin-1"))
+    except CookieError:
+        return ""
+    morsel = cookie.get(cookie_name(scope))
     return morsel.value if morsel is not None else ""
 
 
@@ -61,8 +74,21 @@ def origin_matches_host(scope: Scope) -> bool:
     host = headers.get(b"host", b"").decode("latin-1")
     if not origin or not host:
         return False
-    parts = urlsplit(origin)
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.lower()
+
+
+def _token_in_query(scope: Scope) -> bool:
+    return any(key == "token" for key, _ in parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+
+
+def _clean_location(scope: Scope) -> str:
+    """The request's path and query without the token (a relative URL for the redirect)."""
+    kept = [(k, v) for k, v in parse_qsl(scope.get("query_string", b"").decode("latin-1")) if k != "token"]
+    return scope.get("path", "/") + (f"?{urlencode(kept)}" if kept else "")
 
 
 class Guard:
@@ -73,7 +99,11 @@ class Guard:
         self.token = token
 
     def _token_ok(self, scope: Scope) -> bool:
-        return self.token is None or secrets.compare_digest(presented_token(scope), self.token)
+        """True when no token is needed or the request carries it; any malformed token is simply not it."""
+        if self.token is None:
+            return True
+        presented = presented_token(scope).encode("utf-8", "surrogateescape")
+        return secrets.compare_digest(presented, self.token.encode("ascii"))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -84,18 +114,24 @@ class Guard:
         if kind == "websocket" and not (self._token_ok(scope) and origin_matches_host(scope)):
             await send({"type": "websocket.close", "code": 1008, "reason": "token or origin refused"})
             return
-        await self.app(scope, receive, _with_cookie(send, self.token) if kind == "http" else send)
+        if kind == "http" and self._is_first_page_load(scope):
+            await self._move_token_to_cookie(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
+    def _is_first_page_load(self, scope: Scope) -> bool:
+        """True for a GET of the page (``/``) with the token in its address (other paths keep answering tools)."""
+        return (
+            self.token is not None
+            and scope.get("method") == "GET"
+            and scope.get("path") == "/"
+            and _token_in_query(scope)
+        )
 
-def _with_cookie(send: Send, token: str | None) -> Send:
-    """``send`` that sets the token cookie on each response, so the page's own requests carry it."""
-    if token is None:
-        return send
-
-    async def send_with_cookie(message: Any) -> None:
-        if message["type"] == "http.response.start":
-            cookie = f"{TOKEN_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict".encode("latin-1")
-            message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie)]}
-        await send(message)
-
-    return send_with_cookie
+    async def _move_token_to_cookie(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer a GET that has the (right) token in its address with a redirect to the address without it,
+        setting the token cookie: the address bar and the history never keep it."""
+        assert self.token is not None
+        redirect = RedirectResponse(_clean_location(scope), status_code=303, headers={"Cache-Control": "no-store"})
+        redirect.set_cookie(cookie_name(scope), self.token, path="/", httponly=True, samesite="strict")
+        await redirect(scope, receive, send)

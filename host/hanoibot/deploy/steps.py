@@ -12,7 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from ..errors import HanoiError
+from ..errors import ConfigError, HanoiError
+from ..firmware_source import FirmwareSource
 from .board import BoardFiles, BoardInfo
 from .compiler import SUPPORTED, DeployError, MpyVersion, compile_to_mpy
 
@@ -29,14 +30,18 @@ class FirmwareFile(NamedTuple):
     compile: bool
 
 
-def firmware_files(firmware: Path) -> list[FirmwareFile]:
-    """The files of the firmware folder ``firmware`` (holding main.py, board_config.py and hanoifw/), in copy order:
-    the package first, main.py last (so a half-finished copy never boots a new main.py on an old package)."""
-    package = sorted((firmware / PACKAGE).glob("*.py"))
-    if not package or not all((firmware / name).is_file() for name in SOURCE_FILES):
-        raise DeployError(f"{firmware} is not the firmware folder (main.py, board_config.py and {PACKAGE}/*.py)")
-    files = [FirmwareFile(path, f"{PACKAGE}/{path.stem}.mpy", True) for path in package]
-    return files + [FirmwareFile(firmware / name, name, False) for name in SOURCE_FILES]
+def firmware_files(firmware: Path | FirmwareSource) -> list[FirmwareFile]:
+    """The files of the firmware ``firmware`` (a folder holding main.py, board_config.py and hanoifw/, or a
+    :class:`~hanoibot.firmware_source.FirmwareSource`), in copy order: the package first, main.py last (so a
+    half-finished copy never boots a new main.py on an old package)."""
+    if isinstance(firmware, Path):
+        try:
+            firmware = FirmwareSource.from_folder(firmware)
+        except ConfigError as err:
+            raise DeployError(str(err)) from None
+    files = [FirmwareFile(path, f"{PACKAGE}/{path.stem}.mpy", True) for path in firmware.modules()]
+    sources = {"board_config.py": firmware.board_config_py, "main.py": firmware.main_py}
+    return files + [FirmwareFile(sources[name], name, False) for name in SOURCE_FILES]
 
 
 def check_supported(info: BoardInfo, port: str) -> MpyVersion:

@@ -23,9 +23,10 @@ def check_board_fits(config: RobotConfig, n_disks: int, pegs: int) -> None:
 
 
 def sim_port_url(url: str, start: State, config_path: str | None, rules: Rules | None = None) -> str:
-    """``url``, and for ``sim://`` with the simulated disks placed as ``start``, the same robot config and rules."""
+    """``url``, and for ``sim://`` or the virtual Pico's ``vpico://`` with the simulated disks placed as ``start``,
+    the same robot config and rules (options the URL gives itself stay)."""
     spec = SimSpec.from_url(url)
-    if spec is None or spec.scheme != "sim":
+    if spec is None:
         return url
     placed = spec.with_defaults(
         board=start.to_string(),

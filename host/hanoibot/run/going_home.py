@@ -20,6 +20,7 @@ import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from ..errors import RunFault
 from ..motion.phases import MotionPhase
@@ -31,6 +32,8 @@ from .recovery import check_journal
 from .release import LIFT_WAIT_MARGIN_S, disk_in_gripper, lift_clear, release_board
 from .robot import Robot
 from .sequencer import Phase
+
+T = TypeVar("T")
 
 #: Asks the operator a question and returns the answer line (None when nobody can answer).
 Ask = Callable[[str], str | None]
@@ -226,50 +229,68 @@ def _disks(
 
 
 def _ask_disks(robot: Robot, ask: Ask | None, unnamed: str) -> DisksAtStop:
-    """Ask which disk is held and where the others are; RunFault when nobody can answer."""
+    """Ask which disk is held and where the others are, again after an answer that does not parse; RunFault when
+    nobody can answer (no terminal, the end of input, an empty answer)."""
     what = (
         f"the gripper holds a disk and {unnamed}: run hanoibot home --clear --journal FILE with the run's "
         "journal, or at a terminal to be asked which disk it is; or take the disk out by hand"
     )
-    answer = (
-        ask(
-            "The gripper holds a disk. Type the board with that disk on top of the peg it came from "
-            "(e.g. ACB or A:3,1/B:2/C:) and the held disk's number, e.g. 'AAB 1': "
-        )
-        if ask is not None
-        else None
+    question = (
+        "The gripper holds a disk. Type the board with that disk on top of the peg it came from "
+        "(e.g. ACB or A:3,1/B:2/C:) and the held disk's number, e.g. 'AAB 1': "
     )
-    if not answer:
-        raise RunFault(what)
+    pegs = len(robot.config.board.pegs)
+    return _ask_until_parsed(ask, question, lambda answer: _held_disk_from(answer, pegs), what)
+
+
+def _held_disk_from(answer: str, pegs: int) -> DisksAtStop:
+    """The board and held disk of an answer such as ``AAB 1`` on ``pegs`` pegs; ValueError saying why not."""
     try:
         text, disk_text = answer.split()
-        state = State.parse(text, len(robot.config.board.pegs))
+        state = State.parse(text, pegs)
         disk = int(disk_text)
         source = state.peg_of(disk)
     except (ValueError, TypeError) as err:
-        raise RunFault(f"{answer!r} is not a board and a disk number ({err}): nothing moved; {what}") from None
+        raise ValueError(f"{answer!r} is not a board and a disk number ({err})") from None
     if state.top(source) != disk:
-        raise RunFault(f"disk {disk} is not on top of its peg in {text}: nothing moved; {what}")
+        raise ValueError(f"disk {disk} is not on top of its peg in {text}")
     return DisksAtStop(state, disk, source)
 
 
 def _ask_peg(at_stop: DisksAtStop, ask: Ask | None) -> int:
-    """Ask which peg to put the held disk on when the rules allow none; RunFault when nobody answers."""
+    """Ask which peg to put the held disk on when the rules allow none, again after an answer that names no peg;
+    RunFault when nobody answers."""
     what = (
         f"disk {at_stop.held} may not go back on its peg nor onto any other under the run's rules: the arm holds "
         "it; take it out by hand and put it where it may lie, then run hanoibot home --clear"
     )
-    answer = ask(f"No legal peg for disk {at_stop.held}. Which peg shall it go on (A, B, ...)? ") if ask else None
-    if not answer:
-        raise RunFault(what)
     pegs = at_stop.state.pegs
-    try:
-        peg = peg_index(answer.strip().upper())
-    except ValueError:
-        peg = -1
-    if not 0 <= peg < pegs:
-        raise RunFault(f"peg {answer.strip()!r} is not one of A to {peg_letter(pegs - 1)}: nothing moved; {what}")
-    return peg
+
+    def peg_from(answer: str) -> int:
+        try:
+            peg = peg_index(answer.strip().upper())
+        except ValueError:
+            peg = -1
+        if not 0 <= peg < pegs:
+            raise ValueError(f"peg {answer.strip()!r} is not one of A to {peg_letter(pegs - 1)}")
+        return peg
+
+    question = f"No legal peg for disk {at_stop.held}. Which peg shall it go on (A, B, ...)? "
+    return _ask_until_parsed(ask, question, peg_from, what)
+
+
+def _ask_until_parsed(ask: Ask | None, question: str, parse: Callable[[str], T], what: str) -> T:
+    """Ask ``question`` until ``parse`` takes the answer (an answer it refuses with ValueError is shown with why,
+    and the question asked again); RunFault(``what``) when nobody answers or the answer is empty."""
+    asked = question
+    while True:
+        answer = ask(asked) if ask is not None else None
+        if not answer or not answer.strip():
+            raise RunFault(what)
+        try:
+            return parse(answer.strip())
+        except ValueError as err:
+            asked = f"{err}: try again. {question}"
 
 
 def _pose_us(robot: Robot) -> tuple[int, ...]:

@@ -13,7 +13,7 @@ from typing import Any, Self
 
 from ..clock import Clock
 from ..config import RobotConfig, load_config
-from ..errors import ConfigError
+from ..errors import ConfigError, LinkTimeout
 from ..link import urlhandler
 from ..link.board_port import SimulatorView
 from ..link.session import Session
@@ -45,7 +45,15 @@ class Robot:
         """Open the port and shake hands; PortError / ProtocolMismatch / ConfigError before anything moves."""
         if self.is_open:
             return
-        self.session.open()
+        try:
+            self.session.open()
+        except LinkTimeout as err:
+            if self.session.hello is not None:
+                raise
+            # Nothing there ever said HELLO: most often a board without hanoibot's firmware on it yet.
+            raise LinkTimeout(
+                f"{err}; a new or blank board needs the firmware first: hanoibot deploy --port {self.port_url}"
+            ) from err
         self.is_open = True
         channels = self.session.channels
         if channels != self.config.channels:

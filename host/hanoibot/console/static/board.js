@@ -10,6 +10,10 @@ const BOARD_EDGE_MM = 4;
 // axis, and no higher than DROP_ABOVE_TIP_DISKS disk thicknesses above the peg's tip; otherwise it goes back.
 export const DROP_SHARE_OF_SPACING = 0.3;
 const DROP_ABOVE_TIP_DISKS = 4;
+// Smallest a disk is drawn, in CSS px: the smallest disk at least MIN_DISK_WIDTH_PX wide (WCAG's 24 px target
+// size) and, on a board one plays on, every disk MIN_DISK_HEIGHT_PX high. A board that would be smaller keeps this size and scrolls sideways.
+export const MIN_DISK_WIDTH_PX = 24;
+export const MIN_DISK_HEIGHT_PX = 12;
 
 // Fills of the coloured puzzles' disks (as the SVG renderer's COLOUR_FILLS).
 export const COLOUR_FILLS = { red: "#d62828", green: "#2a9d4a", blue: "#1f5fbf" };
@@ -42,11 +46,18 @@ export class BoardView {
     this.layoutBounds();
     svg.innerHTML = "";
     svg.setAttribute("viewBox", `0 0 ${this.widthMm} ${this.heightMm}`);
+    // A board one plays on keeps disks large enough to grab; a board one watches only the width.
+    const minHeightPx = options.interactive ? MIN_DISK_HEIGHT_PX : 0;
+    const pxPerMm = Math.max(MIN_DISK_WIDTH_PX / this.diskDiameter(1), minHeightPx / geometry.disk_thickness_mm);
+    svg.style.minWidth = `${Math.ceil(this.widthMm * pxPerMm)}px`;
+    svg.style.minHeight = `${Math.ceil(this.heightMm * pxPerMm)}px`;
     this.background = el("g", { class: "background" }, svg);
     this.pegLayer = el("g", { class: "pegs" }, svg);
     this.diskLayer = el("g", { class: "disks" }, svg);
     this.armLayer = el("g", { class: "arm-layer", "aria-hidden": "true" }, svg);
     this.drawBackground();
+    this.panned = false;
+    if (options.interactive) this.enableTouchPan();
   }
 
   get pegs() {
@@ -139,7 +150,9 @@ export class BoardView {
       label.textContent = LETTERS[peg];
       if (this.options.interactive) {
         hit.addEventListener("keydown", (ev) => this.onPegKey(ev, peg));
-        hit.addEventListener("click", () => this.options.onPegActivate && this.options.onPegActivate(peg));
+        hit.addEventListener("click", () => {
+          if (!this.panned && this.options.onPegActivate) this.options.onPegActivate(peg);
+        });
       }
       this.pegNodes.push(hit);
     });
@@ -156,6 +169,29 @@ export class BoardView {
     } else if (/^[1-8]$/.test(ev.key) && Number(ev.key) <= this.pegs) {
       this.pegNodes[Number(ev.key) - 1].focus();
     }
+  }
+
+  // A finger on the board but off a top disk scrolls a board wider than its box sideways. The board itself takes
+  // no browser panning (touch-action: none, which Chromium honours on the <svg> and not on its disks), so that a
+  // finger on a disk drags the disk.
+  enableTouchPan() {
+    const box = this.svg.parentElement;
+    let pan = null;
+    // Handler properties, not listeners: a new BoardView on the same <svg> replaces the old one's.
+    this.svg.onpointerdown = (ev) => {
+      this.panned = false;
+      if (ev.pointerType !== "touch" || ev.target.closest(".disk.top") || box.scrollWidth <= box.clientWidth) return;
+      pan = { id: ev.pointerId, x: ev.clientX, left: box.scrollLeft };
+    };
+    this.svg.onpointermove = (ev) => {
+      if (!pan || ev.pointerId !== pan.id) return;
+      const dx = ev.clientX - pan.x;
+      if (Math.abs(dx) > 4) this.panned = true; // a pan, not a tap: no peg is picked when the finger lifts
+      box.scrollLeft = pan.left - dx;
+    };
+    this.svg.onpointerup = this.svg.onpointercancel = (ev) => {
+      if (pan && ev.pointerId === pan.id) pan = null;
+    };
   }
 
   // Centre (u, z) in mm of a disk at `level` (0 = bottom) on `peg`.
@@ -216,7 +252,8 @@ export class BoardView {
     this.pegNodes.forEach((node, peg) => {
       const stack = stacks[peg] || [];
       const topText = stack.length ? `, top disk ${stack[stack.length - 1]}` : "";
-      node.setAttribute("aria-label", `peg ${LETTERS[peg]}: ${stack.length} disks${topText}`);
+      const count = `${stack.length} disk${stack.length === 1 ? "" : "s"}`;
+      node.setAttribute("aria-label", `peg ${LETTERS[peg]}: ${count}${topText}`);
       node.classList.toggle("selected", this.selectedPeg === peg);
       node.classList.toggle("suggested-target", !!this.suggestion && this.suggestion.dst === peg);
     });

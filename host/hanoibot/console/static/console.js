@@ -7,15 +7,25 @@ import {
 import { LockPanel } from "./lock.js";
 import { RobotPanel } from "./robot.js";
 
-const token = new URLSearchParams(location.search).get("token");
 const stats = (window.__consoleStats = { latenciesMs: [], frameTimesMs: [], readyMs: null });
 const $ = (id) => document.getElementById(id);
-// Time one move takes when solving, in ms.
-const MOVE_MS = { fast: 160, slow: 750 };
+// The key that cancels a picked disk (Escape is the e-stop's and never doubles as cancel).
+export const CANCEL_PICK_KEY = "Backspace";
 
+// "1 disk", "3 disks".
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+// Time one Solve move takes, in ms, from the Speed list (0: one move per screen frame, no animation).
+function solveMoveMs() {
+  return Number($("solve-speed").value);
+}
+
+// The page's requests: JSON with the header a cross-site form cannot send (the token, when one is needed, is the
+// HttpOnly cookie the server set on the first load).
 export async function api(path, body) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers["X-Hanoibot-Token"] = token;
+  const headers = { "Content-Type": "application/json", "X-Hanoibot-Request": "1" };
   const response = await fetch(path, body ? { method: "POST", headers, body: JSON.stringify(body) } : { headers });
   const data = await response.json();
   if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
@@ -110,7 +120,7 @@ class Game {
       if (serial !== this.planSerial) return;
       $("moves-left").textContent = String(answer.moves_left);
       $("moves-left").title = answer.label;
-      if (answer.moves_left === 0 && this.moveCount > 0) this.say(`Solved in ${this.moveCount} moves.`);
+      if (answer.moves_left === 0 && this.moveCount > 0) this.say(`Solved in ${plural(this.moveCount, "move")}.`);
     } catch (err) {
       if (serial === this.planSerial) $("moves-left").textContent = `— (${err.message})`;
     }
@@ -137,7 +147,7 @@ class Game {
     this.stacks = applyMove(this.stacks, src, dst);
     this.history.push({ disk, src, dst });
     this.future = [];
-    this.moveCount += 1;
+    this.moveCount = this.history.length;
     this.clearSuggestion();
     this.say(`${how}: disk ${disk} from peg ${LETTERS[src]} to peg ${LETTERS[dst]}.`);
     this.refresh();
@@ -168,7 +178,8 @@ class Game {
       }
       view.selectedPeg = peg;
       const disk = this.stacks[peg][this.stacks[peg].length - 1];
-      this.say(`Picked disk ${disk} from peg ${LETTERS[peg]}: choose the peg to put it on (Enter).`);
+      this.say(`Picked disk ${disk} from peg ${LETTERS[peg]}: choose the peg to put it on (Enter), or ` +
+        `${CANCEL_PICK_KEY} to put it back.`);
       view.draw(this.stacks);
       return;
     }
@@ -183,12 +194,22 @@ class Game {
     view.pegNodes[peg].focus();
   }
 
+  // Put a picked disk back (the cancel key); true when there was one.
+  cancelPick() {
+    if (!this.view || this.view.selectedPeg === null) return false;
+    const peg = this.view.selectedPeg;
+    this.view.selectedPeg = null;
+    this.say(`Put back: disk ${this.stacks[peg][this.stacks[peg].length - 1]} stays on peg ${LETTERS[peg]}.`);
+    this.view.draw(this.stacks);
+    return true;
+  }
+
   undo() {
     const move = this.history.pop();
     if (!move) return;
     this.stacks = applyMove(this.stacks, move.dst, move.src);
     this.future.push(move);
-    this.moveCount += 1;
+    this.moveCount = this.history.length; // an undone move is taken back, not counted again
     this.clearSuggestion();
     this.say(`Undone: disk ${move.disk} back to peg ${LETTERS[move.src]}.`);
     this.refresh();
@@ -199,7 +220,7 @@ class Game {
     if (!move) return;
     this.stacks = applyMove(this.stacks, move.src, move.dst);
     this.history.push(move);
-    this.moveCount += 1;
+    this.moveCount = this.history.length;
     this.clearSuggestion();
     this.say(`Redone: disk ${move.disk} to peg ${LETTERS[move.dst]}.`);
     this.refresh();
@@ -228,15 +249,16 @@ class Game {
   }
 
   // --- Solve: animate the planner's moves from here, pausable and steppable ---
-  async solve(speed, startPaused = false) {
+  async solve(startPaused = false) {
     this.stopSolving();
     this.clearSuggestion();
-    const solving = { speed, queue: [], paused: startPaused, stepping: startPaused };
+    if (this.view) this.view.selectedPeg = null;
+    const solving = { queue: [], paused: startPaused, stepping: startPaused, movesLeft: null };
     this.solving = solving;
     $("solve-pause").setAttribute("aria-pressed", String(startPaused));
     $("solve-pause").textContent = startPaused ? "Resume" : "Pause";
     this.refresh();
-    this.say(`Solving ${speed}…`);
+    this.say("Solving…");
     while (this.solving === solving) {
       if (!solving.queue.length) {
         if (sameStacks(this.stacks, this.goal)) break;
@@ -244,6 +266,7 @@ class Game {
           const answer = await api("/api/plan", { ...this.puzzle(), limit: 2000 });
           solving.queue = answer.moves;
           solving.label = answer.label;
+          solving.movesLeft = answer.moves_left;
         } catch (err) {
           this.say(`Cannot solve from here: ${err.message}`, true);
           break;
@@ -256,15 +279,19 @@ class Game {
       }
       solving.stepping = false;
       const move = solving.queue.shift();
-      await this.animateMove(move, MOVE_MS[speed], solving);
+      await this.animateMove(move, solveMoveMs(), solving);
       if (this.solving !== solving) return;
       this.stacks = applyMove(this.stacks, move.src, move.dst);
       this.history.push({ disk: move.disk, src: move.src, dst: move.dst });
       this.future = [];
-      this.moveCount += 1;
+      this.moveCount = this.history.length;
       this.view.draw(this.stacks);
       $("move-count").textContent = String(this.moveCount);
       $("position").textContent = stateText(this.stacks);
+      // Each move of the plan leaves one fewer: the count stays the planner's without asking it every move.
+      solving.movesLeft -= 1;
+      this.planSerial += 1; // an answer still on its way is for an older position
+      $("moves-left").textContent = String(solving.movesLeft);
     }
     if (this.solving === solving) {
       this.solving = null;
@@ -273,8 +300,28 @@ class Game {
     }
   }
 
+  // Play `move` on the screen in `durationMs` (0: one frame, no animation); a Pause holds the disk where it is
+  // until Resume, or until Step plays the held move to its end.
   animateMove(move, durationMs, solving) {
     const view = this.view;
+    if (durationMs <= 0) {
+      let isStep = solving.paused;
+      return new Promise((resolve) => {
+        const frame = (now) => {
+          if (this.solving === solving && solving.paused && !isStep) {
+            if (!solving.stepping) {
+              requestAnimationFrame(frame); // paused: wait for Resume or Step
+              return;
+            }
+            isStep = true; // this Step is spent on this move
+            solving.stepping = false;
+          }
+          stats.frameTimesMs.push(now);
+          resolve();
+        };
+        requestAnimationFrame(frame);
+      });
+    }
     const from = view.diskCentre(move.src, this.stacks[move.src].length - 1);
     const to = view.diskCentre(move.dst, this.stacks[move.dst].length);
     const lift = view.liftHeight();
@@ -292,7 +339,7 @@ class Game {
       let start = null;
       let elapsed = 0;
       let last = null;
-      const isStep = solving.paused; // a Step plays its move to the end; a Pause holds the disk mid-air
+      let isStep = solving.paused; // a Step plays its move to the end; a Pause holds the disk mid-air
       const frame = (now) => {
         if (this.solving !== solving) {
           view.floating = null;
@@ -301,6 +348,10 @@ class Game {
         }
         stats.frameTimesMs.push(now);
         if (start === null) start = now;
+        if (solving.paused && !isStep && solving.stepping) {
+          isStep = true; // Step after Pause: this held move goes to its end, and that is the step
+          solving.stepping = false;
+        }
         if (solving.paused && !isStep && last !== null) start += now - last; // hold the disk where it is while paused
         last = now;
         elapsed = now - start;
@@ -324,14 +375,14 @@ class Game {
     solving.paused = !solving.paused;
     $("solve-pause").setAttribute("aria-pressed", String(solving.paused));
     $("solve-pause").textContent = solving.paused ? "Resume" : "Pause";
-    this.say(solving.paused ? "Paused: Step plays one move, Resume goes on." : `Solving ${solving.speed}…`);
+    this.say(solving.paused ? "Paused: Step plays one move, Resume goes on." : "Solving…");
     if (!solving.paused && solving.wake) solving.wake();
   }
 
   step() {
     const solving = this.solving;
     if (!solving) {
-      this.solve("slow", true);
+      this.solve(true);
       return;
     }
     if (!solving.paused) this.togglePause();
@@ -373,15 +424,16 @@ async function main() {
   $("undo").addEventListener("click", () => game.undo());
   $("redo").addEventListener("click", () => game.redo());
   $("suggest").addEventListener("click", () => game.suggest());
-  $("solve-fast").addEventListener("click", () => game.solve("fast"));
-  $("solve-slow").addEventListener("click", () => game.solve("slow"));
+  $("solve").addEventListener("click", () => game.solve());
   $("solve-pause").addEventListener("click", () => game.togglePause());
   $("solve-step").addEventListener("click", () => game.step());
-  const robot = new RobotPanel({ token, stats, game });
+  const robot = new RobotPanel({ stats, game });
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") {
       ev.preventDefault();
-      robot.estop();
+      robot.estop(); // only the e-stop: a picked disk stays picked
+    } else if (ev.key === CANCEL_PICK_KEY && !/^(INPUT|SELECT|TEXTAREA)$/.test(ev.target.tagName)) {
+      if (game.cancelPick()) ev.preventDefault();
     }
   });
   $("estop").addEventListener("click", () => robot.estop());

@@ -78,8 +78,11 @@ export class LockPanel {
       button.dataset.colour = colour;
       const disk = answer.split === null ? null : Math.abs(number - answer.split) + 1;
       if (disk === 1) button.classList.add("split");
-      button.setAttribute("aria-label", `button ${number}: ${colour}${disk === null ? "" : `, disk ${disk}`}`);
-      button.innerHTML = `<span class="number">${number}</span><span class="disk">${disk === null ? "" : disk}</span>`;
+      // Named by its visible text plus words only a screen reader reads ("1: red, disk 2"), so the name a voice
+      // user says (the number) is part of it.
+      const said = `: ${colour}${disk === null ? "" : ", disk"}`;
+      button.innerHTML = `<span class="number">${number}</span><span class="sr-only">${said}</span> ` +
+        `<span class="disk">${disk === null ? "" : disk}</span>`;
       button.disabled = answer.open;
       button.addEventListener("click", () => this.press(number));
       row.appendChild(button);

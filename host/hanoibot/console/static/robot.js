@@ -3,6 +3,7 @@ import { BoardView } from "./board.js";
 import { stateText } from "./puzzle.js";
 
 const $ = (id) => document.getElementById(id);
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function formatSeconds(s) {
   if (s === null || s === undefined) return "";
@@ -11,8 +12,7 @@ function formatSeconds(s) {
 }
 
 export class RobotPanel {
-  constructor({ token, stats, game }) {
-    this.token = token;
+  constructor({ stats, game }) {
     this.stats = stats;
     this.game = game;
     this.controls = false;
@@ -21,8 +21,7 @@ export class RobotPanel {
   }
 
   async start() {
-    const headers = this.token ? { "X-Hanoibot-Token": this.token } : {};
-    const info = await (await fetch("/api/robot", { headers })).json();
+    const info = await (await fetch("/api/robot")).json();
     $("robot-port").textContent = `on ${info.port}`;
     this.view = new BoardView($("robot-board"), info.geometry, { interactive: false });
     this.view.draw(info.geometry.peg_u_mm.map(() => []), { arm: info.geometry.home_arm_mm });
@@ -36,9 +35,8 @@ export class RobotPanel {
 
   connectSocket() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
     return new Promise((resolve) => {
-      const socket = new WebSocket(`${scheme}://${location.host}/ws${query}`);
+      const socket = new WebSocket(`${scheme}://${location.host}/ws`);
       this.socket = socket;
       socket.addEventListener("message", (ev) => {
         const message = JSON.parse(ev.data);
@@ -93,7 +91,7 @@ export class RobotPanel {
   onRole(message) {
     this.controls = message.controls;
     $("role").textContent = message.controls
-      ? `You control the arm (${message.you}); ${message.watchers} other tab(s) watching.`
+      ? `You control the arm (${message.you}); ${plural(message.watchers, "other tab")} watching.`
       : `Read-only: ${message.controller} controls the arm. You can watch; E-stop still works.`;
     document.body.dataset.role = message.controls ? "control" : "watch";
     this.update();

@@ -28,6 +28,14 @@ class PicoPty:
         self.pico = pico
         self.link_path = Path(link_path) if link_path is not None else None
         self._stopping = False
+        self._replug = False
+        self._power_cycle = False
+        self._master_fd = self._slave_fd = -1
+        self.device_path = ""
+        self._plug_in()
+
+    def _plug_in(self) -> None:
+        """A new pty, with the symlink pointed at it."""
         self._master_fd, self._slave_fd = os.openpty()
         tty.setraw(self._slave_fd)
         os.set_blocking(self._master_fd, False)
@@ -52,10 +60,26 @@ class PicoPty:
         """Ask :meth:`serve` to return (safe from a signal handler)."""
         self._stopping = True
 
+    def request_replug(self) -> None:
+        """Ask :meth:`serve` to pull the virtual cable and plug it back in: a new pty behind the same symlink, the
+        board keeps running (safe from a signal handler)."""
+        self._replug = True
+
+    def request_power_cycle(self) -> None:
+        """Ask :meth:`serve` to switch the board off and on (safe from a signal handler)."""
+        self._power_cycle = True
+
     def serve(self) -> None:
         """Copy bytes both ways until :meth:`stop` or the board's emulator ends."""
         try:
             while not self._stopping and self.pico.is_running:
+                if self._replug:
+                    self._replug = False
+                    self._unplug()
+                    self._plug_in()
+                if self._power_cycle:
+                    self._power_cycle = False
+                    self.pico.power_cycle()
                 room = USB_FIFO_BYTES - self.pico.in_flight
                 readers = [self._master_fd] if room > 0 else []
                 with contextlib.suppress(InterruptedError):
@@ -66,12 +90,16 @@ class PicoPty:
         finally:
             self.close()
 
-    def close(self) -> None:
-        """Close the pty and remove the symlink."""
+    def _unplug(self) -> None:
+        """Close the pty (the host sees its port vanish)."""
         for fd in (self._master_fd, self._slave_fd):
             with contextlib.suppress(OSError):
                 os.close(fd)
         self._master_fd = self._slave_fd = -1
+
+    def close(self) -> None:
+        """Close the pty and remove the symlink."""
+        self._unplug()
         if self.link_path is not None:
             with contextlib.suppress(FileNotFoundError):
                 self.link_path.unlink()

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ...errors import ConfigError
+from ...firmware_source import FirmwareSource, shipped_firmware
 from .uf2 import FLASH_BYTES, flash_image
 
 FS_OFFSET = 0xA0000
@@ -24,29 +25,28 @@ SERVO_DRIVERS = ("pwm", "pca9685")
 
 
 def firmware_dir() -> Path:
-    """The folder holding ``main.py``, ``board_config.py`` and ``hanoifw/`` (the source checkout's
-    firmware_micropython); ConfigError when this hanoibot was installed without it."""
-    import hanoifw
-
-    folder = Path(hanoifw.__file__).resolve().parent.parent
-    if not (folder / "main.py").is_file() or not (folder / "board_config.py").is_file():
-        raise ConfigError(
-            f"firmware files not found next to {folder / 'hanoifw'}: expected main.py and board_config.py"
-        )
+    """The folder holding ``main.py``, ``board_config.py`` and ``hanoifw/`` of a source checkout
+    (``firmware_micropython``); ConfigError when this hanoibot was installed without it (see
+    :func:`~hanoibot.firmware_source.shipped_firmware` for the files wherever they are)."""
+    source = shipped_firmware()
+    folder = source.package_dir.parent
+    if source.main_py.parent != folder:
+        raise ConfigError(f"firmware files not found next to {source.package_dir}: this hanoibot is installed")
     return folder
 
 
 def firmware_files(folder: Path | None = None, *, servo_driver: str = "pwm") -> dict[str, bytes]:
-    """The files the README copies to the board, by path on the board, with ``SERVO_DRIVER = servo_driver``."""
+    """The files the README copies to the board, by path on the board, with ``SERVO_DRIVER = servo_driver``
+    (from the firmware ``folder``, default the shipped firmware, in a checkout or an installed wheel)."""
     if servo_driver not in SERVO_DRIVERS:
         raise ConfigError(f"servo driver {servo_driver!r} is unknown: expected one of {', '.join(SERVO_DRIVERS)}")
-    source = folder if folder is not None else firmware_dir()
-    files = {f"hanoifw/{path.name}": path.read_bytes() for path in sorted((source / "hanoifw").glob("*.py"))}
-    files["main.py"] = (source / "main.py").read_bytes()
-    config = (source / "board_config.py").read_text(encoding="utf-8")
+    source = FirmwareSource.from_folder(folder) if folder is not None else shipped_firmware()
+    files = {f"hanoifw/{path.name}": path.read_bytes() for path in source.modules()}
+    files["main.py"] = source.main_py.read_bytes()
+    config = source.board_config_py.read_text(encoding="utf-8")
     config, found = re.subn(r"(?m)^SERVO_DRIVER = .*$", f'SERVO_DRIVER = "{servo_driver}"', config)
     if found != 1:
-        raise ConfigError(f"{source / 'board_config.py'} has no line 'SERVO_DRIVER = ...': expected exactly one")
+        raise ConfigError(f"{source.board_config_py} has no line 'SERVO_DRIVER = ...': expected exactly one")
     files["board_config.py"] = config.encode()
     return files
 

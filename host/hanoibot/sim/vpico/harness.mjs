@@ -5,6 +5,7 @@
 // In (stdin):  {"op":"serial","hex":".."}  bytes for the board's USB CDC input (the host keeps <= 512 in flight)
 //              {"op":"adc","channel":0,"value":1234}  12-bit ADC input value (GP26..GP29 = channels 0..3)
 //              {"op":"gpio","pin":22,"level":1}        an input level driven onto a GPIO pin
+//              {"op":"reset"}                         a power cycle: the chip boots again (flash kept)
 //              {"op":"stop"}
 // Out (stdout): {"ev":"serial","hex":".."}  bytes the board sent on USB CDC
 //               {"ev":"taken","n":N}        N input bytes left the USB FIFO into the firmware
@@ -126,7 +127,9 @@ function boot(cause, carried) {
   watchdog.onWatchdogTrigger = () => {
     watchdog.timer.enable = false;
     watchdog.alarm.enable = false;
-    rebootPending = { reason: watchdog.reason, scratch: watchdog.scratchData.slice(), flash: rp2040.flash };
+    rebootPending = {
+      cause: 'wdt', reason: watchdog.reason, scratch: watchdog.scratchData.slice(), flash: rp2040.flash,
+    };
   };
   wireI2C(rp2040);
   const cdc = new USBCDC(rp2040.usbCtrl);
@@ -289,6 +292,11 @@ lines.on('line', (line) => {
   } else if (message.op === 'stats') {
     emit({ ev: 'stats', t_us: nowNs() / 1000, cycles, idle_us: idleNs / 1000, wall_ms: performance.now() - wallOriginMs });
     flushOut();
+  } else if (message.op === 'reset') {
+    const watchdog = chip.rp2040.peripherals[0x40058];
+    rebootPending = {
+      cause: 'power', reason: 0, scratch: new Uint32Array(watchdog.scratchData.length), flash: chip.rp2040.flash,
+    };
   } else if (message.op === 'stop') {
     stopping = true;
   }
@@ -338,7 +346,7 @@ function runSlice() {
     const carried = rebootPending;
     rebootPending = null;
     timeOffsetNs = nowNs();
-    boot('wdt', carried);
+    boot(carried.cause, carried);
   }
   flushOut();
   if (capped && nowNs() >= capNs) {

@@ -248,6 +248,10 @@ class VirtualPico:
             return bytes(self._console)
 
     # --- the world around the board ----------------------------------------------------------------------
+    def power_cycle(self) -> None:
+        """Switch the board off and on: the chip boots again from its flash (a new boot id)."""
+        self._send({"op": "reset"})
+
     def set_rail_powered(self, powered: bool) -> None:
         """Switch the servo supply (the e-stop switch): the servos go limp and the rail-sense pin GP22 follows."""
         self.rail_powered = powered

@@ -1,0 +1,1 @@
+../../../../firmware_micropython/board_config.py

@@ -1,0 +1,1 @@
+"""The operations every front end calls (see DESIGN.md, decision 16)."""

@@ -1,0 +1,55 @@
+"""How ``sim://`` is locked: per user. Each user's lock folder is their own, so two people's simulations never
+refuse each other; the same user's second ``sim://`` command is refused naming the first, which is how
+``hanoibot estop --port sim://`` from another terminal reaches a simulated run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hanoibot.errors import PortBusy
+from hanoibot.link.port_lock import PortLock
+
+#: A process that holds a sim:// port until its stdin closes: the simulation of someone else, or another terminal.
+HOLD = "import sys\nfrom hanoibot.link.port_lock import PortLock\nwith PortLock(sys.argv[1]):\n" + (
+    "    print('held', flush=True)\n    sys.stdin.read()\n"
+)
+
+
+@pytest.fixture
+def holder_of(tmp_path: Path) -> Iterator[object]:
+    started: list[subprocess.Popen[str]] = []
+
+    def hold(port: str, runtime_dir: Path) -> None:
+        runtime_dir.mkdir(mode=0o700, exist_ok=True)
+        env = {"XDG_RUNTIME_DIR": str(runtime_dir), "PATH": "/usr/bin:/bin"}
+        process = subprocess.Popen(
+            [sys.executable, "-c", HOLD, port], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
+        started.append(process)
+        assert process.stdout is not None and process.stdout.readline().strip() == "held"
+
+    yield hold
+    for process in started:
+        process.communicate("", timeout=20)
+
+
+def test_another_users_sim_is_not_ours(holder_of, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    holder_of("sim://", tmp_path / "someone-else")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "me"))
+    (tmp_path / "me").mkdir(mode=0o700)
+    with PortLock("sim://"):
+        pass  # not refused: their lock lives in their own folder
+
+
+def test_the_same_users_sim_is_refused_naming_the_holder(  # type: ignore[no-untyped-def]
+    holder_of, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine = tmp_path / "me"
+    holder_of("sim://", mine)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(mine))
+    with pytest.raises(PortBusy, match=r"port sim:// is in use .*hanoibot estop --port sim://"):
+        PortLock("sim://").acquire()  # the same user's board: refused, and estop reaches it
