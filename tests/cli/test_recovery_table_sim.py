@@ -56,7 +56,7 @@ def end_by_fault(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyP
 
 def end_by_estop(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's e-stop latches after the second move (as its button would)."""
-    from hanoibot.commands import run_view
+    from hanoibot.cli_support import run_view
     from hanoibot.sim.board import SimBoard
 
     boards: list[Any] = []

@@ -24,10 +24,14 @@ def test_the_default_board_has_the_arm_and_disks() -> None:
 
 def test_servos_turn_at_the_worlds_speeds_and_the_speed_factor_scales_them_once() -> None:
     config = load_config()
-    assert make_wire({"world": "0"}).board.servos._max_speed_us_per_s == [None] * 5, "a bare board moves no arm"
-    limited = make_wire({"board": "AAA"}).board.servos._max_speed_us_per_s
+
+    def speeds(options: dict[str, str]) -> list[float | None]:
+        return [traits.max_speed_us_s for traits in make_wire(options).board.servos.traits]
+
+    assert speeds({"world": "0"}) == [None] * 5, "a bare board moves no arm"
+    limited = speeds({"board": "AAA"})
     assert limited == pytest.approx(list(config.max_speeds_us_s()))
-    doubled = make_wire({"board": "AAA", "speed": "2"}).board.servos._max_speed_us_per_s
+    doubled = speeds({"board": "AAA", "speed": "2"})
     assert doubled == pytest.approx([2 * rate for rate in config.max_speeds_us_s()])
 
 

@@ -67,6 +67,12 @@ def register(subparsers: Any) -> None:
         parser.add_argument(flag, metavar=metavar, help=text)
     parser.add_argument("--no-world", action="store_true", help="a bare board: no arm or disk physics (for link tests)")
     parser.add_argument(
+        "--random-world",
+        action="store_true",
+        help="a randomized world drawn from --seed: the robot as built within the config's [tolerances] "
+        "(docs/margins.md; sim://?world=random&seed=S)",
+    )
+    parser.add_argument(
         "--baud", metavar="N", type=_baud, help="carry at most N/10 bytes/s each way, like a UART (default: pty speed)"
     )
     pico = parser.add_argument_group("virtual Pico (stock MicroPython on an emulated RP2040; needs Node)")
@@ -95,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
     options = {name: str(getattr(args, name)) for name in names if getattr(args, name) is not None}
     if args.no_world:
         options["world"] = "0"
+    elif args.random_world:
+        options["world"] = "random"
     if args.slow is not None and not args.pico:
         from ..errors import ConfigError
 

@@ -22,7 +22,9 @@ from ..errors import ConfigError
 from ..motion.calibration import Calibration, LinearCalibration, PointsCalibration
 from ..motion.geometry import DEFAULT_MAX_ACCEL_DEG_S2, JOINT_NAMES, Arm, Board, ColourSet, Joint, Peg
 from ..motion.hardware import DEFAULT_ON_PEG_SPEED_RATIO, Gripper, MotionSettings, Servo
+from ..motion.margins import check_margins
 from ..motion.robot import RobotConfig
+from ..motion.tolerances import Tolerances
 from ..motion.workspace import check_board, check_reachable
 from ..puzzle import MAX_PEGS, MIN_PEGS, peg_letter
 from ..puzzle.colours import COLOUR_NAMES
@@ -95,6 +97,7 @@ def parse_config(data: bytes, *, source_path: Path | None = None) -> RobotConfig
     servos = tuple(_read_servo(servos_section.table(joint), arm.joints[i], i) for i, joint in enumerate(JOINT_NAMES))
     gripper = _read_gripper(servos_section.table("gripper"), root.table("gripper"))
     servos_section.finish()
+    tolerances = _read_tolerances(root.table("tolerances")) if root.has("tolerances") else Tolerances()
     root.finish()
     check_board(
         board,
@@ -104,9 +107,34 @@ def parse_config(data: bytes, *, source_path: Path | None = None) -> RobotConfig
     )
     check_reachable(board, arm, motion.clearance_mm)
     _check_colour_set(board, gripper, arm, motion)
-    return RobotConfig(
-        board, arm, (servos[0], servos[1], servos[2], servos[3]), gripper, motion, config_hash(data), source_path
+    config = RobotConfig(
+        board,
+        arm,
+        (servos[0], servos[1], servos[2], servos[3]),
+        gripper,
+        motion,
+        config_hash(data),
+        source_path,
+        tolerances,
     )
+    check_margins(config, tolerances)
+    return config
+
+
+def _read_tolerances(section: Section) -> Tolerances:
+    """``[tolerances]``: how far the built robot may differ from the config (hanoibot.motion.margins)."""
+    tolerances = Tolerances(
+        calibration_deg=section.number("calibration_deg", 0.0, 10.0),
+        servo_deadband_us=section.number("servo_deadband_us", 0.0, 50.0),
+        servo_backlash_us=section.number("servo_backlash_us", 0.0, 50.0),
+        servo_speed_sag=section.number("servo_speed_sag", 0.0, 0.5),
+        peg_position_mm=section.number("peg_position_mm", 0.0, 20.0),
+        peg_height_mm=section.number("peg_height_mm", 0.0, 20.0),
+        disk_hole_mm=section.number("disk_hole_mm", 0.0, 10.0),
+        disk_thickness_mm=section.number("disk_thickness_mm", 0.0, 5.0),
+    )
+    section.finish()
+    return tolerances
 
 
 def _read_board(section: Section) -> Board:
@@ -117,6 +145,9 @@ def _read_board(section: Section) -> Board:
     if any(b <= a for a, b in itertools.pairwise(diameters_mm)):
         raise section.error("disk_diameters_mm", diameters_mm, "strictly rising diameters, smallest disk first")
     thickness_mm = section.number("disk_thickness_mm", 1.0, 100.0)
+    hole_mm = section.number(
+        "disk_hole_diameter_mm", peg_diameter_mm, min(diameters_mm), low_open=True, default=peg_diameter_mm + 2.0
+    )
     peg_tables = section.tables("pegs", MIN_PEGS, MAX_PEGS)
     pegs = []
     for index, table in enumerate(peg_tables):
@@ -127,7 +158,9 @@ def _read_board(section: Section) -> Board:
         pegs.append(Peg(peg_letter(index), x_mm, y_mm, height_mm))
     colour_set = _read_colour_set(section.table("colour_set"), peg_diameter_mm) if section.has("colour_set") else None
     section.finish()
-    return Board(tuple(pegs), peg_diameter_mm, diameters_mm, thickness_mm, colour_set)
+    return Board(
+        tuple(pegs), peg_diameter_mm, diameters_mm, thickness_mm, colour_set, hole_play_mm=hole_mm - peg_diameter_mm
+    )
 
 
 def _read_colour_set(section: Section, peg_diameter_mm: float) -> ColourSet:

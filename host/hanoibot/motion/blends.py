@@ -1,11 +1,11 @@
 """Where the arm really goes through a move's segments, and whether that keeps clear of the board.
 
-The firmware runs each segment along its profile (minimum jerk, or trapezoidal with a ramp) and starts a blending
-segment ``min(blend, both ramps)`` before its predecessor ends, adding the two motions (hanoifw/motion.py): so a
-blend cuts its corner. The servos then trail their command: a hobby servo is a position loop, modelled here as a
-first-order lag with time constant ``settle_ms / 2`` (``settle_ms`` is the time it needs to come to rest, two time
-constants), which cuts every corner a little more, stops included. :func:`first_unclear_segment` follows the horns
-through the segments and accepts every point that is
+The commands are the firmware's own: :func:`horn_trace` replays the segments through ``hanoifw.motion.Motion``
+(its profiles and blends: a blending segment starts ``min(blend, both ramps)`` before its predecessor ends and the
+two motions add up, so a blend cuts its corner) stepped every :data:`CONTROL_TICK_MS`, as the board's loop steps
+it. The servos then measure one pulse per PWM frame and follow it by the one servo model that the simulated world
+uses too (:mod:`.servo_model`: a position loop with a top speed, which cuts every corner a little more, stops
+included). :func:`first_unclear_segment` follows the horns through the segments and accepts every point that is
 
 - within 1.5 ``[motion] line_tolerance_mm`` of the move's planned grip-point path (the polyline through the
   segments' targets: a straight piece itself may wander the tolerance from it, and the blends and the lag may add
@@ -23,15 +23,25 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
+
+from hanoifw.motion import Motion
 
 from .kinematics import Point
 from .paths import distance_to_line_mm
 from .robot import RobotConfig
+from .servo_model import PWM_FRAME_S, RESPONSE_S, ServoState, ServoTraits, follow
 
-#: Time step in ms at which the horns are followed.
+#: Time step in ms at which the horns are checked.
 STEP_MS = 4
+#: The board's control period in ms: the firmware advances its motion and writes the pulses this often.
+CONTROL_TICK_MS = 10
+#: Where the servos' PWM frames start (ms) relative to the control tick a move starts at: half a tick later (a
+#: board's PWM counter runs apart from its control loop; the simulated board does the same).
+FRAME_PHASE_MS = CONTROL_TICK_MS / 2
+#: Queue depth of the firmware (hanoifw.controller's default): segments the replay keeps queued.
+QUEUE_DEPTH = 8
 #: How far from the planned path a point may be, in units of ``line_tolerance_mm``: a piece itself may wander
 #: that far from its line, and the blends and the servos' lag may add half as much again.
 NEAR_FACTOR = 1.5
@@ -88,35 +98,75 @@ def start_times_ms(segments: Sequence[Timed]) -> list[int]:
     return starts
 
 
-def first_unclear_segment(
-    config: RobotConfig, start_us: Sequence[float], segments: Sequence[Timed], surroundings: Sequence[Surroundings]
-) -> int | None:
-    """Index of the segment that was last to start when the trailing horns first left the safe space (module
-    docstring), or None if they never do. ``surroundings`` gives the board for each segment."""
+def servo_traits(config: RobotConfig) -> list[ServoTraits]:
+    """The servos the checker assumes, one per channel: the config's top speeds (µs/s) and the model's loop."""
+    return [ServoTraits(rate, RESPONSE_S) for rate in config.max_speeds_us_s()]
+
+
+def horn_trace(
+    start_us: Sequence[float],
+    segments: Sequence[Timed],
+    traits: Sequence[ServoTraits],
+    *,
+    step_ms: float = STEP_MS,
+    settle_ms: float = 0.0,
+) -> Iterator[tuple[float, int, list[float]]]:
+    """(time in ms, index of the segment that started last, horn pulses in µs) every ``step_ms`` from the first
+    segment's start until ``settle_ms`` after the last one ends: the firmware's commands (module docstring) as
+    servos with ``traits`` follow them, one pulse per PWM frame."""
     starts = start_times_ms(segments)
-    targets = [tuple(map(float, start_us))] + [tuple(map(float, s.pulses_us)) for s in segments]
-    via = [config.grip_point(t) for t in targets]
-    tau_ms = config.motion.settle_ms / 2
-    keep = math.exp(-STEP_MS / tau_ms) if tau_ms > 0 else 0.0
-    horn = list(targets[0])
-    end_ms = starts[-1] + segments[-1].duration_ms + 3 * tau_ms
-    finished = 0  # segments before this one have finished: the command is at least at their target
-    active = 0  # the segment that started last
+    motion = Motion(len(start_us), QUEUE_DEPTH)
+    command = [round(p) for p in start_us]
+    done: list[int] = []
+    sent = 0
+    horns = [ServoState.at(p) for p in start_us]
+    latched = list(command)
+    end_ms = starts[-1] + segments[-1].duration_ms + settle_ms
+    tick_ms = 0.0  # the firmware has advanced to here
+    frame_ms = FRAME_PHASE_MS  # the next PWM frame starts here
+    state_ms = 0.0  # the horns are known up to here
+    active = 0
     t_ms = 0.0
     while t_ms <= end_ms:
-        while finished < len(segments) and starts[finished] + segments[finished].duration_ms <= t_ms:
-            finished += 1
+        while frame_ms <= t_ms:
+            while tick_ms + CONTROL_TICK_MS <= frame_ms:  # the firmware's ticks before this frame starts
+                while sent < len(segments) and motion.free_slots:
+                    s = segments[sent]
+                    ramp_ms = -1 if s.ramp_ms is None else s.ramp_ms
+                    motion.push(sent + 1, s.duration_ms, list(s.pulses_us), ramp_ms, s.blend_ms)
+                    sent += 1
+                motion.advance(CONTROL_TICK_MS, command, done)
+                tick_ms += CONTROL_TICK_MS
+            elapsed_s = (frame_ms - state_ms) / 1000
+            horns = [follow(tr, h, p, elapsed_s) for tr, h, p in zip(traits, horns, latched, strict=True)]
+            latched = list(command)
+            state_ms = frame_ms
+            frame_ms += PWM_FRAME_S * 1000
         while active + 1 < len(starts) and starts[active + 1] <= t_ms:
             active += 1
-        command = list(targets[finished])
-        for k in range(finished, active + 1):
-            s = progress(t_ms - starts[k], segments[k])
-            command = [c + (b - a) * s for c, a, b in zip(command, targets[k], targets[k + 1], strict=True)]
-        horn = [c + (h - c) * keep for h, c in zip(horn, command, strict=True)]
+        horns = [follow(tr, h, p, (t_ms - state_ms) / 1000) for tr, h, p in zip(traits, horns, latched, strict=True)]
+        state_ms = t_ms
+        yield t_ms, active, [h.horn_us for h in horns]
+        t_ms += step_ms
+
+
+def first_unclear_segment(
+    config: RobotConfig,
+    start_us: Sequence[float],
+    segments: Sequence[Timed],
+    surroundings: Sequence[Surroundings],
+    traits: Sequence[ServoTraits] | None = None,
+) -> int | None:
+    """Index of the segment that was last to start when the trailing horns first left the safe space (module
+    docstring), or None if they never do. ``surroundings`` gives the board for each segment; ``traits`` the servos
+    (default :func:`servo_traits`)."""
+    targets = [tuple(map(float, start_us))] + [tuple(map(float, s.pulses_us)) for s in segments]
+    via = [config.grip_point(t) for t in targets]
+    settle_ms = 3 * RESPONSE_S * 1000
+    for _t_ms, active, horn in horn_trace(start_us, segments, traits or servo_traits(config), settle_ms=settle_ms):
         nearby = via[max(0, active - 2) : active + 3]  # the lines of the segments around the running one
         if not _is_clear(config, config.grip_point(horn), horn[4], nearby, surroundings[active]):
             return active
-        t_ms += STEP_MS
     return None
 
 

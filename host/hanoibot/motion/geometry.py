@@ -51,6 +51,13 @@ class Board:
     disk_thickness_mm: float
     colour_set: ColourSet | None = None
     disk_colours: tuple[str, ...] = ()
+    #: How much wider (mm) every disk's hole is than the peg it slides on.
+    hole_play_mm: float = 2.0
+
+    @property
+    def disk_hole_diameter_mm(self) -> float:
+        """Diameter (mm) of every disk's hole."""
+        return self.peg_diameter_mm + self.hole_play_mm
 
     @property
     def disk_count(self) -> int:

@@ -6,19 +6,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .geometry import Arm, Board
 from .hardware import Gripper, MotionSettings, Servo
 from .kinematics import JointAngles, Point, forward_kinematics
+from .tolerances import Tolerances
 
 
 @dataclass(frozen=True)
 class RobotConfig:
     """A validated robot: board, arm, servos (joint order), gripper and motion settings.
 
-    ``config_hash`` is the sha256 (hex) of the file's bytes, for the journal; ``source_path`` the file read.
+    ``config_hash`` is the sha256 (hex) of the file's bytes, for the journal; ``source_path`` the file read;
+    ``tolerances`` how far the built robot may differ from all this (:mod:`.margins`).
     Channel order on the wire is base, shoulder, elbow, wrist, gripper.
     """
 
@@ -29,6 +31,7 @@ class RobotConfig:
     motion: MotionSettings
     config_hash: str
     source_path: Path | None
+    tolerances: Tolerances = field(default_factory=Tolerances)
 
     def with_colour_disks(self, sizes: int, per_size: int) -> RobotConfig:
         """This robot with its coloured disk set in use (``sizes`` sizes, ``per_size`` colours each; see

@@ -144,6 +144,7 @@ def _place(
     peg = build.config.board.peg(dst)
     build.holds_disk = True
     build.level(MotionPhase.TRAVEL, peg, carry_z_mm, grip_us, rise_first=rise_first)
+    build.rest()  # the lower starts from rest (STARTS_AT_REST): the trailing servos first bring the disk over the axis
     build.vertical(MotionPhase.LOWER, peg, grip_z_mm, grip_us)
     build.gripper(MotionPhase.RELEASE, open_us, hold=False)
     heights = [*build.heights]

@@ -20,6 +20,7 @@ from hanoifw.controller import Controller
 from hanoifw.protocol import FrameReader
 
 from ..clock import VirtualClock
+from ..motion.servo_model import ServoTraits
 from .chip import ChipTime
 from .servos import PWM_FRAME_S, VirtualServos
 
@@ -57,16 +58,21 @@ class SimBoard:
         seed: int | None = None,
         world: World | None = None,
         max_speed_us_per_s: list[float | None] | None = None,
+        servo_traits: list[ServoTraits] | None = None,
         tick_s: float = TICK_S,
         on_event: EventListener | None = None,
         stagger_ms: int = 200,
         slow: float | None = None,
+        outputs_survive_reset: bool = False,
     ) -> None:
         self.clock = clock if clock is not None else VirtualClock()
         self.channels = channels
         self.world = world
         self.tick_s = tick_s
         self.stagger_ms = stagger_ms  # the firmware switches outputs on this far apart after CONFIG
+        # A PCA9685 keeps pulsing through a reset of the MCU (the firmware finds its outputs on at boot); the
+        # RP2040's own PWM stops, and the servos go limp.
+        self.outputs_survive_reset = outputs_survive_reset
         self.events: list[Event] = []
         self.on_event = on_event
         # None: the firmware answers a frame the instant it arrives; else frames and ticks cost chip time.
@@ -79,6 +85,7 @@ class SimBoard:
             max_speed_us_per_s=max_speed_us_per_s,
             frame_s=PWM_FRAME_S,
             frame_phase_s=tick_s / 2,
+            traits=servo_traits,
         )
         if world is not None and hasattr(world, "on_event"):
             world.on_event = self._log_world_event
@@ -159,7 +166,8 @@ class SimBoard:
     def reset(self, cause: str = "reset") -> None:
         """Reboot: a new boot id, the queue and serial buffers lost, every servo released until CONFIG."""
         # Bytes already returned by step() are on the wire (the real main.py writes them at once): keep them.
-        self.servos.release_all()
+        if not self.outputs_survive_reset:
+            self.servos.release_all()
         if self.chip is not None:
             self.chip.clear()
         self.controller = self._boot(cause)
@@ -235,9 +243,11 @@ class SimBoard:
         self._faults: set[str] = set()
         grip_sensor = self.world.grip_sensor if self.world is not None else None
         rail_sense = getattr(self.world, "rail", None)
+        held = self.servos.pulses_us() if self.outputs_survive_reset else [None]
         controller = Controller(
             self.servos,
             channels=self.channels,
+            held_us=None if None in held else held,
             boot_id=self._boot_id,
             reset_cause=cause,
             grip_sensor=grip_sensor,

@@ -10,6 +10,9 @@ new :class:`GripperPose` into events:
   disk falls onto the stack, and landing on a narrower disk is the fault ``BAD_STACK`` (equal diameters may
   stack; the rules may allow more, e.g. ``big-on-top``);
 * a **drop** (fault ``DROP``) when the fingers open with the disk away from every peg;
+* a **limp** grip when a servo goes unpowered with a disk in the fingers: an undriven servo holds nothing, so the
+  disk falls as if the fingers had opened where they last were (a place if it is threaded on a peg, else a drop;
+  logged, but no fault is latched: nothing on the board would see it);
 * a **collision** (fault ``COLLISION``) when the fingers, the palm above them or the held disk overlap a peg,
   a disk on a peg or the board surface by more than :data:`CONTACT_TOLERANCE_MM`. Poses are interpolated in
   steps of at most :data:`MAX_SUBSTEP_MM` so a fast move cannot tunnel through a thin peg between two ticks.
@@ -170,11 +173,15 @@ class DiskBoard:
     def update(self, t_s: float, pose: GripperPose | None) -> list[str]:
         """Move the gripper to ``pose`` at time ``t_s`` (s); returns the faults that newly happened.
 
-        ``pose`` None means the arm is unpowered: nothing moves and the next pose starts a fresh path.
+        ``pose`` None means a servo of the arm is unpowered: an undriven servo holds nothing, so a held disk is
+        let go where the fingers last were (:meth:`_let_go`); the arm sags out of any known pose and the next pose
+        starts a fresh path.
         """
         last = self._last_pose
         self._last_pose = pose
-        if pose is None or pose == last:
+        if pose is None:
+            return self._let_go(t_s, last)
+        if pose == last:
             return []
         faults: list[str] = []
         previous_width_mm = pose.width_mm if last is None else last.width_mm
@@ -217,6 +224,14 @@ class DiskBoard:
             self._log(t_s, "missed_pick", x_mm=pose.x_mm, y_mm=pose.y_mm, z_mm=pose.z_mm)
         return []
 
+    def _let_go(self, t_s: float, last: GripperPose | None) -> list[str]:
+        """The servos went limp with a disk in the fingers: the gripper opens under the disk's weight and the
+        disk falls, onto the peg it is threaded on (a place) or onto the table (a drop). Returns no fault."""
+        if self.held_disk is None or last is None:
+            return []
+        self._log(t_s, "limp", disk=self.held_disk)
+        return self._release(t_s, last, limp=True)
+
     def _is_aligned(self, pose: GripperPose, peg: int) -> bool:
         """True if the fingertips are at the top disk of ``peg``: centred and at its mid-height."""
         x_mm, y_mm = self.geometry.pegs_xy_mm[peg]
@@ -233,8 +248,9 @@ class DiskBoard:
         self._bodies = self._make_bodies()
         self._log(t_s, "pick", disk=disk, peg=peg_letter(peg))
 
-    def _release(self, t_s: float, pose: GripperPose) -> list[str]:
-        """Let go of the held disk: it falls onto the peg it is threaded on, or onto the table."""
+    def _release(self, t_s: float, pose: GripperPose, *, limp: bool = False) -> list[str]:
+        """Let go of the held disk: it falls onto the peg it is threaded on, or onto the table. A ``limp`` gripper
+        drops it without a fault: nothing on the board would see it fall (the drop is logged)."""
         disk = self.held_disk
         assert disk is not None
         self.held_disk = None
@@ -250,6 +266,8 @@ class DiskBoard:
                 return []
         self.loose_disks.append(disk)
         self._log(t_s, "drop", disk=disk, x_mm=pose.x_mm, y_mm=pose.y_mm)
+        if limp:
+            return []
         return [self._fault(t_s, FAULT_DROP, f"disk {disk} released away from every peg")]
 
     def _may_land(self, disk: int, onto: int | None) -> bool:

@@ -4,7 +4,8 @@ Options are strings, as they come from a URL query: the fault options of :class:
 (flip, drop, insert, dup, seed, reset_after) and the world options ``board`` (start state, e.g. ``ACAB``),
 ``rules`` (rule-set name, so ``BAD_STACK`` follows the plan's rules), ``config`` (robot TOML path) and ``speed``
 (servo speed factor), which are handed to ``hanoibot.sim.world.make_world`` when that module exists; without it,
-or with ``world=0`` (a bare board whose servos move nothing, for link tests that send arbitrary poses), the board
+``world=random`` makes the randomized world of the ``seed`` option (:mod:`hanoibot.sim.random_world`); with
+``world=0`` (a bare board whose servos move nothing, for link tests that send arbitrary poses), the board
 runs with no world.
 ``slow`` gives the board chip time (:mod:`hanoibot.sim.chip`): frames and control steps cost that many times what
 they cost a real Pico, so a host that sends too fast sees answers come late. With a world the virtual servos turn
@@ -51,16 +52,31 @@ def speed_factor(text: str) -> float:
 def world_from_options(options: Mapping[str, str]) -> World | None:
     """The arm-and-disk world for these options, or None (``world=0``, or no physics module installed)."""
     wanted = options.get("world", "1")
-    if wanted not in ("0", "1"):
-        raise ConfigError(f"sim option world={wanted!r} is invalid: expected 0 (bare board) or 1 (arm and disks)")
+    if wanted not in ("0", "1", "random"):
+        raise ConfigError(
+            f"sim option world={wanted!r} is invalid: expected 0 (bare board), 1 (arm and disks) or random "
+            "(a randomized world, drawn from the seed option)"
+        )
     if wanted == "0" or importlib.util.find_spec("hanoibot.sim.world") is None:
         return None
     module = importlib.import_module("hanoibot.sim.world")
     speed = speed_factor(options["speed"]) if "speed" in options else 1.0
+    random_seed = world_seed(options) if wanted == "random" else None
     world: World = module.make_world(
-        options.get("config"), options.get("board"), speed=speed, rules=options.get("rules")
+        options.get("config"), options.get("board"), speed=speed, rules=options.get("rules"), random_seed=random_seed
     )
     return world
+
+
+def world_seed(options: Mapping[str, str]) -> int:
+    """The ``seed`` option of a randomized world (``world=random``): a whole number, required."""
+    text = options.get("seed")
+    if text is None:
+        raise ConfigError("sim option world=random needs a seed: add seed=S (a whole number) to the URL, or --seed S")
+    try:
+        return int(text)
+    except ValueError:
+        raise ConfigError(f"sim option seed={text!r} is invalid: expected a whole number") from None
 
 
 def make_wire(
@@ -72,7 +88,20 @@ def make_wire(
         speed_factor(options["speed"])
     world = world_from_options(options)
     speeds = getattr(world, "max_speed_us_per_s", None)
+    traits = getattr(world, "servo_traits", None)
     boot_seed = spec.seed if "seed" in options else None  # no seed: random boot ids, new in every process
     slow = chip_slowdown(options["slow"]) if "slow" in options else None
-    board = SimBoard(clock=clock, seed=boot_seed, world=world, max_speed_us_per_s=speeds, on_event=on_event, slow=slow)
+    outputs = options.get("outputs", "pwm")
+    if outputs not in ("pwm", "pca9685"):
+        raise ConfigError(f"sim option outputs={outputs!r} is invalid: expected pwm or pca9685")
+    board = SimBoard(
+        clock=clock,
+        seed=boot_seed,
+        world=world,
+        max_speed_us_per_s=speeds,
+        servo_traits=traits,
+        on_event=on_event,
+        slow=slow,
+        outputs_survive_reset=outputs == "pca9685",
+    )
     return FaultyWire(board, spec)

@@ -3,16 +3,16 @@
 The firmware core calls :meth:`VirtualServos.set_pulse_us` and :meth:`VirtualServos.release` exactly as it calls
 the real PWM HAL. Each *change* of a channel's output is appended to :attr:`VirtualServos.history` as
 ``(t_s, channel, pulse_us)`` (``pulse_us`` is ``None`` when the channel is released), so tests can prove what
-the arm was told to do and in which order. With an optional per-channel maximum speed in µs/s the simulated horn
-lags behind the commanded pulse the way a real servo does; :meth:`position_us` reports where it actually is.
+the arm was told to do and in which order. Each channel's horn follows its pulse by the one servo model of
+:mod:`hanoibot.motion.servo_model` (the blend checker uses it too): a proportional position loop with a top speed,
+and optionally an acceleration limit, deadband, backlash and speed sag (:class:`ServoTraits`);
+:meth:`position_us` reports where the horn actually is.
 
-A hobby servo is a proportional position loop: its horn turns at a speed proportional to how far it is from the
-commanded pulse, up to its top speed. :func:`approach_us` models exactly that: speed = error / ``response_s``,
-capped at the channel's maximum. Every servo shares the same time constant, so servos that are within their
-speed limits trail the command by the same time and the arm stays on the path the command traces; only a
-channel asked to go faster than it can falls further behind. (A servo that always ran at full speed to its
-newest pulse would not: after every control tick a channel with little to do would arrive long before one near
-its limit, pulling the grip point off its straight line by up to a tick's worth of motion.)
+Every servo shares the same loop time constant, so servos that are within their speed limits trail the command by
+the same time and the arm stays on the path the command traces; only a channel asked to go faster than it can falls
+further behind. (A servo that always ran at full speed to its newest pulse would not: after every control tick a
+channel with little to do would arrive long before one near its limit, pulling the grip point off its straight
+line by up to a tick's worth of motion.)
 """
 
 from __future__ import annotations
@@ -21,49 +21,23 @@ import math
 from collections.abc import Callable, Sequence
 
 from ..errors import ConfigError
+from ..motion.servo_model import PWM_FRAME_S, RESPONSE_S, ServoState, ServoTraits, approach_us, follow
+
+__all__ = ["PWM_FRAME_S", "RESPONSE_S", "HistoryEntry", "ServoTraits", "VirtualServos", "approach_us"]
 
 #: One history entry: (time in s, channel, output pulse in µs or None when released).
 HistoryEntry = tuple[float, int, int | None]
-#: Time constant in s of every virtual servo's position loop: one frame of the 50 Hz servo PWM, the fastest a
-#: hobby servo can see a new pulse and react to it.
-RESPONSE_S = 0.02
-#: One frame of the 50 Hz servo PWM in s: a servo measures one pulse per frame.
-PWM_FRAME_S = 0.02
-
-
-def approach_us(
-    position_us: float, target_us: float, elapsed_s: float, max_speed_us_per_s: float, response_s: float
-) -> float:
-    """Where a horn at ``position_us`` is after ``elapsed_s`` s of turning toward ``target_us`` (pulses in µs).
-
-    Its speed is the error divided by ``response_s`` (s), capped at ``max_speed_us_per_s``: full speed while the
-    error is wider than ``max_speed_us_per_s * response_s``, then an exponential approach with time constant
-    ``response_s``. ``response_s = 0`` turns at full speed all the way. Exact for a target held for ``elapsed_s``.
-    """
-    error_us = target_us - position_us
-    distance_us = abs(error_us)
-    if distance_us == 0 or elapsed_s <= 0:
-        return position_us
-    proportional_us = max_speed_us_per_s * response_s  # below this error the speed is proportional to it
-    full_speed_s = max(distance_us - proportional_us, 0.0) / max_speed_us_per_s
-    if elapsed_s <= full_speed_s:
-        left_us = distance_us - max_speed_us_per_s * elapsed_s
-    elif response_s > 0:
-        left_us = min(distance_us, proportional_us) * math.exp(-(elapsed_s - full_speed_s) / response_s)
-    else:
-        left_us = 0.0
-    return target_us - math.copysign(left_us, error_us)
 
 
 class VirtualServos:
     """A bank of ``channels`` simulated servos read against a clock (``now_s`` returns seconds).
 
-    ``max_speed_us_per_s`` (per channel, None = an ideal servo that is always where it was told) and
-    ``response_s`` (the position loop's time constant in s) shape how a horn follows its pulse (:func:`approach_us`).
-    With ``frame_s`` (s) a servo takes a new pulse only at the start of each PWM frame, as the RP2040's double-
-    buffered compare registers and a servo measuring one pulse per frame make it: frames start at
-    ``frame_phase_s + k * frame_s``, and the horn turns toward the pulse given before the latest frame start.
-    None: every pulse counts from the instant it is given.
+    ``traits`` (one :class:`ServoTraits` per channel) say how each horn follows its pulse; the shorthand
+    ``max_speed_us_per_s`` (per channel, None = an ideal servo that is always where it was told) with
+    ``response_s`` (the position loop's time constant in s) makes plain ones. With ``frame_s`` (s) a servo takes a
+    new pulse only at the start of each PWM frame, as the RP2040's double-buffered compare registers and a servo
+    measuring one pulse per frame make it: frames start at ``frame_phase_s + k * frame_s``, and the horn turns
+    toward the pulse given before the latest frame start. None: every pulse counts from the instant it is given.
     """
 
     def __init__(
@@ -75,6 +49,7 @@ class VirtualServos:
         response_s: float = RESPONSE_S,
         frame_s: float | None = None,
         frame_phase_s: float = 0.0,
+        traits: Sequence[ServoTraits] | None = None,
     ) -> None:
         if channels < 1:
             raise ConfigError(f"servo channel count {channels} is invalid: expected at least 1")
@@ -88,16 +63,19 @@ class VirtualServos:
             raise ConfigError(f"servo response time {response_s} s is invalid: expected a finite number >= 0")
         if frame_s is not None and not (frame_s > 0 and math.isfinite(frame_s)):
             raise ConfigError(f"servo PWM frame {frame_s} s is invalid: expected a positive number of seconds")
+        if traits is None:
+            traits = [ServoTraits(speed, response_s) for speed in speeds]
+        elif len(traits) != channels:
+            raise ConfigError(f"servo traits have {len(traits)} entries: expected one per channel ({channels})")
         self.channels = channels
         self.history: list[HistoryEntry] = []
+        self.traits = list(traits)
         self._now_s = now_s
-        self._max_speed_us_per_s = speeds
-        self._response_s = response_s
         self._frame_s = frame_s
         self._frame_phase_s = frame_phase_s
         self._target_us: list[int | None] = [None] * channels  # the pulse given last
         self._latched_us: list[int | None] = [None] * channels  # the pulse the servo measured in its latest frame
-        self._position_us: list[float | None] = [None] * channels
+        self._state: list[ServoState | None] = [None] * channels
         self._updated_s: list[float] = [0.0] * channels
 
     # --- the HAL interface the firmware core calls -----------------------------------------------------
@@ -107,9 +85,9 @@ class VirtualServos:
             return
         now_s = self._now_s()
         self._settle(channel, now_s)
-        if self._position_us[channel] is None:
+        if self._state[channel] is None:
             # A servo that was unpowered snaps to its first pulse; we cannot know where the horn was.
-            self._position_us[channel] = float(pulse_us)
+            self._state[channel] = ServoState.at(pulse_us)
             self._latched_us[channel] = pulse_us
         self._target_us[channel] = pulse_us
         if self._frame_s is None:
@@ -118,12 +96,12 @@ class VirtualServos:
 
     def release(self, channel: int) -> None:
         """Stop the PWM on ``channel`` (the servo goes limp); recorded as ``None`` in :attr:`history`."""
-        if self._target_us[channel] is None and self._position_us[channel] is None:
+        if self._target_us[channel] is None and self._state[channel] is None:
             return
         now_s = self._now_s()
         self._target_us[channel] = None
         self._latched_us[channel] = None
-        self._position_us[channel] = None
+        self._state[channel] = None
         self.history.append((now_s, channel, None))
 
     # --- inspection ------------------------------------------------------------------------------------
@@ -139,7 +117,8 @@ class VirtualServos:
     def position_us(self, channel: int) -> float | None:
         """Where the horn of ``channel`` is now, as the pulse in µs it corresponds to (None = released)."""
         self._settle(channel, self._now_s())
-        return self._position_us[channel]
+        state = self._state[channel]
+        return None if state is None else state.horn_us
 
     def positions_us(self) -> list[float | None]:
         """:meth:`position_us` for every channel."""
@@ -154,7 +133,7 @@ class VirtualServos:
         the given pulse at every PWM frame start on the way (with ``frame_s``)."""
         start_s = self._updated_s[channel]
         self._updated_s[channel] = now_s
-        if self._position_us[channel] is None or self._target_us[channel] is None:
+        if self._state[channel] is None or self._target_us[channel] is None:
             return
         if self._frame_s is not None:
             frames = math.floor((start_s - self._frame_phase_s) / self._frame_s) + 1
@@ -167,12 +146,8 @@ class VirtualServos:
 
     def _turn(self, channel: int, elapsed_s: float) -> None:
         """Turn the horn of ``channel`` for ``elapsed_s`` s toward the pulse its servo measured last."""
-        position_us = self._position_us[channel]
+        state = self._state[channel]
         target_us = self._latched_us[channel]
-        speed = self._max_speed_us_per_s[channel]
-        if position_us is None or target_us is None:
+        if state is None or target_us is None:
             return
-        if speed is None:
-            self._position_us[channel] = float(target_us)
-            return
-        self._position_us[channel] = approach_us(position_us, target_us, elapsed_s, speed, self._response_s)
+        self._state[channel] = follow(self.traits[channel], state, target_us, elapsed_s)

@@ -14,10 +14,13 @@ from ..errors import ConfigError
 
 #: Fault options: probabilities per byte, the seed of every random stream, a reboot after that many frames.
 FAULT_OPTIONS = ("flip", "drop", "insert", "dup", "seed", "reset_after")
-#: World options: start state, rule set, robot config path, servo speed factor, 0 for a bare board.
+#: World options: start state, rule set, robot config path, servo speed factor, 0 for a bare board (random: a
+#: randomized world drawn from ``seed``).
 WORLD_OPTIONS = ("board", "config", "speed", "world", "rules")
-#: Options of the simulated board itself: ``slow`` = how many times slower than a real Pico its chip runs.
-BOARD_OPTIONS = ("slow",)
+#: Options of the simulated board itself: ``slow`` = how many times slower than a real Pico its chip runs;
+#: ``outputs=pca9685`` = the servos hang on a PCA9685, which keeps pulsing through a reset (default ``pwm``: the
+#: MCU's own PWM, which stops at a reset: the servos go limp and let go of a held disk).
+BOARD_OPTIONS = ("slow", "outputs")
 #: Every option each scheme takes (``realtime`` paces the simulator with the wall clock).
 SCHEME_OPTIONS = {
     "sim": (*FAULT_OPTIONS, *WORLD_OPTIONS, *BOARD_OPTIONS, "realtime"),

@@ -21,6 +21,7 @@ from typing import Protocol
 
 from ..config import RobotConfig, load_config
 from ..errors import ConfigError, PlanError
+from ..motion.servo_model import ServoTraits
 from ..puzzle import Rules, State
 from ..puzzle.rules import COLOUR_RULE_NAMES, RULE_NAMES
 from ..render.svg import Frame
@@ -29,7 +30,8 @@ from .disks import BoardGeometry, DiskBoard, Event
 from .rail import ServoRail
 from .sensors import GripSensor
 
-#: The hole in every disk is this much wider (mm) than the peg it slides on.
+#: The hole in every disk of the default robot is this much wider (mm) than the peg it slides on (a config sets
+#: its own with ``[board] disk_hole_diameter_mm``).
 HOLE_CLEARANCE_MM = 2.0
 #: Thickness (mm) of each gripper finger, seen from above.
 FINGER_THICKNESS_MM = 4.0
@@ -52,7 +54,7 @@ def board_geometry(config: RobotConfig) -> BoardGeometry:
         peg_diameter_mm=board.peg_diameter_mm,
         disk_diameters_mm=board.disk_diameters_mm,
         disk_thickness_mm=board.disk_thickness_mm,
-        hole_diameter_mm=board.peg_diameter_mm + HOLE_CLEARANCE_MM,
+        hole_diameter_mm=board.disk_hole_diameter_mm,
         finger_length_mm=gripper.finger_length_mm,
         palm_radius_mm=gripper.open_width_mm / 2 + FINGER_THICKNESS_MM,
         finger_thickness_mm=FINGER_THICKNESS_MM,
@@ -62,7 +64,8 @@ def board_geometry(config: RobotConfig) -> BoardGeometry:
 class SimWorld:
     """Arm, disks and grip sensor of one simulated robot, driven by the servo pulses of a SimBoard.
 
-    ``speed`` scales the servos' top speeds (``hanoibot emulate --speed``); ``frame_every_s`` (s), when set,
+    ``speed`` scales the servos' top speeds (``hanoibot emulate --speed``); ``geometry`` replaces the board the
+    config describes (a randomized world's pegs and disks); ``frame_every_s`` (s), when set,
     records a picture :class:`~hanoibot.render.svg.Frame` that often and at every pick and place, for
     :func:`~hanoibot.render.svg.render_run_svg`.
     """
@@ -76,18 +79,23 @@ class SimWorld:
         speed: float = 1.0,
         frame_every_s: float | None = None,
         rules: Rules | None = None,
+        geometry: BoardGeometry | None = None,
     ) -> None:
         if not (speed > 0 and math.isfinite(speed)):
             raise ConfigError(f"simulated servo speed factor {speed!r} is invalid: expected a positive number")
         self.config = config
         self.arm = arm if arm is not None else SimArm(config)
         self.events: list[Event] = []
-        self.disks = DiskBoard(board_geometry(config), start.stacks, events=self.events, rules=rules)
+        self.disks = DiskBoard(geometry or board_geometry(config), start.stacks, events=self.events, rules=rules)
         self.grip_sensor: GripSensor | None = (
             GripSensor(lambda: self.disks.grip_width_mm() > 0) if config.gripper.grip_sensor else None
         )
         self.rail = ServoRail()
         self.max_speed_us_per_s: list[float | None] = [rate * speed for rate in config.max_speeds_us_s()]
+        #: How each servo follows its pulse (None: plain servos at :attr:`max_speed_us_per_s`); a randomized world
+        #: (:mod:`.random_world`) sets its own, and the seed it drew them from.
+        self.servo_traits: list[ServoTraits] | None = None
+        self.seed: int | None = None
         self.frames: list[Frame] = []
         self._frame_every_s = frame_every_s
         self._next_frame_s = 0.0
@@ -166,6 +174,7 @@ def make_world(
     peg_offsets_mm: Mapping[int, tuple[float, float]] | None = None,
     frame_every_s: float | None = None,
     rules: str | None = None,
+    random_seed: int | None = None,
 ) -> SimWorld:
     """The simulated world for a robot config (path, config, or None for hardware/robot.toml) and start board.
 
@@ -174,7 +183,8 @@ def make_world(
     (dx, dy) in mm) make the simulated robot differ from its config, to model mis-calibration. ``rules`` is a
     rule-set name (``classic``, ``linear``, ``cyclic``, ``big-on-top``; default classic): what may land on what;
     ``bicolor`` or ``tricolor`` also puts the robot's coloured disks on the board (2 or 3 per size, see
-    :func:`colour_config`).
+    :func:`colour_config`). ``random_seed`` makes the randomized world of that seed
+    (:mod:`hanoibot.sim.random_world`): the robot as built within its tolerances, not as configured.
     """
     if isinstance(config_path_or_config, RobotConfig):
         config = config_path_or_config
@@ -192,6 +202,10 @@ def make_world(
     stacking = _rules(rules, start.pegs)
     if stacking is not None and stacking.per_size > 1:
         config = colour_config(config, start.n_disks, stacking.per_size)
+    if random_seed is not None:
+        from .random_world import random_world  # it builds on this module
+
+        return random_world(config, start, random_seed, speed=speed, rules=stacking)
     arm = SimArm(config, joint_offsets_deg=joint_offsets_deg)
     return SimWorld(config, start, arm=arm, speed=speed, frame_every_s=frame_every_s, rules=stacking)
 

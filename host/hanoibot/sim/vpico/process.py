@@ -89,6 +89,7 @@ class VirtualPico:
             len(PWM_PINS),
             now_s=lambda: self.time_s,
             max_speed_us_per_s=getattr(world, "max_speed_us_per_s", None),
+            traits=getattr(world, "servo_traits", None),  # a randomized world's own servos
         )
         self.rail_powered = True
         self._grip_state: tuple[bool, bool] | None = None

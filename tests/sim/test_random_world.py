@@ -1,0 +1,70 @@
+"""The randomized world: drawn within the config's tolerances, the same for the same seed, named in the URL."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from cli_runner import hanoibot
+from hanoibot.config import load_config
+from hanoibot.errors import ConfigError
+from hanoibot.puzzle import State
+from hanoibot.sim.factory import make_wire
+from hanoibot.sim.random_world import SERVO_ACCEL_FACTORS, draw, random_world
+from hanoibot.sim.world import board_geometry
+
+CONFIG = load_config()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_every_deviation_is_within_its_tolerance(seed: int) -> None:
+    t, deviations = CONFIG.tolerances, draw(CONFIG, seed)
+    assert all(abs(offset) <= t.calibration_deg for offset in deviations.joint_offsets_deg)
+    for traits, rate in zip(deviations.servo_traits, CONFIG.max_speeds_us_s(), strict=True):
+        assert traits.max_speed_us_s == rate
+        assert 0 <= traits.deadband_us <= t.servo_deadband_us and 0 <= traits.backlash_us <= t.servo_backlash_us
+        assert 1 - t.servo_speed_sag <= min(traits.speed_factor_up, traits.speed_factor_down) <= 1
+        assert traits.max_accel_us_s2 is not None and traits.max_accel_us_s2 > 0
+    for dx_mm, dy_mm, dh_mm in deviations.peg_offsets_mm:
+        assert math.hypot(dx_mm, dy_mm) <= t.peg_position_mm and abs(dh_mm) <= t.peg_height_mm
+    nominal = board_geometry(CONFIG)
+    assert nominal.hole_diameter_mm - t.disk_hole_mm <= deviations.hole_diameter_mm <= nominal.hole_diameter_mm
+    assert abs(deviations.disk_thickness_mm - nominal.disk_thickness_mm) <= t.disk_thickness_mm
+    assert SERVO_ACCEL_FACTORS[0] < SERVO_ACCEL_FACTORS[1]
+
+
+def test_a_seed_replays_its_world_and_another_seed_draws_another() -> None:
+    assert draw(CONFIG, 5) == draw(CONFIG, 5)
+    assert draw(CONFIG, 5) != draw(CONFIG, 6)
+
+
+def test_the_world_is_built_as_drawn() -> None:
+    deviations = draw(CONFIG, 3)
+    world = random_world(CONFIG, State.tower(3), 3)
+    assert world.seed == 3 and world.servo_traits == list(deviations.servo_traits)
+    assert world.arm.joint_offsets_deg == deviations.joint_offsets_deg
+    (peg_x_mm, peg_y_mm), peg = world.disks.geometry.pegs_xy_mm[0], CONFIG.board.pegs[0]
+    assert (peg_x_mm - peg.x_mm, peg_y_mm - peg.y_mm) == pytest.approx(deviations.peg_offsets_mm[0][:2])
+    assert world.disks.geometry.hole_diameter_mm == deviations.hole_diameter_mm
+
+
+def test_sim_url_world_random_makes_the_seeds_world_and_its_servos() -> None:
+    board = make_wire({"world": "random", "seed": "11", "board": "AAA"}).board
+    assert board.world is not None and getattr(board.world, "seed", None) == 11
+    assert board.servos.traits == list(draw(CONFIG, 11).servo_traits)
+
+
+@pytest.mark.parametrize(
+    ("options", "word"), [({"world": "random"}, "needs a seed"), ({"world": "random", "seed": "x"}, "seed='x'")]
+)
+def test_a_random_world_without_a_good_seed_is_refused(options: dict[str, str], word: str) -> None:
+    with pytest.raises(ConfigError, match=word):
+        make_wire(options)
+
+
+def test_emulate_random_world_without_a_seed_exits_2_naming_it() -> None:
+    result = hanoibot("emulate", "--random-world", timeout_s=30)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "hanoibot: error: sim option world=random needs a seed: add seed=S (a whole number) to the URL, or --seed S"
+    ]
