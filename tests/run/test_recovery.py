@@ -44,7 +44,9 @@ class FakeBoard:
         self.asked += 1
         values = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
         base = {"boot_id": "b", "mode": "FAULT", "free_slots": 8, "faults": ("HOST_LOST",), "grip": "held"}
-        return Status(**({"grip_raw": 40000} | base | values), rail="on", pulses_us=(1500,) * 5)
+        fields = {"grip_raw": 40000} | base | values
+        off = fields["mode"] == "UNCONFIGURED"  # a reset board on GPIO PWM: every output off
+        return Status(**fields, rail="on", pulses_us=(0 if off else 1500,) * 5)
 
     def estop(self) -> None:
         self.calls.append("estop")

@@ -135,11 +135,14 @@ def test_a_disk_left_in_the_gripper_by_a_reset_stops_resume_before_anything_move
     believed = plan.state_at(log.moves_done)
     events_before = len(board.world.events)
     history_before = len(board.servos.history)
-    assert board.world.grip_sensor.read_u16() < 1000, "a limp gripper draws no current: no verdict from it"
     with pytest.raises(RunFault, match=f"gripper still holds disk {carried.disk}"):
         resume_after_reset(log, check_journal(log, robot.config.config_hash, str(path)), robot, believed)
     robot.close()
     assert board.world.held_disk == carried.disk, "the disk stays in the gripper: never dropped"
     assert board.world.events[events_before:] == []
     gripper = [pulse for _t, ch, pulse in board.servos.history[history_before:] if ch == 4]
-    assert gripper and set(gripper) == {robot.config.gripper.closed_us}, "driven closed, never opened"
+    closed_us = robot.config.gripper.closed_us
+    assert gripper and gripper[-1] == closed_us, "driven closed"
+    assert gripper == sorted(gripper) if closed_us > gripper[0] else gripper == sorted(gripper, reverse=True), (
+        "from the pulse the PCA9685 kept straight to closed, never opening"
+    )

@@ -100,10 +100,16 @@ def grip_verdict(robot: Robot, *, first_cmd_id: int = 1) -> Status:
     if str(status.mode) != "UNCONFIGURED" or status.is_stopped:
         return status  # configured with the gripper on, or faulted: nothing is switched on here
     mins, maxs, starts, speeds, threshold = robot.limits()
-    closed = (*starts[:-1], config.gripper.closed_us)
+    kept = tuple(int(pulse) for pulse in status.pulses_us)
+    # A PCA9685 keeps pulsing through an MCU reset (the board reports those pulses): the arm stays where it is
+    # and only the fingers close; otherwise every output is off and the arm starts at the config's start pose.
+    holds_pose = len(kept) == len(starts) and all(pulse > 0 for pulse in kept)
+    closed = (*(kept if holds_pose else starts)[:-1], config.gripper.closed_us)
     session.configure(mins, maxs, closed, speeds, threshold)
     cmd_id = max(session.last_sent_cmd + 1, int(status.last_queued_cmd) + 1, first_cmd_id)
     hold_ms = max(grip_hold_ms(config), 2 * PWM_FRAME_MS)
+    if holds_pose:
+        hold_ms += robot.duration_between_ms(kept, closed)  # the fingers close from where they were kept
     session.send_move(cmd_id, list(closed), hold_ms)  # runs once every output is on
     enable_s = ENABLE_STAGGER_S * len(closed)
     session.wait_done(cmd_id, timeout_s=enable_s + hold_ms / 1000 + GRIP_PROBE_MARGIN_S)
