@@ -62,7 +62,9 @@ def resume_and_check(controller: Page, bench: Bench, row: str, *, dropped: bool 
     """Resume from the page: it finishes the run (a fault row may fault again, as may a reset that dropped the
     carried disk: the page was not told where it fell), or says there is nothing to."""
     controller.send("resume")
-    ended = controller.wait_for(lambda s: s["busy"] == "" and s["phase"] == "idle", "Resume over")
+    ended = controller.wait_for(
+        lambda s: s["busy"] == "" and s["phase"] == "idle" and not s["message"].startswith("running"), "Resume over"
+    )
     if row == "done":
         assert "no stopped run" in ended["error"], ended
     elif row == "fault" or dropped:

@@ -106,7 +106,9 @@ def test_homes_question_answered_late_after_a_typo(tmp_path: Path) -> None:
     with EmulatorProcess("--config", config, "--board", "AA", "--seed", "3") as emulator:
         port = emulator.port_path
         with ArmedCommand("estop", "--port", port, timeout_s=BOUND_S) as estop:
-            argv = [*HANOIBOT, "run", "-n", "2", "--plain", "--port", port, "--config", config]
+            # journaled where `home` does not look (a user who lost the journal): home must ask which disk
+            journal = ["--journal", str(tmp_path / "elsewhere.journal")]
+            argv = [*HANOIBOT, "run", "-n", "2", "--plain", "--port", port, "--config", config, *journal]
             run = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             try:
                 picked = wait_for_pick(emulator, 2)  # the second move's disk is in the gripper
