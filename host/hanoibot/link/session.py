@@ -21,7 +21,7 @@ from ..clock import Clock
 from ..errors import BadCommand, BoardError, LinkTimeout
 from .board_port import BoardPort
 from .core import LinkCore, stopped_by_estop_request
-from .status import Hello, Status
+from .status import Hello, Mode, Status
 
 
 class Session:
@@ -159,7 +159,7 @@ class Session:
         fields.append(int(grip_threshold))
         self.core.wait_acked(self.core.send_reliable(protocol.CONFIG, fields))
         status = self.status()
-        if status.mode == "UNCONFIGURED" or status.is_stopped:
+        if status.mode == Mode.UNCONFIGURED or status.is_stopped:
             raise BoardError(f"board did not take CONFIG: mode {status.mode}, faults {status.faults or 'none'}")
 
     def release(self) -> None:
@@ -258,7 +258,7 @@ class Session:
 
         def latched() -> bool:
             status = self.core.last_status
-            return status is not None and self.core.statuses > seen and status.mode == "ESTOP"
+            return status is not None and self.core.statuses > seen and status.mode == Mode.ESTOP
 
         self.core.request(lambda: self.core.send_immediate(protocol.ESTOP), latched)
 
@@ -275,7 +275,7 @@ class Session:
         """BoardError when the last STATUS shows a latched fault while command ``cmd_id`` waits."""
         status = self.last_status
         if status is not None and status.is_stopped and cmd_id > status.last_done_cmd:
-            if status.mode == "ESTOP" and self.core.estop_requests:
+            if status.mode == Mode.ESTOP and self.core.estop_requests:
                 text = stopped_by_estop_request(cmd_id)
             else:
                 faults = "|".join(status.faults)

@@ -78,7 +78,7 @@ def disks_at_stop(log: JournalLog, plan: Plan, last_done_cmd: int, grip: str) ->
     state = plan.state_at(log.moves_done) if log.board is None else State.parse(log.board, plan.rules.pegs)
     entry = log.open_move
     if entry is None:
-        if grip == "held":
+        if grip == Grip.HELD:
             raise RunFault(
                 "the gripper holds a disk but the journal has no move under way: tell which disk it is (run "
                 "hanoibot home --clear at a terminal) or take it out by hand, then run hanoibot home --clear"
@@ -86,11 +86,11 @@ def disks_at_stop(log: JournalLog, plan: Plan, last_done_cmd: int, grip: str) ->
         return DisksAtStop(state)
     disk, src, _ = entry.move
     phase = entry.phase_after(last_done_cmd)
-    if grip == "held" and phase is not MotionPhase.RETREAT:
+    if grip == Grip.HELD and phase is not MotionPhase.RETREAT:
         return DisksAtStop(state, disk, src)
     if phase is None or phase is MotionPhase.RETREAT:
         return DisksAtStop(state.apply(entry.move, plan.rules))  # released: the move is made
-    if grip == "empty":
+    if grip == Grip.EMPTY:
         if phase in ON_SOURCE:
             return DisksAtStop(state)  # not picked yet (or the pick missed)
         if phase is MotionPhase.RELEASE:
@@ -175,7 +175,7 @@ def put_away(
     """
     session = robot.session
     status = session.status()
-    if str(status.mode) == "UNCONFIGURED" and disk_in_gripper(robot, grip_verdict(robot)):  # drives it closed
+    if status.mode == Mode.UNCONFIGURED and disk_in_gripper(robot, grip_verdict(robot)):  # drives it closed
         raise RunFault(
             "the board was reset with a disk in the gripper (grip sensor): the arm went to its start pose with the "
             "fingers shut on it; take the disk out by hand and put it on a peg, then run hanoibot home"
@@ -212,7 +212,7 @@ def home_arm(robot: Robot, first_cmd_id: int = 1) -> str | None:
     """Configure the board if it was reset and move the arm to its start pose, with command ids from
     ``first_cmd_id`` on; returns why that failed, or None when the arm is home."""
     sequencer = robot.sequencer(first_cmd_id=max(first_cmd_id, robot.session.last_sent_cmd + 1))
-    configure = str(robot.session.status().mode) == "UNCONFIGURED"
+    configure = robot.session.status().mode == Mode.UNCONFIGURED
     if sequencer.connect(open_link=False, configure=configure) is not Phase.READY:
         return sequencer.reason or "the board did not reach its start pose"
     return None
@@ -255,9 +255,9 @@ def _disks(
         try:
             return disks_at_stop(log, plan, last_done_cmd, grip)
         except RunFault:
-            if grip != "held" or ask is None:
+            if grip != Grip.HELD or ask is None:
                 raise
-    elif grip != "held":
+    elif grip != Grip.HELD:
         return None
     return _ask_disks(robot, ask, unnamed)
 

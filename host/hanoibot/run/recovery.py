@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import JournalError, RunFault
-from ..link.status import Status
+from ..link.status import Fault, Grip, Mode, Status
 from ..motion.phases import MotionPhase
 from ..planner import make_plan
 from ..planner.base import Plan
@@ -24,9 +24,9 @@ from .robot import Robot
 from .runner import MoveListener, Run, plan_from_spec
 
 #: Faults after which the arm still holds its pose and the disks are where the journal says.
-HOLDING_FAULTS = ("HOST_LOST", "ESTOP")
+HOLDING_FAULTS = (Fault.HOST_LOST, Fault.ESTOP)
 #: Of those, the ones an operator set on purpose: ``resume`` releases them only when told to (``--clear``).
-OPERATOR_FAULTS = ("ESTOP",)
+OPERATOR_FAULTS = (Fault.ESTOP,)
 
 
 @dataclass
@@ -99,7 +99,7 @@ def resume_same_boot(
             f"and go on with: hanoibot resume --journal {journal.path} --clear (or put the arm away with: "
             f"hanoibot home --clear --journal {journal.path})"
         )
-    if int(status.last_queued_cmd) > int(status.last_done_cmd) and str(status.mode) in ("MOVING", "HELD"):
+    if int(status.last_queued_cmd) > int(status.last_done_cmd) and status.mode in (Mode.MOVING, Mode.HELD):
         session.estop()
         status = session.status()
     faults = status.faults
@@ -125,7 +125,7 @@ def resume_same_boot(
             journal.record_done(k)
         state = state.apply(entry.move, plan.rules)
         k += 1
-    if phase.carries_disk and robot.config.gripper.grip_sensor and _grip_after_hold(status) == "empty":
+    if phase.carries_disk and robot.config.gripper.grip_sensor and _grip_after_hold(status) == Grip.EMPTY:
         if phase in (MotionPhase.LIFT, MotionPhase.TRAVEL):
             phase = MotionPhase.APPROACH  # the pick missed and the disk is still on its peg: pick it again
         else:

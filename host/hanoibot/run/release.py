@@ -18,16 +18,16 @@ from typing import TYPE_CHECKING
 
 from ..errors import RunFault
 from ..link.session import Session
-from ..link.status import Status
+from ..link.status import Fault, Grip, Mode, Status
 from ..motion.timing import PWM_FRAME_MS
 
 if TYPE_CHECKING:
     from .robot import Robot
 
 #: Latched faults that only say the host went silent (a killed or unplugged host): released without ``--clear``.
-SILENCE_FAULTS = ("HOST_LOST",)
+SILENCE_FAULTS = (Fault.HOST_LOST,)
 #: Board modes in which queued motion may still run.
-QUEUE_MODES = ("MOVING", "HELD")
+QUEUE_MODES = (Mode.MOVING, Mode.HELD)
 #: Command ids a command taking over a board skips: more than a run journals ahead of what it sent, so ids a
 #: stopped run journaled but never sent are never reused, and ``resume`` sees from the board's ids that the arm
 #: moved since (a reused id would make the board's "done up to N" look like the run's own segments).
@@ -55,7 +55,7 @@ def release_board(session: Session, *, clear: bool) -> tuple[str, ...]:
     if status.faults:
         session.clear()
         status = session.status()
-    if str(status.mode) == "HELD":
+    if status.mode == Mode.HELD:
         session.resume()
     last_id = max(session.last_sent_cmd, int(status.last_queued_cmd), int(status.last_done_cmd))
     if last_id:
@@ -70,7 +70,7 @@ def disk_in_gripper(robot: Robot, status: Status) -> bool:
     whose gripper output is off (after a reset, RELEASE or POWER_LOST) ``status`` has no verdict (``unknown``) and
     this says False. Where a disk may be in a limp gripper, ask :func:`grip_verdict` first.
     """
-    return robot.config.gripper.grip_sensor and str(status.grip) == "held"
+    return robot.config.gripper.grip_sensor and status.grip == Grip.HELD
 
 
 #: Extra time in s the hold that lets the grip sensor measure may take beyond its duration and the staggered
@@ -95,9 +95,9 @@ def grip_verdict(robot: Robot, *, first_cmd_id: int = 1) -> Status:
 
     session, config = robot.session, robot.config
     status = session.status()
-    if not config.gripper.grip_sensor or str(status.grip) in ("held", "empty", "none"):
+    if not config.gripper.grip_sensor or status.grip in (Grip.HELD, Grip.EMPTY, Grip.NONE):
         return status
-    if str(status.mode) != "UNCONFIGURED" or status.is_stopped:
+    if status.mode != Mode.UNCONFIGURED or status.is_stopped:
         return status  # configured with the gripper on, or faulted: nothing is switched on here
     mins, maxs, starts, speeds, threshold = robot.limits()
     kept = tuple(int(pulse) for pulse in status.pulses_us)
@@ -146,7 +146,7 @@ def lift_clear(robot: Robot, *, first_cmd_id: int = 0) -> bool:
     session, config = robot.session, robot.config
     status = session.status()
     pulses_us = tuple(int(p) for p in status.pulses_us)
-    if str(status.mode) == "UNCONFIGURED" or min(pulses_us) < min(config.min_pulses_us()):
+    if status.mode == Mode.UNCONFIGURED or min(pulses_us) < min(config.min_pulses_us()):
         return False
     point = config.grip_point(pulses_us)
     safe_z_mm = carry_z_mm(config.board, config.board.pegs, config.motion.clearance_mm)

@@ -17,6 +17,7 @@ from ..errors import ConfigError, LinkTimeout
 from ..link import urlhandler
 from ..link.board_port import SimulatorView
 from ..link.session import Session
+from ..link.status import Grip
 from ..motion.phases import MotionPhase
 from ..puzzle import Move, State
 from .board_check import board_mismatches
@@ -143,7 +144,7 @@ class Robot:
         pulses_us = tuple(int(p) for p in status.pulses_us)
         lowest_us = min(self.config.min_pulses_us())
         segment = home_segment(self.config, pulses_us if min(pulses_us) >= lowest_us else None)
-        if status.grip == "held" and min(pulses_us) >= lowest_us:
+        if status.grip == Grip.HELD and min(pulses_us) >= lowest_us:
             # The grip sensor says a disk is held: keep the fingers shut on it instead of dropping it at home.
             held = (*segment.pulses_us[:-1], pulses_us[-1])
             return segment._replace(pulses_us=held)

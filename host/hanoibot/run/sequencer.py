@@ -31,7 +31,7 @@ from transitions import EventData, Machine, MachineError
 
 from ..clock import Clock
 from ..errors import BoardError, HanoiError, RunFault
-from ..link.status import Status
+from ..link.status import Fault, Grip, Status
 from ..motion.phases import MotionPhase
 from ..motion.segment import Segment
 from ..puzzle import Move, Rules, State, peg_letter
@@ -393,12 +393,12 @@ class Sequencer:
         """Go to ESTOPPED if the board latched an e-stop (a button, `hanoibot estop`), else to FAULT."""
         faults = self._board_faults()
         reason = f"{err} (board faults: {', '.join(faults)})" if faults else str(err)
-        if "POWER_LOST" in faults:
+        if Fault.POWER_LOST in faults:
             reason = (
                 "servo power was lost (e-stop pressed or supply off): the board switched every servo output off. "
                 "Look at the arm, release the e-stop, then run `hanoibot home --clear` and `hanoibot resume`"
             )
-        if "ESTOP" in faults:
+        if Fault.ESTOP in faults:
             self.estop(reason=f"e-stop latched on the board: {reason}")
         else:
             self.fault(reason=reason, error=err)
@@ -455,7 +455,7 @@ class Sequencer:
         """
         status = self._past_refusals(self.link.status)
         pick_recovery = self.pick_recovery
-        if status.faults != ("HOST_LOST",) or not pick_recovery.may_recover():
+        if status.faults != (Fault.HOST_LOST,) or not pick_recovery.may_recover():
             return False
         pick_recovery.recovering()
         self._past_refusals(self.link.clear)
@@ -496,10 +496,10 @@ class Sequencer:
         RunFault when the board gives no verdict (``unknown``: its ADC read failed; ``none``: no sensor): lifting
         on a guess is what lets a missed pick drive the arm into a disk."""
         word = self._grip_word()
-        if word == "held":
+        if word == Grip.HELD:
             self.pick_recovery.grip_held()
             return True
-        if word == "empty":
+        if word == Grip.EMPTY:
             return False
         raise RunFault(
             f"the grip sensor gave no verdict after the grip (STATUS grip {word}): check its wiring "
@@ -509,7 +509,7 @@ class Sequencer:
     def _grip_word(self) -> str:
         """The board's grip verdict: held, empty, unknown or none (RunFault if the board latched a fault meanwhile)."""
         status = self.link.status()
-        faults = [f for f in status.faults if f != "HOST_LOST"]  # a frozen arm still holds: grip is valid
+        faults = [f for f in status.faults if f != Fault.HOST_LOST]  # a frozen arm still holds: grip is valid
         if faults:
             raise RunFault(f"board latched fault {', '.join(faults)} while gripping")
         return status.grip
