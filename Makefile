@@ -34,7 +34,7 @@ pytest: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 
 # The whole recovery matrix on the virtual Pico (32 cells, about 6 minutes); make test runs a covering set of it.
 test-vpico-matrix: $(PY_STAMP) $(NODE_STAMP)
-	$(BIN)/pytest -p no:xdist -m vpico tests/hil/test_recovery_matrix_vpico.py $(PYTEST_ARGS)
+	$(BIN)/pytest -p no:xdist -m vpico tests/hil/test_recovery_matrix_vpico.py tests/hil/test_console_recovery_vpico.py $(PYTEST_ARGS)
 
 setup: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 
