@@ -34,10 +34,10 @@ pytest: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 
 # The whole recovery matrix on the virtual Pico (32 cells, about 6 minutes; make test runs a covering set of it), and
 # the virtual-Pico tests known to fail today (the console's recovery cell, the first-hour tests, a reset while
-# a disk is held: see the notes).
+# a disk is held, the smoke run: see the notes).
 test-vpico-matrix: $(PY_STAMP) $(NODE_STAMP)
 	$(BIN)/pytest -p no:xdist -m vpico tests/hil/test_recovery_matrix_vpico.py tests/hil/test_console_recovery_vpico.py tests/hil/test_vpico_first_hour.py \
-		tests/hil/test_vpico_reset_holding.py $(PYTEST_ARGS)
+		tests/hil/test_vpico_reset_holding.py tests/hil/test_vpico_smoke.py $(PYTEST_ARGS)
 
 setup: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 
