@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 from console_bench import Bench, Page, bench_on
+from hanoibot.puzzle import peg_index, peg_letter
+from hanoibot.sim.board import SimBoard
 from world_events import bad_events
 
 pytestmark = pytest.mark.slow
@@ -24,6 +26,8 @@ ROWS = ("done", "fault", "stopped", "estopped", "reset")
 COLUMNS = ("resume", "home", "clear")
 PORTS = {"fault": "sim://?speed=8&board=CAA", "reset": "sim://?speed=8&reset_after=150"}
 RUN = {"rules": "classic", "goal": "CCC", "pegs": 3}
+#: How the page's message starts when a run ended.
+ENDS = ("done:", "stopped")
 
 
 def picks(bench: Bench) -> int:
@@ -63,7 +67,8 @@ def resume_and_check(controller: Page, bench: Bench, row: str, *, dropped: bool 
     carried disk: the page was not told where it fell), or says there is nothing to."""
     controller.send("resume")
     ended = controller.wait_for(
-        lambda s: s["busy"] == "" and s["phase"] == "idle" and not s["message"].startswith("running"), "Resume over"
+        lambda s: s["busy"] == "" and s["phase"] == "idle" and (bool(s["error"]) or s["message"].startswith(ENDS)),
+        "Resume over",
     )
     if row == "done":
         assert "no stopped run" in ended["error"], ended
@@ -72,6 +77,23 @@ def resume_and_check(controller: Page, bench: Bench, row: str, *, dropped: bool 
     else:
         assert ended["message"].startswith("done:") and ended["board_text"] == "CCC", (ended["message"], ended["error"])
         assert bench.board.world.state is not None and bench.board.world.state.to_string() == "CCC"
+
+
+def answer_where_the_disk_lies(controller: Page, bench: Bench, question: dict[str, Any]) -> None:
+    """As a person at the arm: a fallen disk goes back on the peg it came from, then the page is told its peg."""
+    world, disk = bench.board.world, question["disk"]
+    if disk in world.disks.loose_disks:
+        world.put_back(bench.board.clock.now_s(), disk, peg_index(question["pegs"][0]))
+    state = world.state
+    assert state is not None, f"disk {disk} was left in the gripper or another is off the pegs"
+    peg = next(peg_letter(i) for i, stack in enumerate(state.stacks) if disk in stack)
+    assert peg in question["pegs"], (peg, question)
+    controller.send("resume")  # refused until the page knows where the disk lies
+    refused = controller.wait_for(lambda s: bool(s["error"]) and s["busy"] == "", "a refusal")
+    assert f"where disk {disk} lies" in refused["error"], refused
+    controller.send("answer", peg=peg)
+    answered = controller.wait_for(lambda s: s["question"] is None and s["busy"] == "", "the answer taken")
+    assert answered["board_text"] == state.to_string(), (answered, state)
 
 
 @pytest.mark.parametrize(("row", "column"), [(row, column) for row in ROWS for column in COLUMNS])
@@ -99,6 +121,10 @@ def test_every_way_a_run_ends_recovers_from_the_page(
                 assert bench.board.executed_cmd_ids() == done_before and bench.board.world.held_disk is not None
                 assert bad_events(bench.events[judged_from:]) == []
                 return
+            question = ended["question"]
+            if question is not None:  # the reset let a carried disk go: the person looks and answers
+                assert controller.state["question"] == question
+                answer_where_the_disk_lies(controller, bench, question)
         if column == "clear" or row == "estopped":
             controller.send("clear")
             cleared = controller.wait_for(lambda s: s["busy"] == "" and "Home or Resume" in s["message"], "Clear")
@@ -132,3 +158,33 @@ def test_the_page_changes_the_arms_disks_and_disconnects_and_reconnects(
         page.wait_for(lambda s: s["connected"] and s["board_text"] == "AB", "connected again")
         assert bench.board.world.state.to_string() == "AB"
         assert bad_events(bench.events) == []
+
+
+def test_a_reset_that_lets_a_carried_disk_go_asks_where_it_lies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board resets while the arm carries the third disk it picked (two segments past the grip): the limp
+    gripper lets it go between its pegs, so the page asks where it lies, refuses Resume until told, then finishes
+    the run from the answer."""
+    feed = SimBoard.feed
+
+    def reset_mid_carry(board: SimBoard, data: bytes) -> None:
+        events = board.events
+        picks = [i for i, e in enumerate(events) if e.get("event") == "pick"]
+        executed_since = len(picks) >= 3 and sum(1 for e in events[picks[2] :] if e.get("event") == "executed")
+        if executed_since and executed_since >= 3 and board.world.held_disk is not None:
+            if not getattr(board, "was_reset", False):
+                board.was_reset = True  # type: ignore[attr-defined]
+                board.reset("test")
+        feed(board, data)
+
+    with bench_on("sim://?speed=8", str(tmp_path), monkeypatch) as bench:
+        monkeypatch.setattr(SimBoard, "feed", reset_mid_carry)  # over the bench's recording feed
+        controller = bench.page()
+        end_run(bench, controller, bench.page(), "reset")
+        ended = controller.wait_for(lambda s: s["question"] is not None and s["busy"] == "", "the question")
+        assert "was reset" in ended["error"], ended
+        judged_from = len(bench.events)
+        answer_where_the_disk_lies(controller, bench, ended["question"])
+        resume_and_check(controller, bench, "reset")
+        assert bad_events(bench.events[judged_from:]) == []

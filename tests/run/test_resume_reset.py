@@ -146,3 +146,56 @@ def test_a_disk_left_in_the_gripper_by_a_reset_stops_resume_before_anything_move
     assert gripper == sorted(gripper) if closed_us > gripper[0] else gripper == sorted(gripper, reverse=True), (
         "from the pulse the PCA9685 kept straight to closed, never opening"
     )
+
+
+def world_state_per_frame(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A clean run of the plan: for each frame the board received, where the world's disks were then ('' while one
+    is off the pegs)."""
+    states: list[str] = []
+    original = FaultyWire.write
+
+    def write(wire: FaultyWire, data: bytes) -> None:
+        original(wire, data)
+        state = wire.board.world.state
+        states.extend([state.to_string() if state is not None else ""] * data.count(b"\n"))
+
+    with monkeypatch.context() as patch:
+        patch.setattr(FaultyWire, "write", write)
+        robot = Robot(f"sim://?board={'A' * N_DISKS}", load_config())
+        robot.open()
+        with robot:
+            assert Run(robot, make_plan(N_DISKS)).start() is Phase.DONE
+    return states
+
+
+def test_after_a_reset_the_run_knows_where_the_disks_are_or_which_disk_it_does_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reset at each frame from a release to the next pick: the run's board is where the world's disks lie, or
+    the run names the one move whose disk it cannot place (it was let go between its pegs). The console resumes
+    from that board, so a stale one sends the arm to pick a disk that is no longer there."""
+    states = world_state_per_frame(monkeypatch)
+    middle = len(states) // 3
+    put_down = next(k for k in range(middle, len(states)) if states[k] and not states[k - 1])  # 0-based frame
+    next_pick = next(k for k in range(put_down, len(states)) if not states[k])
+    plan = make_plan(N_DISKS)
+    sure = unsure = 0
+    for reset_after in range(put_down - 2, next_pick + 2):
+        robot = Robot(f"sim://?board={'A' * N_DISKS}&reset_after={reset_after}", load_config())
+        robot.open()
+        with robot:
+            job = Run(robot, plan)
+            assert job.start() is Phase.FAULT
+            assert isinstance(job.sequencer.error, BoardReset), job.sequencer.reason
+            believed, move = job.sequencer.board_state, job.sequencer.unsure_move
+            world = robot.sim_board.world
+            assert believed is not None
+            if move is None:
+                assert world.held_disk is None and not world.disks.loose_disks, f"reset after frame {reset_after}"
+                assert believed == world.state, f"reset after frame {reset_after}"
+                sure += 1
+            else:
+                lies = world.state if world.held_disk is None and not world.disks.loose_disks else None
+                assert lies is None or lies in (believed, believed.apply(move)), f"reset after frame {reset_after}"
+                unsure += 1
+    assert sure >= 3 and unsure >= 1, (sure, unsure)

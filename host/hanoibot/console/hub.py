@@ -23,6 +23,7 @@ COMMANDS: dict[str, dict[str, type]] = {
     "continue": {},
     "stop": {},
     "resume": {},
+    "answer": {"peg": str},
     "home": {},
     "clear": {},
     "estop": {},

@@ -1,8 +1,8 @@
 """The console's robot: one thread owns the link and calls the same operations (:mod:`hanoibot.ops`) as the CLI.
 
 The web side never touches the serial link. It calls :meth:`RobotWorker.submit` with a command name (connect,
-run, pause, continue, stop, resume, home, clear, play_move, disconnect); the worker thread runs them one at a time
-and publishes a snapshot of what the host knows (the board as the robot believes it, the arm's pulses, progress,
+run, pause, continue, stop, resume, home, clear, play_move, answer, disconnect); the worker thread runs them one at a
+time and publishes a snapshot of what the host knows (the board as the robot believes it, the arm's pulses, progress,
 faults) through ``publish`` after every change and at most every :data:`LIVE_PERIOD_S` while the arm moves.
 
 :meth:`RobotWorker.estop` follows :mod:`hanoibot.ops.gate`: it preempts (the run's link sends ESTOP within one
@@ -23,7 +23,7 @@ from typing import Any
 from ..errors import BoardReset, HanoiError
 from ..ops.gate import Discarded, StopGate, Ticket
 from ..planner.base import Plan
-from ..puzzle import Move, Rules, State
+from ..puzzle import Move, Rules, State, peg_index, peg_letter
 from .robot_view import arm_polyline_mm, config_geometry, fault_words
 from .stoppable_link import ESTOP_REASON, StoppableSession
 
@@ -98,6 +98,8 @@ class RobotWorker:
         self._error = ""
         self._busy = ""
         self._journal_path = ""
+        #: After a reset that let a carried disk go: {"disk", "pegs", "text"}, until the person says where it lies.
+        self._question: dict[str, Any] | None = None
         self._progress = (0, 0)  # moves done and planned of the last run, kept after it ends
         self._remote_estops_seen = 0  # e-stops `hanoibot estop` asked for through the port's control socket
         self._closing = False
@@ -180,7 +182,21 @@ class RobotWorker:
         self._send_snapshot(force=True)
 
     def _after_reset(self, err: BoardReset) -> None:
-        """The board was reset: start a fresh session with it (nothing is replayed) and say what to do."""
+        """The board was reset: start a fresh session with it (nothing is replayed) and say what to do; when it let
+        a carried disk go, ask where that disk lies before anything runs from the board the host believes."""
+        job = self._job
+        unsure = job.sequencer.unsure_move if job is not None else None
+        if job is not None:
+            self._believed = job.sequencer.board_state or self._believed
+        if unsure is not None:
+            src, dst = peg_letter(unsure.src), peg_letter(unsure.dst)
+            self._question = {
+                "disk": unsure.disk,
+                "pegs": [src, dst],
+                "text": f"Where does disk {unsure.disk} lie? The reset came while the arm moved it from peg {src} to "
+                f"peg {dst}. If it fell, put it back on peg {src}; if it is still in the gripper, take it out by hand "
+                "first.",
+            }
         self._end_job()
         if self._robot is not None:
             try:
@@ -257,6 +273,7 @@ class RobotWorker:
 
         believed = State.parse(state, pegs=pegs) if state else State.tower(3, 0, len(self.config.board.pegs))
         check_puzzle_fits_board(self.config, believed.n_disks, believed.pegs)
+        self._question = None  # the page's board says where every disk is
         if self._robot is not None:
             if self._job is not None:
                 raise HanoiError("a run is paused: press Continue or Stop before changing the arm's board")
@@ -326,6 +343,7 @@ class RobotWorker:
         from ..planner import PlanRequest, plan_for
 
         _refuse_coloured(rules)
+        self._refuse_while_asked()
         believed = self._believed_or_fail()
         puzzle_rules = Rules.named(rules, believed.pegs)
         if pegs != believed.pegs:
@@ -343,6 +361,7 @@ class RobotWorker:
 
     def _do_play_move(self, disk: int, src: int, dst: int, rules: str = "classic") -> None:
         _refuse_coloured(rules)
+        self._refuse_while_asked()
         believed = self._believed_or_fail()
         move = Move(disk, src, dst)
         if believed.top(src) != disk:
@@ -375,12 +394,46 @@ class RobotWorker:
         self._start(started.job, f"running {plan.length} moves")
         self._follow_start(lambda: started.job.start())
 
+    def _do_answer(self, peg: str = "") -> None:
+        """The person says on which peg the disk the reset let go lies: the arm's board puts it there."""
+        question = self._question
+        if question is None:
+            raise HanoiError("nothing was asked: no disk's place is in doubt")
+        believed = self._believed_or_fail()
+        disk, src = int(question["disk"]), peg_index(question["pegs"][0])
+        try:
+            to = peg_index(peg)
+            if to >= believed.pegs:
+                raise ValueError(peg)
+        except ValueError:
+            last = peg_letter(believed.pegs - 1)
+            raise HanoiError(f"peg {peg!r}: expected a peg letter of the arm's board, A to {last}") from None
+        stacks = [list(s) for s in believed.stacks]
+        if not stacks[src] or stacks[src][-1] != disk:
+            raise HanoiError(f"disk {disk} is not on top of peg {peg_letter(src)} on the arm's board {believed}")
+        stacks[src].pop()
+        if stacks[to] and stacks[to][-1] < disk:
+            raise HanoiError(f"disk {disk} cannot lie on disk {stacks[to][-1]} on peg {peg}: look again")
+        stacks[to].append(disk)
+        self._believed = State(tuple(tuple(s) for s in stacks))
+        self._question = None
+        self._message = f"the arm's board is now {self._believed}: Home, or Resume the run"
+
+    def _refuse_while_asked(self) -> None:
+        """HanoiError while the page's question about a disk's place is open."""
+        if self._question is not None:
+            raise HanoiError(
+                f"first answer where disk {self._question['disk']} lies (take it out of the gripper by hand if it "
+                "is still there)"
+            )
+
     def _do_resume(self) -> None:
         """Finish the newest stopped run of this port, every move exactly once (as the CLI's ``hanoibot resume``:
         same board boot, or the board as the robot believes it after a reset)."""
         from ..ops.resume import Finished, ResumeRequest, open_resume
 
         robot = self._need_robot()
+        self._refuse_while_asked()
         if self._job is not None:
             raise HanoiError("a run is paused: press Continue to go on with it")
         path = self._stopped_journal()
@@ -532,6 +585,7 @@ class RobotWorker:
             "eta_s": eta_s,
             "retransmits": retransmits,
             "journal": self._journal_path,
+            "question": self._question,
             "t_report_ms": time.time() * 1000.0,
         }
 

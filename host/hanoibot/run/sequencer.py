@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from transitions import EventData, Machine, MachineError
 
 from ..clock import Clock
-from ..errors import BoardError, HanoiError, RunFault
+from ..errors import BoardError, BoardReset, HanoiError, RunFault
 from ..link.status import Fault, Grip, Status
 from ..motion.phases import MotionPhase
 from ..motion.segment import Segment
@@ -225,7 +225,12 @@ class Sequencer:
         self.has_grip_sensor = has_grip_sensor
         self.reason = ""
         self.error: BaseException | None = None
+        #: Where the disks are: a move's disk counts on its target peg once its release finished.
         self.board_state: State | None = None
+        self._put_down_k = -1
+        #: After a reset: the move whose disk had left its source peg but was not confirmed put down (it lies on
+        #: either peg, fell, or is still held); ``board_state`` then counts it on its source peg.
+        self.unsure_move: Move | None = None
         self.rules: Rules | None = None
         self.moves_done = 0
         self.moves_total = 0
@@ -336,6 +341,8 @@ class Sequencer:
         """
         self._resume_at = (first_k, first_phase)
         self.board_state = start
+        self._put_down_k = -1
+        self.unsure_move = None
         self.moves_done = first_k
         self.moves_total = total
         self.rules = rules
@@ -385,9 +392,28 @@ class Sequencer:
                     break
                 self._advance()
         except (HanoiError, OSError) as err:
+            if isinstance(err, BoardReset):
+                self._book_finished_before(err)
             if self.state not in (Phase.FAULT, Phase.ESTOPPED):
                 self._stop_for(err)
         return self.state
+
+    def _book_finished_before(self, reset: BoardReset) -> None:
+        """The board finished the queued segments before the first one the reset left unknown: a move whose
+        release finished has its disk on the target peg (``board_state``), a move whose last segment finished is
+        done (journaled). Nothing else is checked: the reset board is not asked."""
+        unknown = set(reset.unknown_cmd_ids)
+        while self._queued and self._queued[0].cmd_id not in unknown:
+            head = self._queued.popleft()
+            if head.last_of_move:
+                self._finish_move(head)
+            elif head.phase is MotionPhase.RETREAT or (head.phase is MotionPhase.RELEASE and self._ends_release(head)):
+                self._put_down(head)
+        first_unknown = self._queued[0] if self._queued else None
+        if first_unknown is not None and (
+            first_unknown.phase.carries_disk or first_unknown.phase is MotionPhase.RELEASE
+        ):
+            self.unsure_move = first_unknown.move
 
     def _stop_for(self, err: BaseException) -> None:
         """Go to ESTOPPED if the board latched an e-stop (a button, `hanoibot estop`), else to FAULT."""
@@ -446,6 +472,21 @@ class Sequencer:
             return
         if head.last_of_move:
             self._finish_move(head)
+        elif head.phase is MotionPhase.RELEASE and self._ends_release(head):
+            self._put_down(head)
+
+    def _ends_release(self, head: Item) -> bool:
+        """True if ``head``, a release segment just DONE, is the last of its move's release phase: the fingers
+        are open, the disk lies on its target peg."""
+        following = self._queued[0] if self._queued else self.source.peek()
+        return following is None or following.k != head.k or following.phase is not MotionPhase.RELEASE
+
+    def _put_down(self, item: Item) -> None:
+        """The disk of ``item``'s move lies on its target peg: ``board_state`` shows it there (once per move)."""
+        if self._put_down_k != item.k:
+            assert self.board_state is not None
+            self.board_state = self.board_state.apply(item.move, self.rules)
+            self._put_down_k = item.k
 
     def _recover_from_host_lost(self) -> bool:
         """After the board froze for host silence (HOST_LOST only): clear it and send again what it dropped.
@@ -515,13 +556,13 @@ class Sequencer:
         return status.grip
 
     def _finish_move(self, item: Item) -> None:
-        assert self.board_state is not None
-        self.board_state = self.board_state.apply(item.move, self.rules)
+        self._put_down(item)
         self.moves_done = item.k + 1
         self.pick_recovery.move_done()
         if self.journal is not None:
             self.journal.record_done(item.k)
         if self.on_move_done is not None:
+            assert self.board_state is not None
             self.on_move_done(item.k, item.move, self.board_state)
 
     def _fill(self) -> None:

@@ -168,6 +168,8 @@ class SimBoard:
         # Bytes already returned by step() are on the wire (the real main.py writes them at once): keep them.
         if not self.outputs_survive_reset:
             self.servos.release_all()
+            if self.world is not None:  # the disks feel the limp servos now, not at the next control tick
+                self.world.on_tick(self.clock.now_s(), self._horn_pulses_us())
         if self.chip is not None:
             self.chip.clear()
         self.controller = self._boot(cause)

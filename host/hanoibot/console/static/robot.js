@@ -122,10 +122,32 @@ export class RobotPanel {
       item.textContent = text;
       faults.appendChild(item);
     }
+    this.ask(state.question);
     if (state.error) this.say(state.error, true);
     else if (state.message) this.say(state.message);
     document.body.dataset.robotPhase = state.phase;
     this.update();
+  }
+
+  // After a reset let a carried disk go: one button per peg it may lie on; the answer sets the arm's board.
+  ask(question) {
+    const box = $("robot-question");
+    const key = question ? `${question.disk}:${question.pegs.join("")}` : "";
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    box.hidden = !question;
+    const pegs = $("robot-question-pegs");
+    pegs.innerHTML = "";
+    if (!question) return;
+    $("robot-question-text").textContent = question.text;
+    for (const peg of question.pegs) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = `Disk ${question.disk} is on peg ${peg}`;
+      button.disabled = !this.controls;
+      button.addEventListener("click", () => this.send("answer", { peg }));
+      pegs.appendChild(button);
+    }
   }
 
   update() {
