@@ -23,11 +23,11 @@ from hanoifw.protocol import FrameReader
 from robot_configs import speed_scaled_config
 from vpico_checks import require_machine_sustains_the_cap, vpico_url
 
-# Fails since the merge of the world's limp servos (closing note of session 6: 8 "place" events for the 7 moves of a
-# run that reaches its goal without a fault): it runs with make test-vpico-matrix, not make test, until fixed.
-pytestmark = [pytest.mark.slow, pytest.mark.vpico, pytest.mark.vpico_matrix]
+pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
-#: Every servo this many times as fast as the default robot's.
+#: Every arm joint this many times as fast as the default robot's. The gripper keeps its speed: the simulated servo
+#: turns no faster than its physical top speed, and fingers told to close faster than that are still closing when
+#: the grip sensor is read (it says empty, and the host lets go of a disk it holds).
 FASTER = 2.0
 
 
@@ -41,7 +41,7 @@ def wait_until(predicate, timeout_s: float, what: str) -> None:
 
 def test_smoke_run_on_the_virtual_pico(tmp_path: Path) -> None:
     require_machine_sustains_the_cap()
-    config = speed_scaled_config(tmp_path, FASTER)
+    config = speed_scaled_config(tmp_path, FASTER, gripper=False)
     robot = Robot(vpico_url(board="AAA", config=config), load_config(config))
     robot.open()
     pico = robot.session.port.pico  # type: ignore[union-attr]
