@@ -27,16 +27,17 @@ from human_pace import PacedCommand
 from robot_configs import speed_scaled_config
 from vpico_checks import CHIP_SLOW, require_machine_sustains_the_cap, vpico_url
 
-# Two of these fail on the virtual Pico (closing note of session 6: the four-command first run and jog at a person's
-# pace); the module runs with make test-vpico-matrix, not make test, until they pass.
-pytestmark = [pytest.mark.slow, pytest.mark.vpico, pytest.mark.vpico_matrix]
+pytestmark = [pytest.mark.slow, pytest.mark.vpico]
+#: Two of these fail on the virtual Pico (closing note of session 6: the four-command first run and jog at a
+#: person's pace): they run with make test-vpico-matrix, not make test, until they pass.
+KNOWN_TO_FAIL = pytest.mark.vpico_matrix
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Generous bounds: the emulated chip runs far below real time on a busy machine.
 STEP_TIMEOUT_S = 600
 #: The chip at the tests' speed cap, on a pty; --blank: an empty filesystem, as a board fresh from its UF2.
 EMULATE_PICO = ("--pico", "--slow", str(CHIP_SLOW))
-#: Servos this many times as fast as the default robot's (host and world alike).
+#: Arm joints this many times as fast as the default robot's (host and world alike).
 FASTER = 2.0
 #: What a person thinks between keys, in s.
 THINK_S = 6.0
@@ -61,6 +62,7 @@ def user_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+@KNOWN_TO_FAIL
 def test_a_first_run_from_a_checkout_takes_four_commands(tmp_path: Path) -> None:
     require_machine_sustains_the_cap()
     env = user_env(tmp_path)
@@ -154,6 +156,7 @@ def test_the_installed_wheel_deploys_to_the_virtual_pico(tmp_path: Path) -> None
         board.wait(timeout=30)
 
 
+@KNOWN_TO_FAIL
 def test_jog_at_a_persons_pace_on_the_virtual_pico() -> None:
     require_machine_sustains_the_cap()
     with EmulatorProcess(*EMULATE_PICO, startup_s=STEP_TIMEOUT_S) as board:
@@ -174,7 +177,7 @@ def test_jog_at_a_persons_pace_on_the_virtual_pico() -> None:
 
 def test_run_places_the_plans_disks_on_the_virtual_pico(tmp_path: Path) -> None:
     require_machine_sustains_the_cap()
-    config = speed_scaled_config(tmp_path, FASTER)
+    config = speed_scaled_config(tmp_path, FASTER, gripper=False)  # see test_vpico_smoke.FASTER
     argv = ["run", "-n", "4", "--plain", "--port", vpico_url(), "--config", str(config)]
     done = hanoibot_in(user_env(tmp_path), *argv)
     assert done.returncode == 0, done.stdout + done.stderr
