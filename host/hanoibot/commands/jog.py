@@ -28,6 +28,9 @@ CHANNEL_NAMES = ("base", "shoulder", "elbow", "wrist", "gripper")
 AXIS_KEYS = {"x": "x", "y": "y", "z": "z", "t": "pitch"}
 #: Time a jog step may take beyond its planned duration before the wait gives up, in seconds.
 WAIT_MARGIN_S = 5.0
+#: The same for the first step, which waits while a fresh CONFIG switches the outputs on one by one (200 ms apart
+#: on a real chip, several times that on the virtual Pico at a fraction of its speed), in seconds.
+FIRST_WAIT_MARGIN_S = 30.0
 #: Smallest and largest jog step, in degrees (joints, tilt) or mm (x, y, z).
 STEP_LIMITS_DEG = (0.25, 20.0)
 #: Why a command that waited for a key or an answer stopped when another process asked for an e-stop.
@@ -58,6 +61,7 @@ class Jogger:
         self.pulses_us = list(status.pulses_us)
         last_id = max(robot.session.last_sent_cmd, int(status.last_queued_cmd), int(status.last_done_cmd))
         self._next_cmd_id = last_id + 1
+        self._wait_margin_s = FIRST_WAIT_MARGIN_S
 
     def target_us(self, direction: int) -> tuple[int, str | None]:
         """The selected channel's pulse in µs one step in ``direction`` (+1/-1) from now, shortened to the first
@@ -118,7 +122,8 @@ class Jogger:
             return
         duration_ms = max(1, self.robot.duration_between_ms(tuple(self.pulses_us), tuple(target)))
         self.robot.session.send_move(self._next_cmd_id, list(target), duration_ms)
-        self.robot.session.wait_done(self._next_cmd_id, timeout_s=duration_ms / 1000 + WAIT_MARGIN_S)
+        self.robot.session.wait_done(self._next_cmd_id, timeout_s=duration_ms / 1000 + self._wait_margin_s)
+        self._wait_margin_s = WAIT_MARGIN_S
         self._next_cmd_id += 1
         self.pulses_us = list(target)
 
