@@ -171,11 +171,11 @@ def test_a_reset_that_lets_a_carried_disk_go_asks_where_it_lies(
     def reset_mid_carry(board: SimBoard, data: bytes) -> None:
         events = board.events
         picks = [i for i, e in enumerate(events) if e.get("event") == "pick"]
-        executed_since = len(picks) >= 3 and sum(1 for e in events[picks[2] :] if e.get("event") == "executed")
-        if executed_since and executed_since >= 3 and board.world.held_disk is not None:
-            if not getattr(board, "was_reset", False):
-                board.was_reset = True  # type: ignore[attr-defined]
-                board.reset("test")
+        executed_since = sum(1 for e in events[picks[2] :] if e.get("event") == "executed") if len(picks) >= 3 else 0
+        carrying = executed_since >= 3 and board.world.held_disk is not None
+        if carrying and not getattr(board, "was_reset", False):
+            board.was_reset = True  # type: ignore[attr-defined]
+            board.reset("test")
         feed(board, data)
 
     with bench_on("sim://?speed=8", str(tmp_path), monkeypatch) as bench:
