@@ -27,9 +27,6 @@ BOOT_S = 120.0
 STEP_S = 90.0
 
 
-# Known to fail (closing note of session 6): the console's link gives up (1 s silence bound) before the arm picks
-# on the virtual Pico. It runs with the whole matrix (make test-vpico-matrix), not in make test, until fixed.
-@pytest.mark.vpico_matrix
 def test_an_estop_mid_carry_from_the_page_then_clear_and_home_put_the_disk_down(tmp_path: Path) -> None:
     require_machine_sustains_the_cap(RUN_BUSY_SHARE / SLOW)
     emulator = EmulatorProcess("--pico", "--slow", str(SLOW), "--board", "A", "--seed", "1", startup_s=BOOT_S)
