@@ -115,3 +115,22 @@ def bench_on(port_url: str, journal_dir: str, monkeypatch: pytest.MonkeyPatch) -
     """A :class:`Bench`, closed after the test."""
     with Bench(port_url, journal_dir, monkeypatch) as bench:
         yield bench
+
+
+def reset_once_mid_carry(monkeypatch: pytest.MonkeyPatch, *, picks: int = 3) -> None:
+    """Every SimBoard made from now on resets once while the arm carries the disk of its ``picks``-th pick, three
+    executed segments past the grip (the lift is under way): the limp gripper lets that disk go between its pegs."""
+    feed = SimBoard.feed
+
+    def feed_or_reset(board: SimBoard, data: bytes) -> None:
+        events = board.events
+        picked = [i for i, e in enumerate(events) if e.get("event") == "pick"]
+        executed = (
+            sum(1 for e in events[picked[picks - 1] :] if e.get("event") == "executed") if len(picked) >= picks else 0
+        )
+        if executed >= 3 and board.world.held_disk is not None and not getattr(board, "was_reset", False):
+            board.was_reset = True  # type: ignore[attr-defined]
+            board.reset("test")
+        feed(board, data)
+
+    monkeypatch.setattr(SimBoard, "feed", feed_or_reset)

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_bench import Bench, Page, bench_on
+from console_bench import Bench, Page, bench_on, reset_once_mid_carry
 from hanoibot.puzzle import peg_index, peg_letter
-from hanoibot.sim.board import SimBoard
 from world_events import bad_events
 
 pytestmark = pytest.mark.slow
@@ -163,23 +162,11 @@ def test_the_page_changes_the_arms_disks_and_disconnects_and_reconnects(
 def test_a_reset_that_lets_a_carried_disk_go_asks_where_it_lies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The board resets while the arm carries the third disk it picked (two segments past the grip): the limp
+    """The board resets while the arm carries the third disk it picked (its lift under way): the limp
     gripper lets it go between its pegs, so the page asks where it lies, refuses Resume until told, then finishes
     the run from the answer."""
-    feed = SimBoard.feed
-
-    def reset_mid_carry(board: SimBoard, data: bytes) -> None:
-        events = board.events
-        picks = [i for i, e in enumerate(events) if e.get("event") == "pick"]
-        executed_since = sum(1 for e in events[picks[2] :] if e.get("event") == "executed") if len(picks) >= 3 else 0
-        carrying = executed_since >= 3 and board.world.held_disk is not None
-        if carrying and not getattr(board, "was_reset", False):
-            board.was_reset = True  # type: ignore[attr-defined]
-            board.reset("test")
-        feed(board, data)
-
     with bench_on("sim://?speed=8", str(tmp_path), monkeypatch) as bench:
-        monkeypatch.setattr(SimBoard, "feed", reset_mid_carry)  # over the bench's recording feed
+        reset_once_mid_carry(monkeypatch)  # over the bench's recording feed
         controller = bench.page()
         end_run(bench, controller, bench.page(), "reset")
         ended = controller.wait_for(lambda s: s["question"] is not None and s["busy"] == "", "the question")
