@@ -1,6 +1,8 @@
 """Interactive commands at a person's pace, against ``hanoibot emulate`` (the firmware core in wall-clock time
-behind a real pty, where silence is noticed as on a real board): keys and answers arrive 5 to 60 s apart — far
-past the board's host watchdog (0.3 s) and the link's silence bound (1 s) — and each command carries on.
+behind a real pty, where silence is noticed as on a real board) and ``hanoibot emulate --pico`` (the stock
+MicroPython image on an emulated RP2040, whose time runs whether the host talks or not): keys and answers arrive 5 to
+60 s apart — far past the board's host watchdog (0.3 s) and the link's silence bound (1 s) — and each command
+carries on.
 
 ``jog``, ``calibrate`` (by pegs), ``calibrate --grip``, ``home``'s "which disk?" question (with a typo first) and
 the run's pause prompt. The emulator's world is the judge: the board executed what came after each pause, nothing
@@ -21,17 +23,36 @@ from hanoibot.commands.run import PAUSE_QUESTION
 from hanoibot.config import default_config_path
 from hanoibot.sim.spawn import EmulatorProcess
 from human_pace import PacedCommand
+from vpico_checks import CHIP_SLOW, require_machine_sustains_the_cap
 from world_events import bad_events
 
 #: A person thinking, in s: the common pause, and the long one (one test).
 THINK_S = 6.0
 LONG_THINK_S = 60.0
+#: Longest the board may take to boot to its HELLO, in s of wall time (the virtual Pico boots MicroPython first).
+BOOT_S = 120.0
+
+
+#: The two boards: the firmware core in this machine's Python, and the virtual Pico (chip capped at 1/CHIP_SLOW).
+BOARDS = [
+    pytest.param((), id="emulate"),
+    pytest.param(("--pico", "--slow", str(CHIP_SLOW)), id="pico", marks=[pytest.mark.vpico]),
+]
+
+
+@pytest.fixture(params=BOARDS)
+def board_options(request: pytest.FixtureRequest) -> tuple[str, ...]:
+    """``hanoibot emulate`` options of the board under test (the virtual Pico skips on a machine too busy for it)."""
+    options: tuple[str, ...] = request.param
+    if options:
+        require_machine_sustains_the_cap()
+    return options
 
 
 @pytest.fixture
-def emulator() -> Iterator[EmulatorProcess]:
-    """``hanoibot emulate`` with servos at 5x speed and all three disks on A."""
-    with EmulatorProcess("--speed", "5", "--board", "AAA", "--seed", "1") as process:
+def emulator(board_options: tuple[str, ...]) -> Iterator[EmulatorProcess]:
+    """The board with servos at 5x speed and all three disks on A."""
+    with EmulatorProcess(*board_options, "--speed", "5", "--board", "AAA", "--seed", "1", startup_s=BOOT_S) as process:
         yield process
 
 
@@ -98,12 +119,14 @@ def test_calibrate_grip_at_a_persons_pace(emulator: EmulatorProcess, tmp_path: P
 
 
 @pytest.mark.slow
-def test_homes_question_answered_late_after_a_typo(tmp_path: Path) -> None:
+def test_homes_question_answered_late_after_a_typo(board_options: tuple[str, ...], tmp_path: Path) -> None:
     from robot_configs import speed_scaled_config
     from test_home_puts_a_held_disk_down import BOUND_S, SLOWER, wait_for_pick
 
     config = str(speed_scaled_config(tmp_path, 1 / SLOWER, gripper=False))
-    with EmulatorProcess("--config", config, "--board", "AA", "--seed", "3") as emulator:
+    with EmulatorProcess(
+        *board_options, "--config", config, "--board", "AA", "--seed", "3", startup_s=BOOT_S
+    ) as emulator:
         port = emulator.port_path
         with ArmedCommand("estop", "--port", port, timeout_s=BOUND_S) as estop:
             # journaled where `home` does not look (a user who lost the journal): home must ask which disk
