@@ -21,6 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hanoifw.protocol import FrameReader
+
 from ...errors import HanoiError, PortError
 from ..servos import VirtualServos
 from . import sensors
@@ -95,6 +97,7 @@ class VirtualPico:
         self._grip_state: tuple[bool, bool] | None = None
         self._rx = bytearray()
         self._console = bytearray()  # recent output, searched for tracebacks
+        self._frames = FrameReader()  # the board's output as frames: each DONE is logged as "executed"
         self._sent = 0
         self._taken = 0
         self._lock = threading.Condition()
@@ -313,9 +316,12 @@ class VirtualPico:
         if kind == "tick":
             self._on_tick(event["t_us"] / 1e6, event["pulses_us"])
             return
+        done: list[int] = []
         with self._lock:
             if kind == "serial":
                 data = bytes.fromhex(event["hex"])
+                frames = self._frames.feed(data)
+                done = [int(f[0]) for k, _seq, _ack, f in frames if k == "DONE" and f and f[0].isdigit()]
                 self._rx += data
                 self._console += data
                 if self.boot_to_hello_s is None and b"HELLO" in self._console and self.boots:
@@ -335,8 +341,11 @@ class VirtualPico:
             elif kind == "stats":
                 self._stats = event
             self._lock.notify_all()
+        for cmd_id in done:  # as the simulated board logs what it finished
+            self._log({"event": "executed", "cmd_id": cmd_id})
         if kind == "boot":
             self.servos.release_all()
+            self._frames = FrameReader()
             self._log({"event": "boot", "n": event["n"], "cause": event["cause"]})
 
     def _on_tick(self, t_s: float, pulses_us: list[float | None]) -> None:
