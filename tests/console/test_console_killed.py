@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_bench import Bench
+from console_bench import Bench, Page
 from hanoibot.planner import make_plan
 from hanoibot.sim.spawn import EmulatorProcess
 from world_events import bad_events, disks_after, world_moves
@@ -31,25 +31,18 @@ def page_socket(url: str) -> Any:
     return connect(http.replace("http://", "ws://") + "/ws", additional_headers={"Origin": http})
 
 
-class SocketPage:
-    """A page of a ``hanoibot serve`` process, over a real WebSocket."""
+class ServedSocket:
+    """A real WebSocket to ``hanoibot serve`` with the two calls :class:`console_bench.Page` makes of Starlette's
+    test socket, so the page protocol is driven by the same code in-process and over the network."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
-        self.state: dict[str, Any] = {}
 
-    def send(self, name: str, **options: Any) -> None:
-        self.ws.send(json.dumps({"type": "command", "name": name, "options": options}))
+    def send_text(self, text: str) -> None:
+        self.ws.send(text)
 
-    def wait_for(self, test: Any, what: str) -> dict[str, Any]:
-        deadline_s = time.monotonic() + STEP_S
-        while time.monotonic() < deadline_s:
-            message = json.loads(self.ws.recv(timeout=STEP_S))
-            if message.get("type") == "robot":
-                self.state = message
-                if test(message):
-                    return message
-        raise AssertionError(f"no robot state with {what} within {STEP_S:g} s; last: {self.state}")
+    def receive_json(self) -> Any:
+        return json.loads(self.ws.recv(timeout=STEP_S))
 
 
 def carrying_third_disk(events: list[dict[str, Any]]) -> bool:
@@ -65,9 +58,9 @@ def test_a_console_killed_mid_carry_is_resumed_from_a_new_consoles_page(
     with EmulatorProcess("--speed", "5", "--board", "AAA", "--seed", "1") as emulator:
         first = console_factory("--port", emulator.port_path, "--journal-dir", str(journals))
         with page_socket(first.url) as ws:
-            page = SocketPage(ws)
+            page = Page(ServedSocket(ws))
             page.send("connect", state="AAA", pegs=3)
-            page.wait_for(lambda s: s["connected"] and s["busy"] == "", "connected")
+            page.wait_for(lambda s: s["connected"] and s["busy"] == "", "connected", STEP_S)
             page.send("run", rules="classic", goal="CCC", pegs=3)
             deadline_s = time.monotonic() + STEP_S
             while not carrying_third_disk(emulator.events()):
