@@ -126,6 +126,12 @@ class MoveCommand:
         return False
 
 
+# Peak over average speed of the minimum-jerk profile s(u) = 10u^3 - 15u^4 + 6u^5 (hanoifw.motion): s'(1/2) = 15/8.
+# The host times its plain MOVEs with this same ratio (hanoibot.motion.timing), so the two cannot disagree.
+MIN_JERK_PEAK_NUM = 15
+MIN_JERK_PEAK_DEN = 8
+
+
 def peak_speed_us_s(delta_us: int, duration_ms: int, ramp_ms: int = -1) -> int:
     """The peak speed in us/s (rounded up) of a ``delta_us`` move in ``duration_ms``: 15/8 of the average for the
     minimum-jerk profile (``ramp_ms`` < 0: s'(1/2) = 30/16), ``delta / (duration - ramp)`` for a trapezoid.
@@ -135,8 +141,8 @@ def peak_speed_us_s(delta_us: int, duration_ms: int, ramp_ms: int = -1) -> int:
     if delta_us < 0:
         delta_us = -delta_us
     if ramp_ms < 0:
-        divisor = 8 * duration_ms
-        return (delta_us * 15000 + divisor - 1) // divisor
+        divisor = MIN_JERK_PEAK_DEN * duration_ms
+        return (delta_us * MIN_JERK_PEAK_NUM * 1000 + divisor - 1) // divisor
     divisor = duration_ms - ramp_ms
     return (delta_us * 1000 + divisor - 1) // divisor
 

@@ -3,6 +3,7 @@
 from fwfakes import received
 from hanoifw import protocol as p
 from hanoifw.commands import MoveCommand, check_speeds, parse_config
+from min_jerk import min_jerk_peak_ratio
 
 
 def config(fields):
@@ -54,18 +55,6 @@ def test_move_checks_duration_and_every_pulse_against_its_channel():
     for fields, code, needle in cases:
         got_code, text, value = parse_move(fields, mins, maxs, 60000)
         assert value is None and got_code == code and needle in text, (fields, text)
-
-
-def min_jerk_peak_ratio():
-    """Oracle: the steepest slope of s(u) = 10u^3 - 15u^4 + 6u^5 on [0, 1], by finite differences (1.875)."""
-    n = 2000
-    best = 0.0
-    for i in range(n):
-        u0, u1 = i / n, (i + 1) / n
-        s0 = 10 * u0**3 - 15 * u0**4 + 6 * u0**5
-        s1 = 10 * u1**3 - 15 * u1**4 + 6 * u1**5
-        best = max(best, (s1 - s0) * n)
-    return best
 
 
 def test_speed_check_uses_the_peak_speed_of_the_minimum_jerk_profile():

@@ -7,13 +7,18 @@ from dataclasses import replace
 
 import pytest
 from hanoibot.config import load_config
+from hanoibot.errors import ConfigError
 from hanoibot.motion.timing import MIN_DURATION_MS, channel_times_s, duration_ms, dwell_ms
+from hanoibot.run.robot import Robot
+from hanoifw.commands import check_speeds
 from hypothesis import given
 from hypothesis import strategies as st
+from min_jerk import min_jerk_peak_ratio
+from robot_configs import edited
 
 CONFIG = load_config()
 START = CONFIG.start_pulses_us()
-PEAK = CONFIG.motion.profile_peak_ratio
+PEAK = 15 / 8  # the profile's peak over its average speed, s'(1/2) of 10u^3 - 15u^4 + 6u^5
 SETTLE_MS = CONFIG.motion.settle_ms
 
 
@@ -57,3 +62,34 @@ def test_no_motion_still_lasts_the_shortest_segment() -> None:
 def test_the_hold_after_a_gripper_move_is_the_settle_time_in_whole_ticks(settle_ms: int, expected_ms: int) -> None:
     config = replace(CONFIG, motion=replace(CONFIG.motion, settle_ms=settle_ms))
     assert dwell_ms(config) == expected_ms
+
+
+def test_the_peak_ratio_is_the_profiles_own() -> None:
+    assert abs(PEAK - min_jerk_peak_ratio()) < 1e-3
+
+
+@given(st.lists(st.integers(min_value=-400, max_value=400), min_size=5, max_size=5))
+def test_the_firmware_accepts_every_plain_move_the_host_times(steps: list[int]) -> None:
+    # The board checks each plain MOVE's peak speed against the limits the host sent in CONFIG: a host that timed
+    # plain moves with a smaller peak ratio than the firmware's would have them refused as E_TOO_FAST.
+    mins, maxs, _start, speeds_us_s, _threshold = Robot("sim://", CONFIG).limits()
+    target = [min(max(p + d, lo), hi) for p, d, lo, hi in zip(START, steps, mins, maxs, strict=True)]
+    got_ms = duration_ms(CONFIG, START, target, settle=False)
+    assert check_speeds(list(START), target, got_ms, list(speeds_us_s)) is None
+    if got_ms > MIN_DURATION_MS:  # the slowest channel's peak is at its limit: a shorter move would be refused
+        assert check_speeds(list(START), target, int(got_ms * 0.97), list(speeds_us_s)) is not None
+
+
+def test_a_config_that_sets_another_peak_ratio_is_refused_naming_the_key(tmp_path) -> None:
+    def set_ratio(value: float):
+        def edit(document) -> None:
+            document["motion"]["profile_peak_ratio"] = value
+
+        return edit
+
+    path = tmp_path / "robot.toml"
+    path.write_bytes(edited(set_ratio(1.5)))
+    with pytest.raises(ConfigError, match=r"profile_peak_ratio = 1\.5 in section \[motion\].*delete the line"):
+        load_config(path)
+    path.write_bytes(edited(set_ratio(1.875)))  # an older robot file with the firmware's own ratio still loads
+    assert load_config(path).motion == CONFIG.motion

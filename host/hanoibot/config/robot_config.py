@@ -24,6 +24,7 @@ from ..motion.geometry import DEFAULT_MAX_ACCEL_DEG_S2, JOINT_NAMES, Arm, Board,
 from ..motion.hardware import DEFAULT_ON_PEG_SPEED_RATIO, Gripper, MotionSettings, Servo
 from ..motion.margins import check_margins
 from ..motion.robot import RobotConfig
+from ..motion.timing import MIN_JERK_PEAK_RATIO
 from ..motion.tolerances import Tolerances
 from ..motion.workspace import check_board, check_reachable
 from ..puzzle import MAX_PEGS, MIN_PEGS, peg_letter
@@ -302,7 +303,13 @@ def _read_motion(section: Section) -> MotionSettings:
     clearance_mm = section.number("clearance_mm", 1.0, 100.0)
     tolerance_mm = section.number("line_tolerance_mm", 0.5, 20.0)
     settle_ms = section.integer("settle_ms", 0, 2000)
-    peak_ratio = section.number("profile_peak_ratio", 1.0, 3.0)
     on_peg_ratio = section.number("on_peg_speed_ratio", 0.0, 1.0, low_open=True, default=DEFAULT_ON_PEG_SPEED_RATIO)
+    if section.has("profile_peak_ratio"):  # a setting until the host took the ratio from the firmware itself
+        peak_ratio = section.number("profile_peak_ratio", 1.0, 3.0)
+        if peak_ratio != MIN_JERK_PEAK_RATIO:
+            raise ConfigError(
+                f"profile_peak_ratio = {peak_ratio:g} in section [motion] is no longer a setting: plain moves are "
+                f"timed with the firmware's own minimum-jerk peak ({MIN_JERK_PEAK_RATIO:g}); delete the line"
+            )
     section.finish()
-    return MotionSettings(clearance_mm, tolerance_mm, settle_ms, peak_ratio, on_peg_ratio)
+    return MotionSettings(clearance_mm, tolerance_mm, settle_ms, on_peg_ratio)

@@ -78,11 +78,10 @@ DEFAULT_ON_PEG_SPEED_RATIO = 0.7
 
 @dataclass(frozen=True)
 class MotionSettings:
-    """How motions are planned: clearances in mm, straight-line tolerance in mm, settle time, speed profile, and
+    """How motions are planned: clearances in mm, straight-line tolerance in mm, settle time in ms, and
     the fraction of every joint's top speed used while a held disk slides along its peg (lift and lower)."""
 
     clearance_mm: float
     line_tolerance_mm: float
     settle_ms: int
-    profile_peak_ratio: float
     on_peg_speed_ratio: float = DEFAULT_ON_PEG_SPEED_RATIO

@@ -1,11 +1,12 @@
 """Durations of plain MOVEs from the servo speed limits: every channel arrives together, the slowest sets the time.
 
 Plain MOVEs (the move home, jogging, calibration, the settle hold after a grip) use the firmware's minimum-jerk
-profile, whose peak speed is ``profile_peak_ratio`` times the average (1.875). Such a segment therefore lasts
-``peak_ratio * max(travel / speed)`` over the channels, rounded up to whole milliseconds, plus ``settle_ms`` when
-the arm must be at rest after it (the firmware spreads the motion over the whole duration, so that extra time
-slows it a little and leaves the servos, which trail their command, time to come to rest). The pieces of a
-pick-and-place are timed with trapezoidal, blending profiles instead (:mod:`.profile`).
+profile, whose peak speed is :data:`MIN_JERK_PEAK_RATIO` times the average (15/8, taken from the firmware's own
+speed check, so host and board agree by construction). Such a segment therefore lasts
+``MIN_JERK_PEAK_RATIO * max(travel / speed)`` over the channels, rounded up to whole milliseconds, plus
+``settle_ms`` when the arm must be at rest after it (the firmware spreads the motion over the whole duration, so
+that extra time slows it a little and leaves the servos, which trail their command, time to come to rest). The
+pieces of a pick-and-place are timed with trapezoidal, blending profiles instead (:mod:`.profile`).
 
 A hold is a MOVE to the pose the arm is at (:func:`dwell_ms`): the one way to hold still the firmware offers. It
 costs one queue slot and one command id, and its DONE tells the host that the settle time is over (the sequencer
@@ -20,7 +21,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from hanoifw.commands import MIN_JERK_PEAK_DEN, MIN_JERK_PEAK_NUM
+
 from .robot import RobotConfig
+
+#: Peak over average speed of the firmware's minimum-jerk profile: the ratio its speed check applies to a plain MOVE.
+MIN_JERK_PEAK_RATIO = MIN_JERK_PEAK_NUM / MIN_JERK_PEAK_DEN
 
 #: Shortest segment in ms: one firmware control tick is 10 ms, so a segment spans at least two.
 MIN_DURATION_MS = 20
@@ -53,7 +59,7 @@ def duration_ms(
     ``settle`` adds ``[motion] settle_ms`` for a segment after which the arm must be at rest; ``speed_ratio``
     (0..1] is the share of every channel's top speed its peak may reach.
     """
-    moving_s = max(channel_times_s(config, from_us, to_us)) * config.motion.profile_peak_ratio / speed_ratio
+    moving_s = max(channel_times_s(config, from_us, to_us)) * MIN_JERK_PEAK_RATIO / speed_ratio
     total_ms = math.ceil(moving_s * 1000.0 - 1e-9) + (config.motion.settle_ms if settle else 0)
     return max(total_ms, MIN_DURATION_MS)
 
