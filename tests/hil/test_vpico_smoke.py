@@ -23,11 +23,7 @@ from hanoifw.protocol import FrameReader
 from robot_configs import speed_scaled_config
 from vpico_checks import require_machine_sustains_the_cap, vpico_url
 
-# Intermittent (session 7: 8 places for 7 moves in 1 of 4 full runs, even with the gripper at its own speed: the
-# grip sensor read "empty" on a held disk, and the host let it go and picked it again). Runs with
-# make test-vpico-matrix, not make test, until the cause (likely the lag of the stall signal from the Python world to
-# the emulated ADC) is found.
-pytestmark = [pytest.mark.slow, pytest.mark.vpico, pytest.mark.vpico_matrix]
+pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
 #: Every arm joint this many times as fast as the default robot's. The gripper keeps its speed: the simulated servo
 #: turns no faster than its physical top speed, and fingers told to close faster than that are still closing when

@@ -256,3 +256,22 @@ def test_a_bad_pwm_frame_names_the_value(frame_s: float) -> None:
     clock = VirtualClock()
     with pytest.raises(ConfigError, match=f"servo PWM frame {frame_s} s is invalid"):
         VirtualServos(1, now_s=clock.now_s, frame_s=frame_s)
+
+
+def test_a_pulse_backdated_to_when_it_took_effect_moves_the_horn_from_then() -> None:
+    # The virtual Pico learns of a new pulse at its 10 ms tick, but the servo took it at its PWM slice's wrap.
+    late, clock = make(channels=1, speeds=[1000.0])
+    backdated, _ = make(channels=1, speeds=[1000.0])
+    backdated._now_s = clock.now_s  # one clock for both banks
+    for servos in (late, backdated):
+        servos.set_pulse_us(0, 1500)
+    clock.advance(0.1)
+    late.set_pulse_us(0, 1600)
+    backdated.set_pulse_us(0, 1600, since_s=0.092)  # the wrap 8 ms before this tick
+    clock.advance(0.02)
+    late_us, early_us = late.position_us(0), backdated.position_us(0)
+    assert late_us is not None and early_us is not None
+    assert early_us > late_us + 4  # 8 ms more of turning at up to 1000 us/s
+    assert backdated.history == [(0.0, 0, 1500), (0.092, 0, 1600)]
+    backdated.set_pulse_us(0, 1700, since_s=0.05)  # never before the channel's latest update: clamped
+    assert backdated.history[-1] == (pytest.approx(0.12), 0, 1700)

@@ -15,3 +15,16 @@ def test_world_events_reach_the_log_marked_as_the_worlds() -> None:
     assert world.on_event is not None
     world.on_event({"t_s": 1.25, "event": "pick", "disk": 1, "peg": "A"})
     assert logged == [{"t_s": 1.25, "source": "world", "event": "pick", "disk": 1, "peg": "A"}]
+
+
+def test_a_tick_hands_the_servos_each_pulse_from_its_slices_wrap() -> None:
+    world: Any = world_from_options({"board": "AA"})
+    pico = VirtualPico(world=world)  # not started: the tick handling only
+    sent: list[dict[str, Any]] = []
+    pico._send = sent.append  # type: ignore[method-assign]
+    start = [round(p) for p in world.config.start_pulses_us()]
+    pico._on_event({"ev": "tick", "t_us": 10_000, "pulses_us": start, "latched_us": [10_000] * 5})
+    moved = [start[0] + 100, *start[1:]]
+    pico._on_event({"ev": "tick", "t_us": 20_000, "pulses_us": moved, "latched_us": [11_000, *[10_000] * 4]})
+    assert pico.servos.history[-1] == (0.011, 0, moved[0])  # taken at the wrap, 9 ms before the tick saw it
+    assert sent[-1] == {"op": "tock"}  # the chip waits for this answer before it runs on

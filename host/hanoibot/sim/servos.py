@@ -79,11 +79,18 @@ class VirtualServos:
         self._updated_s: list[float] = [0.0] * channels
 
     # --- the HAL interface the firmware core calls -----------------------------------------------------
-    def set_pulse_us(self, channel: int, pulse_us: int) -> None:
-        """Output ``pulse_us`` µs on ``channel``; a change is recorded in :attr:`history`."""
+    def set_pulse_us(self, channel: int, pulse_us: int, *, since_s: float | None = None) -> None:
+        """Output ``pulse_us`` µs on ``channel``; a change is recorded in :attr:`history`.
+
+        ``since_s`` (s, default now) backdates the change to when it really took effect, for a caller that learns
+        of it later (the virtual Pico reads its PWM registers every 10 ms; a new pulse took effect at its slice's
+        wrap): clamped to the channel's latest update and to now.
+        """
         if self._target_us[channel] == pulse_us:
             return
         now_s = self._now_s()
+        if since_s is not None:
+            now_s = min(max(since_s, self._updated_s[channel]), now_s)
         self._settle(channel, now_s)
         if self._state[channel] is None:
             # A servo that was unpowered snaps to its first pulse; we cannot know where the horn was.

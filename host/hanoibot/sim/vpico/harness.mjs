@@ -8,14 +8,19 @@
 //              {"op":"reset"}                          press the board's reset (RUN pin): a hard reboot, flash kept
 //              {"op":"grip","driven":true,"stalled":false}  the gripper servo's state; with options.grip_model its
 //                                                      current is computed at each ADC0 conversion (grip_adc.mjs)
+//              {"op":"tock"}                           with options.lockstep: the host has taken the latest tick
 //              {"op":"stop"}
 // Out (stdout): {"ev":"serial","hex":".."}  bytes the board sent on USB CDC
 //               {"ev":"taken","n":N}        N input bytes left the USB FIFO into the firmware
-//               {"ev":"tick","t_us":T,"pulses_us":[..]}  every tick_us of emulated time: servo pulses (null = off)
+//               {"ev":"tick","t_us":T,"pulses_us":[..],"latched_us":[..]}  every tick_us of emulated time: servo
+//                                                      pulses (null = off) and when each took effect (its slice's
+//                                                      latest wrap: CC is double-buffered; null = at T)
 //               {"ev":"boot","n":K,"cause":"power"|"wdt"}  a (re)boot of the chip; "connected" when USB enumerated
 //               {"ev":"stats", ...}         cycle counts, on request ({"op":"stats"})
 // Emulated time runs at most as fast as wall time (options.realtime), at most options.time_scale times wall time
 // (a throttled chip: 0.25 = a quarter of a real RP2040's speed, as on a busy machine), or free (idle time skipped).
+// With options.lockstep, the chip waits after each tick until the host answers {"op":"tock"} (at most TOCK_WAIT_MS of
+// wall time): the world the host simulates (servo horns, disks, the grip current) never trails the chip's clock.
 // A chip that falls behind the cap does not run faster than it later to catch up (lag beyond 20 ms is forgiven).
 // With options.fast_boot, each (re)boot runs free until the board's first output or the host's first input since
 // it: nothing outside the chip times a boot before then, and MicroPython compiling the firmware is ~1.4 s of chip time.
@@ -41,6 +46,8 @@ const TIME_SCALE = options.time_scale || 1; // emulated ns per wall ns at most, 
 // With realtime, emulated time may trail the cap by this much (ns); lag beyond it is forgiven rather than caught up
 // later, so a chip that fell behind (a busy machine) never runs faster than the cap to catch up.
 const MAX_LAG_NS = 20e6;
+// With options.lockstep, the longest the chip waits for the host's answer to a tick (ms of wall time).
+const TOCK_WAIT_MS = 2000;
 
 // --- boot ROM with flash erase/program routed to us (gap 1 of the README) ------------------------------------
 const bootromBytes = readFileSync(bootromPath);
@@ -107,6 +114,7 @@ let idleNs = 0;
 let capNs = 0; // emulated time (ns) the cap allows so far: grows with wall time at TIME_SCALE while capped
 let capWallMs = wallOriginMs; // wall time up to which capNs has grown
 let booting = true; // since the latest boot, neither the board's output nor the host's input has come yet
+let tockTimer = null; // with options.lockstep: set while the chip waits for the host's answer to its latest tick
 
 function nowNs() {
   return timeOffsetNs + chip.sim.clock.nanos;
@@ -259,12 +267,29 @@ function pwmPulseUs(rp2040, pin) {
   return (highTicks * divisor * 1e6) / rp2040.clkSys;
 }
 
+/** Emulated time (us) of the latest wrap of ``pin``'s PWM slice: when its servo took the pulse it now outputs. */
+function pwmWrapUs(rp2040, pin) {
+  const slice = rp2040.pwm.channels[(pin >> 1) & 7];
+  const divInt = (slice.div >> 4) & 0xff || 256;
+  const divisor = divInt + (slice.div & 0xf) / 16;
+  const sinceWrapNs = (slice.timer.counter * divisor * 1e9) / rp2040.clkSys; // the counter counts up from 0
+  return Math.round((nowNs() - sinceWrapNs) / 1000);
+}
+
 function pulses() {
   const { rp2040 } = chip;
   if (options.servo_driver === 'pca9685') {
     return options.pca9685_channels.map((n) => round3(pca.pulseUs(n)));
   }
   return options.pwm_pins.map((pin) => round3(pwmPulseUs(rp2040, pin)));
+}
+
+/** Per channel, when the pulse of :func:`pulses` took effect (us of emulated time; null: at this tick). */
+function latchedUs() {
+  if (options.servo_driver === 'pca9685') {
+    return options.pca9685_channels.map(() => null);
+  }
+  return options.pwm_pins.map((pin) => pwmWrapUs(chip.rp2040, pin));
 }
 
 function round3(value) {
@@ -317,13 +342,25 @@ lines.on('line', (line) => {
     rebootPending = {
       cause: 'power', reason: 0, scratch: new Uint32Array(watchdog.scratchData.length), flash: chip.rp2040.flash,
     };
+  } else if (message.op === 'tock') {
+    resumeAfterTock();
   } else if (message.op === 'stop') {
     stopping = true;
+    resumeAfterTock();
   }
 });
 lines.on('close', () => {
   stopping = true;
+  resumeAfterTock();
 });
+
+function resumeAfterTock() {
+  if (tockTimer !== null) {
+    clearTimeout(tockTimer);
+    tockTimer = null;
+    setImmediate(runSlice);
+  }
+}
 
 // --- the run loop ------------------------------------------------------------------------------------------------
 function runSlice() {
@@ -342,7 +379,8 @@ function runSlice() {
   const { sim, rp2040 } = chip;
   const { clock } = sim;
   const { core } = rp2040;
-  while (nowNs() < limitNs && !rebootPending) {
+  let ticked = false;
+  while (nowNs() < limitNs && !rebootPending && !ticked) {
     // Local clock nanos of the next stop: the slice limit or the next tick, whichever comes first.
     const stopNs = Math.min(limitNs, nextTickNs) - timeOffsetNs;
     while (clock.nanosCounter < stopNs && !rebootPending) {
@@ -358,8 +396,9 @@ function runSlice() {
       }
     }
     if (nowNs() >= nextTickNs) {
-      emit({ ev: 'tick', t_us: Math.round(nextTickNs / 1000), pulses_us: pulses() });
+      emit({ ev: 'tick', t_us: Math.round(nextTickNs / 1000), pulses_us: pulses(), latched_us: latchedUs() });
       nextTickNs += TICK_NS;
+      ticked = !!options.lockstep;
     }
   }
   if (rebootPending) {
@@ -369,6 +408,10 @@ function runSlice() {
     boot(carried.cause || 'wdt', carried);
   }
   flushOut();
+  if (ticked && !stopping) {
+    tockTimer = setTimeout(resumeAfterTock, TOCK_WAIT_MS); // a tick went out in this slice: wait for its answer
+    return;
+  }
   if (capped && nowNs() >= capNs) {
     setTimeout(runSlice, 1);
   } else {

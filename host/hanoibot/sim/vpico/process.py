@@ -142,6 +142,7 @@ class VirtualPico:
             "i2c_bus": 0,
             "gpio_inputs": {str(sensors.RAIL_SENSE_PIN): 1},
             "grip_model": sensors.grip_model(),
+            "lockstep": True,
         }
         command = [node, str(HARNESS_PATH), esm_index, str(BOOTROM_PATH), str(flash_path), json.dumps(options)]
         self._process = subprocess.Popen(
@@ -314,7 +315,9 @@ class VirtualPico:
     def _on_event(self, event: Event) -> None:
         kind = event.get("ev")
         if kind == "tick":
-            self._on_tick(event["t_us"] / 1e6, event["pulses_us"])
+            self._on_tick(event["t_us"] / 1e6, event["pulses_us"], event.get("latched_us"))
+            with contextlib.suppress(PortError):  # the chip waits for this answer (lockstep) before it runs on
+                self._send({"op": "tock"})
             return
         done: list[int] = []
         with self._lock:
@@ -348,15 +351,19 @@ class VirtualPico:
             self._frames = FrameReader()
             self._log({"event": "boot", "n": event["n"], "cause": event["cause"]})
 
-    def _on_tick(self, t_s: float, pulses_us: list[float | None]) -> None:
-        """Every 10 ms of emulated time: the servos follow the pulses, the world moves, the grip ADC is updated."""
+    def _on_tick(self, t_s: float, pulses_us: list[float | None], latched_us: list[int | None] | None = None) -> None:
+        """Every 10 ms of emulated time: the servos follow the pulses, the world moves, the grip ADC is updated.
+
+        The chip waits for this to finish (the harness runs in lockstep), so the grip current the firmware reads
+        never trails the world: a disk stalls the gripper at the emulated instant the fingers meet it."""
         self.time_s = t_s
         self.pulses_us = pulses_us
         for channel, pulse_us in enumerate(pulses_us):
             if pulse_us is None or not self.rail_powered:
                 self.servos.release(channel)
-            else:
-                self.servos.set_pulse_us(channel, round(pulse_us))
+            else:  # a new pulse took effect at its PWM slice's wrap, up to a tick before this one
+                since_us = latched_us[channel] if latched_us is not None else None
+                self.servos.set_pulse_us(channel, round(pulse_us), since_s=None if since_us is None else since_us / 1e6)
         if self.world is None:
             return
         horns = [None if p is None else round(p) for p in self.servos.positions_us()]
