@@ -1,9 +1,8 @@
-"""Oracle for the firmware's minimum-jerk profile, computed here from its formula and nothing of ours."""
+"""Oracle for the firmware's minimum-jerk profile, computed from its formula alone. Runs under CPython and
+MicroPython alike (the firmware tests import it on both)."""
 
-from __future__ import annotations
 
-
-def min_jerk_peak_ratio(steps: int = 2000) -> float:
+def min_jerk_peak_ratio(steps=2000):
     """The steepest slope of s(u) = 10u^3 - 15u^4 + 6u^5 on [0, 1] by finite differences: the profile's peak speed
     over its average (1.875 up to the step's error)."""
     best = 0.0
