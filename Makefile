@@ -32,9 +32,10 @@ pytest: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/pytest -n 2 -m "not vpico" $(PYTEST_ARGS)
 	$(BIN)/pytest -p no:xdist -m "vpico and not vpico_matrix" $(PYTEST_ARGS)
 
-# The whole recovery matrix on the virtual Pico (32 cells, about 6 minutes; make test runs a covering set of it).
+# The whole recovery matrix on the virtual Pico (32 cells, about 6 minutes; make test runs a covering set of it), and
+# the smoke run, intermittent still (see its module).
 test-vpico-matrix: $(PY_STAMP) $(NODE_STAMP)
-	$(BIN)/pytest -p no:xdist -m vpico tests/hil/test_recovery_matrix_vpico.py $(PYTEST_ARGS)
+	$(BIN)/pytest -p no:xdist -m vpico tests/hil/test_recovery_matrix_vpico.py tests/hil/test_vpico_smoke.py $(PYTEST_ARGS)
 
 setup: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 

