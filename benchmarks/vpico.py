@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 from hanoibot.sim.vpico.flash import files_on_flash
 from hanoibot.sim.vpico.process import VirtualPico
 from hanoifw import protocol as p
+from hanoifw.rxframe import FrameReader
 
 CPU_HZ = 125_000_000
 TICK_S = 0.010
@@ -147,7 +148,7 @@ class Host:
 
     def __init__(self, pico: VirtualPico) -> None:
         self.pico = pico
-        self.reader = p.FrameReader()
+        self.reader = FrameReader()
         self.seq = 0
         self.done = 0
         self.acked = -1

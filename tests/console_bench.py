@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from hanoibot.console.app import ConsoleSettings, make_app
 from hanoibot.sim.board import SimBoard
-from hanoifw.protocol import FrameReader
+from hanoifw.rxframe import FrameReader
 from starlette.testclient import TestClient
 
 BASE_URL = "http://127.0.0.1:8765"

@@ -8,8 +8,9 @@ A frame is one line ``KIND,seq,ack[,field...]*crc\\n``:
 * the whole line, ``\\n`` included, is at most :data:`MAX_FRAME_LEN` bytes. One ``\\r`` right before the ``\\n``
   is tolerated (some USB stacks cook line ends) and is not covered by the CRC.
 
-:class:`FrameReader` resynchronises on ``\\n``; it drops empty lines silently and oversized, malformed and bad-CRC
-lines with a count, and never raises. The full specification, with every frame kind, is docs/protocol.md.
+:mod:`hanoifw.rxframe` reads frames (the board's ``RxFrame`` in place, the host's ``FrameReader`` as tuples, one
+grammar): it resynchronises on ``\\n``, drops empty lines silently and oversized, malformed and bad-CRC lines with a
+count, and never raises. The full specification, with every frame kind, is docs/protocol.md.
 """
 
 import binascii
@@ -156,8 +157,6 @@ FIELD_NAMES = {
 }
 TEXT_FIELDS = ("fw_version", "boot_id", "reset_cause", "mode", "faults", "grip", "rail", "code", "text", "token")
 
-_HEX = b"0123456789abcdef"
-
 
 def parse_uint(text: str, max_value: int) -> int:
     """Return the canonical decimal ``text`` (digits only, no sign, no leading zero) as an int in
@@ -236,96 +235,6 @@ def encode(kind: str, seq: int, ack: int, fields: "Fields" = ()) -> bytes:
         raise ValueError("frame of %d bytes: expected at most %d" % (len(body) + CRC_DIGITS + 2, MAX_FRAME_LEN))
     crc = binascii.crc32(body) & 0xFFFFFFFF
     return body + ("*%08x\n" % crc).encode()
-
-
-class FrameReader:
-    """Splits a byte stream into frames ``(kind, seq, ack, fields)``; fields are a list of str.
-
-    Counters (dropped lines): ``bad_crc``, ``oversized``, ``malformed``; ``frames`` counts accepted ones.
-    """
-
-    def __init__(self, max_frame_len: int = MAX_FRAME_LEN) -> None:
-        self.max_frame_len = max_frame_len
-        self.frames = 0
-        self.bad_crc = 0
-        self.oversized = 0
-        self.malformed = 0
-        self._pending = b""  # the start of a line whose newline has not arrived yet
-        self._discarding = False  # inside an oversized line: drop bytes up to the next newline
-
-    def feed(self, data: bytes) -> "list[tuple[str, int, int, list[str]]]":
-        """Take the next bytes of the stream; return the frames completed by them, in order. Never raises."""
-        frames: list[tuple[str, int, int, list[str]]] = []
-        if not isinstance(data, bytes):
-            data = bytes(data)
-        limit = self.max_frame_len - 1  # longest line without its newline
-        start = 0
-        end = len(data)
-        while start < end:
-            newline = data.find(b"\n", start)
-            if newline < 0:
-                if not self._discarding:
-                    if len(self._pending) + end - start > limit:
-                        self.oversized += 1
-                        self._discarding = True
-                        self._pending = b""
-                    else:
-                        self._pending += data[start:]
-                break
-            if self._discarding:
-                self._discarding = False
-            else:
-                line = data[start:newline]
-                if self._pending:
-                    line = self._pending + line
-                    self._pending = b""
-                if len(line) > limit:
-                    self.oversized += 1
-                else:
-                    frame = self._decode_line(line)
-                    if frame is not None:
-                        self.frames += 1
-                        frames.append(frame)
-            start = newline + 1
-        return frames
-
-    def _decode_line(self, line: bytes) -> "tuple[str, int, int, list[str]] | None":
-        """Return the frame in ``line`` (without its newline) or None, counting the reason it was dropped."""
-        if line[-1:] == b"\r":
-            line = line[:-1]
-        if not line:
-            return None  # blank lines separate frames harmlessly; they are not counted
-        star = len(line) - CRC_DIGITS - 1
-        if star < 0 or line[star] != 0x2A:  # 0x2A is "*"
-            self.malformed += 1
-            return None
-        for code in line[star + 1 :]:
-            if code not in _HEX:
-                self.malformed += 1
-                return None
-        body = line[:star]
-        if ("%08x" % (binascii.crc32(body) & 0xFFFFFFFF)).encode() != line[star + 1 :]:
-            self.bad_crc += 1
-            return None
-        frame = _parse_body(body)
-        if frame is None:
-            self.malformed += 1
-        return frame
-
-
-def _parse_body(body: bytes) -> "tuple[str, int, int, list[str]] | None":
-    """Return the frame whose CRC-checked text is ``body``, or None if it breaks the frame grammar."""
-    for code in body:
-        if code < 0x20 or code > 0x7E or code == 0x2A:
-            return None
-    parts = body.decode().split(",")
-    if len(parts) < 3 or len(parts) > MAX_FIELDS + 3 or not _is_kind(parts[0]):
-        return None
-    seq = parse_uint(parts[1], SEQ_MOD - 1)
-    ack = parse_uint(parts[2], SEQ_MOD - 1)
-    if seq < 0 or ack < 0:
-        return None
-    return (parts[0], seq, ack, parts[3:])
 
 
 def unpack(kind: str, fields: "list[str]") -> "dict[str, object] | None":

@@ -1,6 +1,6 @@
-"""The board's frame receiver: it splits received bytes into lines and parses each line in place, with the
-grammar of :mod:`hanoifw.protocol` (whose ``FrameReader`` is the host's reader and the reference this one is
-tested against).
+"""The one frame reader of hanoibot: it splits received bytes into lines and parses each line in place, with the
+grammar of :mod:`hanoifw.protocol`. The board reads with :class:`RxFrame` (no copy per frame); the host, the
+simulated boards and the tests read with :class:`FrameReader`, which wraps it and hands out tuples.
 
 A parsed frame is not copied out: :class:`RxFrame` itself is the frame until the next line completes. Its
 ``kind`` is one of the protocol's kind strings (no new string for a known kind), ``seq`` and ``ack`` are ints, and
@@ -29,7 +29,7 @@ _HEX = b"0123456789abcdef"
 class RxFrame:
     """Splits a byte stream into frames, keeping the current one in place. Never raises on any input.
 
-    Counters (dropped lines, as ``protocol.FrameReader`` counts them): ``bad_crc``, ``oversized``, ``malformed``;
+    Counters (dropped lines): ``bad_crc``, ``oversized``, ``malformed``;
     ``frames`` counts accepted ones.
     """
 
@@ -105,7 +105,7 @@ class RxFrame:
         return self.line[start : min(self.ends[index + 3], start + max_len)]
 
     def texts(self) -> "list[str]":
-        """Every field as a str, as ``protocol.FrameReader`` gives them (for tests and the host; allocates)."""
+        """Every field as a str (for the host and tests; allocates)."""
         return [self.text(i) for i in range(self.parts - 3)]
 
     def _finish(self, line: bytes) -> None:
@@ -195,3 +195,43 @@ def _uint_at(line: bytes, start: int, end: int, max_value: int) -> int:
         if value > max_value:
             return -1
     return value
+
+
+class FrameReader:
+    """Splits a byte stream into frames ``(kind, seq, ack, fields)`` with fields a list of str: :class:`RxFrame`
+    with each frame copied out. Never raises.
+
+    Counters (dropped lines): ``bad_crc``, ``oversized``, ``malformed``; ``frames`` counts accepted ones.
+    """
+
+    def __init__(self, max_frame_len: int = p.MAX_FRAME_LEN) -> None:
+        self._rx = RxFrame(max_frame_len)
+
+    @property
+    def frames(self) -> int:
+        return self._rx.frames
+
+    @property
+    def bad_crc(self) -> int:
+        return self._rx.bad_crc
+
+    @property
+    def oversized(self) -> int:
+        return self._rx.oversized
+
+    @property
+    def malformed(self) -> int:
+        return self._rx.malformed
+
+    def feed(self, data: bytes) -> "list[tuple[str, int, int, list[str]]]":
+        """Take the next bytes of the stream; return the frames completed by them, in order."""
+        if not isinstance(data, bytes):
+            data = bytes(data)
+        rx = self._rx
+        frames = []
+        start = 0
+        while start < len(data):
+            start = rx.take(data, start)
+            if rx.is_frame():
+                frames.append((rx.kind, rx.seq, rx.ack, rx.texts()))
+        return frames

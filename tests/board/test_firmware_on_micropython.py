@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from hanoifw import protocol as p
+from hanoifw.rxframe import FrameReader
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "micropython" / "run.mjs"
@@ -120,8 +121,8 @@ def encode_script(script: list[tuple[int, bytes]]) -> bytes:
     return "".join(f"{t_ms} {binascii.hexlify(data).decode()}\n" for t_ms, data in script).encode()
 
 
-def decode_replies(text: bytes) -> tuple[list[tuple[str, int, int, list[str]]], p.FrameReader]:
-    reader = p.FrameReader()
+def decode_replies(text: bytes) -> tuple[list[tuple[str, int, int, list[str]]], FrameReader]:
+    reader = FrameReader()
     frames = []
     for line in text.decode().splitlines():
         _t_ms, _, hexdata = line.partition(" ")

@@ -2,7 +2,7 @@
 
 from hanoifw import protocol as p
 from hanoifw.controller import Controller
-from hanoifw.rxframe import RxFrame
+from hanoifw.rxframe import FrameReader, RxFrame
 
 CONTROL_PERIOD_MS = 10
 LIMITS = (1000, 2000, 1500, 60000)  # min_us, max_us, start_us, max_speed_us_s for every channel in these tests
@@ -82,7 +82,7 @@ class Host:
         kwargs.setdefault("stagger_ms", 0)  # every output on at CONFIG; the staggered enable has its own tests
         self.ctl = ctl or Controller(self.servos, channels=channels, boot_id="b0071d00", **kwargs)
         self.channels = self.ctl.channels
-        self.reader = p.FrameReader()
+        self.reader = FrameReader()
         self.seq = 0
         self.now_ms = 0
         self.frames = []  # every decoded board frame, in order

@@ -13,6 +13,7 @@ from fwfakes import (
 from hanoifw import protocol as p
 from hanoifw.board import COLLECT_EVERY_RX_BYTES, StreamPort, make_boot_id, reset_cause_name, serve
 from hanoifw.controller import Controller
+from hanoifw.rxframe import FrameReader
 
 
 class FakeMachine:
@@ -124,7 +125,7 @@ class FakeWdt:
 
 
 def board_frames(port):
-    return p.FrameReader().feed(port.written)
+    return FrameReader().feed(port.written)
 
 
 def test_serve_runs_the_controller_every_period_and_feeds_the_watchdog_once_configured():
@@ -390,6 +391,6 @@ def test_input_between_two_steps_is_answered_at_once_without_a_step_of_its_own()
     ctl = SteppedController(FakeServos(), boot_id="feedf00d", stagger_ms=0)
     assert serve(ctl, port, clock, period_ms=CONTROL_PERIOD_MS, max_loops=20) == "stopped"
     assert steps == [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150][: len(steps)], steps
-    reader = p.FrameReader()
+    reader = FrameReader()
     replies = [(t_ms, frame[0]) for t_ms, data in port.writes for frame in reader.feed(data)]
     assert (24, p.PONG) in replies and (37, p.ACK) in replies and (3, p.HELLO) in replies, replies

@@ -3,6 +3,7 @@ codec is tests/link/test_protocol.py (CPython only)."""
 
 from fwfakes import Rng
 from hanoifw import protocol as p
+from hanoifw.rxframe import FrameReader
 
 
 def crc32_bitwise(data):
@@ -26,7 +27,7 @@ def test_encode_writes_the_documented_layout():
 
 
 def test_round_trip_of_every_kind():
-    reader = p.FrameReader()
+    reader = FrameReader()
     sent = []
     for kind in p.IMMEDIATE_KINDS + p.RELIABLE_KINDS + (p.HELLO, p.ACK, p.DONE, p.ERROR, p.PONG):
         sent.append((kind, len(sent), 65535 - len(sent), ["a", "0", "-1", ""]))
@@ -37,7 +38,7 @@ def test_round_trip_of_every_kind():
 
 def test_frames_split_across_feeds_are_reassembled():
     frame = p.encode(p.PING, 1, 2, ["tok"])
-    reader = p.FrameReader()
+    reader = FrameReader()
     got = []
     for i in range(len(frame)):
         got.extend(reader.feed(frame[i : i + 1]))
@@ -49,13 +50,13 @@ def test_reader_resynchronises_after_noise_and_counts_it():
     bad_crc = bytearray(good)
     bad_crc[0] = ord("X")
     stream = b"\x00\xffnoise\n" + bytes(bad_crc) + b"x" * 300 + b"\n" + b"\n" + good + b"trailing"
-    reader = p.FrameReader()
+    reader = FrameReader()
     assert reader.feed(stream) == [(p.STATUS, 5, 6, [])]
     assert (reader.malformed, reader.bad_crc, reader.oversized) == (1, 1, 1)
 
 
 def test_oversized_line_without_newline_is_dropped_once_then_reading_resumes():
-    reader = p.FrameReader()
+    reader = FrameReader()
     for _ in range(10):
         assert reader.feed(b"y" * 100) == []
     assert reader.oversized == 1
@@ -67,7 +68,7 @@ def test_crc_valid_lines_that_break_the_grammar_are_malformed():
         return body + (f"*{crc32_bitwise(body):08x}\n").encode()
 
     bodies = (b"move,1,2", b"MOVE,01,2", b"MOVE,1", b"MOVE,1,65536", b"MOVE,-1,0", b"TOOLONGKIND,1,2", b"M\tV,1,2")
-    reader = p.FrameReader()
+    reader = FrameReader()
     assert reader.feed(b"".join(framed(body) for body in bodies)) == []
     assert reader.malformed == len(bodies) and reader.bad_crc == 0
     assert reader.feed(framed(b"MOVE,1,2") + b"MOVE,1,2*0000000G\n") == [(p.MOVE, 1, 2, [])]
@@ -76,12 +77,12 @@ def test_crc_valid_lines_that_break_the_grammar_are_malformed():
 
 def test_a_carriage_return_before_the_newline_is_tolerated():
     frame = p.encode(p.ACK, 1, 1, [3, 4])
-    assert p.FrameReader().feed(frame[:-1] + b"\r\n") == [(p.ACK, 1, 1, ["3", "4"])]
+    assert FrameReader().feed(frame[:-1] + b"\r\n") == [(p.ACK, 1, 1, ["3", "4"])]
 
 
 def test_single_bit_errors_are_all_caught():
     frame = p.encode(p.MOVE, 7, 0, [1, 500, 1500, 1600, 1700, 1800, 1900])
-    reader = p.FrameReader()
+    reader = FrameReader()
     for i in range(len(frame) - 1):
         for bit in range(8):
             broken = bytearray(frame)
@@ -117,7 +118,7 @@ def test_parse_uint_accepts_only_canonical_decimals():
 def test_clean_text_keeps_errors_encodable():
     text = p.clean_text("bad, value * here\n" + "z" * 100)
     assert len(text) == 60 and p.is_field_text(text)
-    assert p.FrameReader().feed(p.encode(p.ERROR, 0, 0, ["X", 0, text]))[0][3][2] == text
+    assert FrameReader().feed(p.encode(p.ERROR, 0, 0, ["X", 0, text]))[0][3][2] == text
 
 
 def test_unpack_names_the_fields_of_board_frames():
@@ -141,7 +142,7 @@ def test_unpack_names_the_fields_of_board_frames():
 
 def test_random_byte_noise_is_never_accepted():
     rng = Rng(99)
-    reader = p.FrameReader()
+    reader = FrameReader()
     for _ in range(200):
         noise = bytes(rng.below(256) for _ in range(1 + rng.below(120)))
         assert reader.feed(noise) == []

@@ -1,13 +1,14 @@
-"""The board's in-place frame receiver (hanoifw.rxframe) against the host's reader (protocol.FrameReader), which
-is the reference: the same frames and the same drop counts for any byte stream, however it is cut into chunks.
-Also run under MicroPython."""
+"""The frame readers of hanoifw.rxframe (the board's in-place RxFrame, the host's FrameReader) against a plain
+reading of the grammar (frame_grammar): the same frames and the same drop counts for any byte stream, however it is
+cut into chunks. Also run under MicroPython."""
 
 import binascii
 import struct
 
+from frame_grammar import read_stream
 from fwfakes import Rng
 from hanoifw import protocol as p
-from hanoifw.rxframe import RxFrame
+from hanoifw.rxframe import FrameReader, RxFrame
 
 
 def rx_frames(rx, chunks):
@@ -27,13 +28,16 @@ def counts(reader):
 
 
 def same_as_reference(chunks):
-    reference = p.FrameReader()
-    expected = []
-    for chunk in chunks:
-        expected.extend(reference.feed(chunk))
+    expected, expected_counts = read_stream(b"".join(chunks))
     rx = RxFrame()
     assert rx_frames(rx, chunks) == expected, chunks
-    assert counts(rx) == counts(reference), (counts(rx), counts(reference), chunks)
+    assert counts(rx) == expected_counts, (counts(rx), expected_counts, chunks)
+    reader = FrameReader()
+    frames = []
+    for chunk in chunks:
+        frames.extend(reader.feed(chunk))
+    assert frames == expected, chunks
+    assert counts(reader) == expected_counts, (counts(reader), expected_counts, chunks)
     return expected
 
 

@@ -19,7 +19,7 @@ from hanoibot.planner import make_plan
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
 from hanoibot.run.sequencer import Phase
-from hanoifw.protocol import FrameReader
+from hanoifw.rxframe import FrameReader
 from robot_configs import speed_scaled_config
 from vpico_checks import require_machine_sustains_the_cap, vpico_url
 

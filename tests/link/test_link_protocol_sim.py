@@ -10,11 +10,12 @@ import serial
 from hanoibot.errors import ConfigError
 from hanoibot.link.urlhandler.protocol_sim import parse_sim_url
 from hanoifw import protocol
+from hanoifw.rxframe import FrameReader
 
 
 def drain(port: serial.SerialBase) -> list[tuple[str, int, int, list[str]]]:
     """Every frame the board has sent so far."""
-    return protocol.FrameReader().feed(port.read(port.in_waiting))
+    return FrameReader().feed(port.read(port.in_waiting))
 
 
 def test_options_are_parsed() -> None:

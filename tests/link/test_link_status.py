@@ -6,11 +6,12 @@ import pytest
 from hanoibot.errors import ProtocolMismatch
 from hanoibot.link.status import Fault, Grip, Hello, Mode, Rail, Status, parse_hello, parse_status
 from hanoifw import protocol
+from hanoifw.rxframe import FrameReader
 
 
 def fields_of(kind: str, fields: list[str | int]) -> list[str]:
     """The fields as the host receives them: encoded by the codec, then decoded."""
-    ((_kind, _seq, _ack, decoded),) = protocol.FrameReader().feed(protocol.encode(kind, 1, 2, fields))
+    ((_kind, _seq, _ack, decoded),) = FrameReader().feed(protocol.encode(kind, 1, 2, fields))
     return decoded
 
 

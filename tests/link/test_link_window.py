@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from hanoibot.link.window import SendWindow
-from hanoifw.protocol import SEQ_MOD, FrameReader
+from hanoifw.protocol import SEQ_MOD
+from hanoifw.rxframe import FrameReader
 from hypothesis import given
 from hypothesis import strategies as st
 

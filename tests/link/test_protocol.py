@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from hanoifw import protocol as p
+from hanoifw.rxframe import FrameReader
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +34,7 @@ def as_decoded(frame: tuple[str, int, int, list[str | int]]) -> tuple[str, int, 
     return (kind, seq, ack, [str(value) for value in values])
 
 
-def feed_in_chunks(reader: p.FrameReader, data: bytes, rng: random.Random) -> list[tuple[str, int, int, list[str]]]:
+def feed_in_chunks(reader: FrameReader, data: bytes, rng: random.Random) -> list[tuple[str, int, int, list[str]]]:
     """Feed ``data`` in random-sized pieces, as a serial port delivers it."""
     got = []
     start = 0
@@ -86,7 +87,7 @@ def test_every_representable_frame_round_trips(frame: tuple[str, int, int, list[
     assert all(0x20 <= b <= 0x7E for b in encoded[:-1]) and encoded.endswith(b"\n")
     body, crc = encoded[:-1].rsplit(b"*", 1)
     assert int(crc, 16) == zlib.crc32(body)  # independent CRC implementation
-    assert p.FrameReader().feed(encoded) == [as_decoded(frame)]
+    assert FrameReader().feed(encoded) == [as_decoded(frame)]
 
 
 @given(st.lists(frames, min_size=1, max_size=5), st.binary(max_size=300), st.randoms(use_true_random=False))
@@ -103,7 +104,7 @@ def test_reader_resynchronises_on_the_next_newline(
         expected.append(as_decoded(frame))
     if not encoded:
         return
-    reader = p.FrameReader()
+    reader = FrameReader()
     got = feed_in_chunks(reader, garbage + b"\n" + b"".join(encoded), rng)
     assert got[-len(expected) :] == expected
     assert len(got) <= len(expected) + garbage.count(b"\n") + 1
@@ -111,7 +112,7 @@ def test_reader_resynchronises_on_the_next_newline(
 
 @given(st.binary(max_size=2000))
 def test_reader_never_raises_and_counts_every_dropped_line(data: bytes) -> None:
-    reader = p.FrameReader()
+    reader = FrameReader()
     got = reader.feed(data)
     lines = data.count(b"\n")
     assert reader.frames == len(got)
@@ -141,7 +142,7 @@ def _fuzz_mutated_streams(sent: list[tuple[str, int, int, list[str | int]]], see
         for _ in range(rng.randint(1, 3)):
             if data:
                 mutate(data, rng)
-        reader = p.FrameReader()
+        reader = FrameReader()
         for got in feed_in_chunks(reader, bytes(data), rng):
             assert repr(got) in originals, (bytes(data), got)
         _counts["streams"] += 1
@@ -160,7 +161,7 @@ def test_oversized_frames_are_refused_by_encode_and_dropped_by_the_reader() -> N
     frame = p.encode(p.ERROR, 1, 2, ["CODE", text])
     assert len(frame) <= p.MAX_FRAME_LEN
     longer = frame[:-10] + b"yyyyyyyyyy" + frame[-10:]  # over the limit even before its CRC is checked
-    reader = p.FrameReader()
+    reader = FrameReader()
     assert reader.feed(longer + frame) == [(p.ERROR, 1, 2, ["CODE", text])]
     assert reader.oversized == 1
 
@@ -168,7 +169,7 @@ def test_oversized_frames_are_refused_by_encode_and_dropped_by_the_reader() -> N
 def test_every_two_bit_error_in_a_frame_is_caught() -> None:
     frame = p.encode(p.PING, 513, 77, ["hb7"])
     bits = (len(frame) - 1) * 8  # the newline is framing, not payload
-    reader = p.FrameReader()
+    reader = FrameReader()
     for first in range(bits):
         for second in range(first + 1, bits):
             broken = bytearray(frame)
@@ -182,5 +183,5 @@ def test_the_transcript_in_docs_protocol_md_is_made_of_valid_frames() -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
     lines = [line[2:] for line in doc.splitlines() if line[:2] in ("> ", "< ")]
     assert len(lines) >= 8
-    reader = p.FrameReader()
+    reader = FrameReader()
     assert len(reader.feed("".join(line + "\n" for line in lines).encode())) == len(lines)

@@ -9,12 +9,13 @@ import pytest
 from hanoibot.clock import VirtualClock
 from hanoibot.sim.board import SimBoard
 from hanoifw import protocol
+from hanoifw.rxframe import FrameReader
 
 CONFIG = [*(v for _ in range(5) for v in (900, 2100, 1500, 60000)), 0]  # limits, speed; grip threshold
 
 
 def frames(board: SimBoard) -> list[tuple[str, int, int, list[str]]]:
-    return protocol.FrameReader().feed(board.take_output())
+    return FrameReader().feed(board.take_output())
 
 
 class CountingWorld:

@@ -11,6 +11,7 @@ from hanoibot.errors import ConfigError
 from hanoibot.sim.board import TICK_S, SimBoard
 from hanoibot.sim.chip import PICO_FRAME_S, PICO_TICK_S, ChipTime
 from hanoifw import protocol
+from hanoifw.rxframe import FrameReader
 
 
 def ping(n: int) -> bytes:
@@ -58,7 +59,7 @@ def test_the_last_pong_of_a_burst_comes_after_every_frame_and_tick_before_it() -
     board.feed(b"".join(ping(n) for n in range(1, 11)))
     board.step()
     assert board.take_output() == b"", "a chip with work to do answered at once"
-    reader, tokens, done_s = protocol.FrameReader(), [], None
+    reader, tokens, done_s = FrameReader(), [], None
     while done_s is None:
         board.run_until(clock.now_s() + 0.001)
         tokens += [f[3][0] for f in reader.feed(board.take_output()) if f[0] == protocol.PONG]

@@ -21,6 +21,7 @@ from hanoibot.sim.board import SimBoard
 from hanoibot.sim.sensors import ServoCurrent
 from hanoibot.sim.world import SimWorld, make_world
 from hanoifw import protocol as p
+from hanoifw.rxframe import FrameReader
 
 #: Segments the miniature host keeps queued on the board (the firmware queue holds 8).
 WINDOW = 4
@@ -37,7 +38,7 @@ class MiniHost:
         self.config = config
         self.seq = 0
         self.cmd_id = 0
-        self.reader = p.FrameReader()
+        self.reader = FrameReader()
         self._send("SYNC", ["e2-test"])
         speeds_us_s = [math.ceil(rate) + 1 for rate in config.max_speeds_us_s()]
         limits = zip(config.min_pulses_us(), config.max_pulses_us(), config.start_pulses_us(), speeds_us_s, strict=True)

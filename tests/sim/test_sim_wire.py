@@ -6,6 +6,7 @@ from hanoibot.sim.board import SimBoard
 from hanoibot.sim.faults import FaultSpec
 from hanoibot.sim.wire import FaultyWire
 from hanoifw import protocol
+from hanoifw.rxframe import FrameReader
 
 
 def test_a_clean_wire_passes_frames_both_ways() -> None:
@@ -13,7 +14,7 @@ def test_a_clean_wire_passes_frames_both_ways() -> None:
     wire.board.run_until(0.0)
     wire.write(protocol.encode("PING", 0, 0, ["x"]))
     wire.board.step()
-    kinds = [(kind, fields) for kind, _s, _a, fields in protocol.FrameReader().feed(wire.read())]
+    kinds = [(kind, fields) for kind, _s, _a, fields in FrameReader().feed(wire.read())]
     assert kinds == [("HELLO", kinds[0][1]), ("PONG", ["x"])]
     assert wire.fault_counts() == {"to_board": dict.fromkeys(("flip", "drop", "insert", "dup"), 0)} | {
         "to_host": dict.fromkeys(("flip", "drop", "insert", "dup"), 0)

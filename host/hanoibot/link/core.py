@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 
 import serial
 from hanoifw import protocol
+from hanoifw.rxframe import FrameReader
 
 from ..clock import Clock, WallClock
 from ..errors import BadCommand, BoardError, LinkError, LinkLost, LinkTimeout, PortError
@@ -107,7 +108,7 @@ class LinkCore:
         self._port: serial.SerialBase | None = None
         self._board_port: BoardPort | None = None
         self._read_timeout_s: float | None = None
-        self._reader = protocol.FrameReader()
+        self._reader = FrameReader()
         self._board_seq: int | None = None
         self._open_cmds: deque[int] = deque()
         self._errors: list[BoardError] = []
@@ -228,7 +229,7 @@ class LinkCore:
         elif not port.is_open:
             reopen_port(port, self.url)
         self._port = port
-        self._reader = protocol.FrameReader()
+        self._reader = FrameReader()
         self.trace.clear_partial()
         self._board_seq = None
         self._read_timeout_s = port.timeout

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from hanoifw.controller import Controller
-from hanoifw.protocol import FrameReader
+from hanoifw.rxframe import FrameReader
 
 from ..clock import VirtualClock
 from ..motion.servo_model import ServoTraits

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hanoifw.protocol import FrameReader
+from hanoifw.rxframe import FrameReader
 
 from ...errors import HanoiError, PortError
 from ..servos import VirtualServos
