@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hanoibot.sim.factory import world_from_options
 from hanoibot.sim.vpico.process import VirtualPico
 
@@ -27,4 +28,28 @@ def test_a_tick_hands_the_servos_each_pulse_from_its_slices_wrap() -> None:
     moved = [start[0] + 100, *start[1:]]
     pico._on_event({"ev": "tick", "t_us": 20_000, "pulses_us": moved, "latched_us": [11_000, *[10_000] * 4]})
     assert pico.servos.history[-1] == (0.011, 0, moved[0])  # taken at the wrap, 9 ms before the tick saw it
-    assert sent[-1] == {"op": "tock"}  # the chip waits for this answer before it runs on
+    assert sent[-1] == {"op": "tock", "t_us": 20_000}  # the chip waits for the answer to this tick before it runs on
+
+
+def test_a_tick_is_answered_even_when_the_world_fails_on_it() -> None:
+    world: Any = world_from_options({"board": "AA"})
+    pico = VirtualPico(world=world)  # not started: the tick handling only
+    sent: list[dict[str, Any]] = []
+    pico._send = sent.append  # type: ignore[method-assign]
+
+    def broken_tick(t_s: float, horns: list[int | None]) -> None:
+        raise RuntimeError("world failed")
+
+    world.on_tick = broken_tick
+    start = [round(p) for p in world.config.start_pulses_us()]
+    with pytest.raises(RuntimeError):
+        pico._on_event({"ev": "tick", "t_us": 10_000, "pulses_us": start, "latched_us": [10_000] * 5})
+    assert sent == [{"op": "tock", "t_us": 10_000}]  # else the chip would stall 2 s of wall time on every tick
+
+
+def test_a_tick_the_world_answered_late_is_counted_and_logged() -> None:
+    logged: list[dict[str, Any]] = []
+    pico = VirtualPico(world=world_from_options({"board": "AA"}), on_event=logged.append)
+    pico._on_event({"ev": "tock_late", "t_us": 30_000})
+    assert pico.late_tocks == 1
+    assert logged[-1]["event"] == "tock_late" and logged[-1]["t_us"] == 30_000

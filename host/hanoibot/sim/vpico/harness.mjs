@@ -8,7 +8,9 @@
 //              {"op":"reset"}                          press the board's reset (RUN pin): a hard reboot, flash kept
 //              {"op":"grip","driven":true,"stalled":false}  the gripper servo's state; with options.grip_model its
 //                                                      current is computed at each ADC0 conversion (grip_adc.mjs)
-//              {"op":"tock"}                           with options.lockstep: the host has taken the latest tick
+//              {"op":"tock","t_us":T}                  with options.lockstep: the host has taken the tick at T (an
+//                                                      answer to an earlier tick, late after a wait ran out, is
+//                                                      ignored: it must not release the wait for a later tick)
 //              {"op":"stop"}
 // Out (stdout): {"ev":"serial","hex":".."}  bytes the board sent on USB CDC
 //               {"ev":"taken","n":N}        N input bytes left the USB FIFO into the firmware
@@ -17,6 +19,8 @@
 //                                                      latest wrap: CC is double-buffered; null = at T)
 //               {"ev":"boot","n":K,"cause":"power"|"wdt"}  a (re)boot of the chip; "connected" when USB enumerated
 //               {"ev":"stats", ...}         cycle counts, on request ({"op":"stats"})
+//               {"ev":"tock_late","t_us":T} with options.lockstep: the host did not answer the tick at T within
+//                                           TOCK_WAIT_MS; the chip ran on
 // Emulated time runs at most as fast as wall time (options.realtime), at most options.time_scale times wall time
 // (a throttled chip: 0.25 = a quarter of a real RP2040's speed, as on a busy machine), or free (idle time skipped).
 // With options.lockstep, the chip waits after each tick until the host answers {"op":"tock"} (at most TOCK_WAIT_MS of
@@ -114,6 +118,7 @@ let idleNs = 0;
 let capNs = 0; // emulated time (ns) the cap allows so far: grows with wall time at TIME_SCALE while capped
 let capWallMs = wallOriginMs; // wall time up to which capNs has grown
 let booting = true; // since the latest boot, neither the board's output nor the host's input has come yet
+let waitingTickUs = null; // with options.lockstep: the tick whose answer the chip waits for
 let tockTimer = null; // with options.lockstep: set while the chip waits for the host's answer to its latest tick
 
 function nowNs() {
@@ -343,7 +348,9 @@ lines.on('line', (line) => {
       cause: 'power', reason: 0, scratch: new Uint32Array(watchdog.scratchData.length), flash: chip.rp2040.flash,
     };
   } else if (message.op === 'tock') {
-    resumeAfterTock();
+    if (message.t_us === waitingTickUs) {
+      resumeAfterTock();
+    }
   } else if (message.op === 'stop') {
     stopping = true;
     resumeAfterTock();
@@ -358,8 +365,15 @@ function resumeAfterTock() {
   if (tockTimer !== null) {
     clearTimeout(tockTimer);
     tockTimer = null;
+    waitingTickUs = null;
     setImmediate(runSlice);
   }
+}
+
+function tockLate() {
+  emit({ ev: 'tock_late', t_us: waitingTickUs });
+  flushOut();
+  resumeAfterTock();
 }
 
 // --- the run loop ------------------------------------------------------------------------------------------------
@@ -396,9 +410,13 @@ function runSlice() {
       }
     }
     if (nowNs() >= nextTickNs) {
-      emit({ ev: 'tick', t_us: Math.round(nextTickNs / 1000), pulses_us: pulses(), latched_us: latchedUs() });
+      const tickUs = Math.round(nextTickNs / 1000);
+      emit({ ev: 'tick', t_us: tickUs, pulses_us: pulses(), latched_us: latchedUs() });
       nextTickNs += TICK_NS;
-      ticked = !!options.lockstep;
+      if (options.lockstep) {
+        ticked = true;
+        waitingTickUs = tickUs;
+      }
     }
   }
   if (rebootPending) {
@@ -409,7 +427,7 @@ function runSlice() {
   }
   flushOut();
   if (ticked && !stopping) {
-    tockTimer = setTimeout(resumeAfterTock, TOCK_WAIT_MS); // a tick went out in this slice: wait for its answer
+    tockTimer = setTimeout(tockLate, TOCK_WAIT_MS); // a tick went out in this slice: wait for its answer
     return;
   }
   if (capped && nowNs() >= capNs) {

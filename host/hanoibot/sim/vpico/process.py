@@ -80,6 +80,8 @@ class VirtualPico:
         self.files = files if files is not None else files_on_flash(servo_driver=servo_driver)
         self.uf2_path = Path(uf2) if uf2 is not None else UF2_PATH
         self.boots: list[Event] = []
+        #: Ticks the chip ran on from without the world's answer (it waited its bound): the world trailed the chip.
+        self.late_tocks = 0
         self.tracebacks: list[str] = []
         #: Emulated seconds from the latest boot to the firmware's first HELLO (None until it came).
         self.boot_to_hello_s: float | None = None
@@ -315,9 +317,15 @@ class VirtualPico:
     def _on_event(self, event: Event) -> None:
         kind = event.get("ev")
         if kind == "tick":
-            self._on_tick(event["t_us"] / 1e6, event["pulses_us"], event.get("latched_us"))
-            with contextlib.suppress(PortError):  # the chip waits for this answer (lockstep) before it runs on
-                self._send({"op": "tock"})
+            try:
+                self._on_tick(event["t_us"] / 1e6, event["pulses_us"], event.get("latched_us"))
+            finally:
+                with contextlib.suppress(PortError):  # the chip waits for this answer (lockstep) before it runs on
+                    self._send({"op": "tock", "t_us": event["t_us"]})
+            return
+        if kind == "tock_late":  # the chip waited TOCK_WAIT_MS for a tick's answer and ran on: the world trailed it
+            self.late_tocks += 1
+            self._log({"event": "tock_late", "t_us": event.get("t_us")})
             return
         done: list[int] = []
         with self._lock:
