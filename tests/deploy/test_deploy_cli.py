@@ -13,6 +13,7 @@ from hanoibot.cli import main
         (["deploy", "--port", "nosuchscheme://x"], "'nosuchscheme://x'"),
         (["deploy", "--port", "/dev/null", "--hello-timeout-s", "0"], "--hello-timeout-s"),
         (["deploy"], "--port"),
+        (["deploy", "--port", "sim://"], "'sim://' is the simulator"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(argv: list[str], named: str, capsys: pytest.CaptureFixture[str]) -> None:

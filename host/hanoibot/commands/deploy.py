@@ -76,9 +76,15 @@ def run(args: argparse.Namespace) -> int:
     from ..deploy.compiler import DeployError
     from ..deploy.steps import files_to_deploy
     from ..link.port_lock import PortLock
+    from ..ops.resume import is_sim
 
     if args.hello_timeout_s <= 0:
         raise DeployError(f"--hello-timeout-s must be above 0, got {args.hello_timeout_s:g}")
+    if is_sim(args.port):
+        raise DeployError(
+            f"port {args.port!r} is the simulator, which runs the firmware of this checkout and has nothing to copy to:"
+            " give --port with the board's serial port (hanoibot deploy --port /dev/ttyACM0)"
+        )
     files = files_to_deploy(args.firmware or users_firmware())
     with PortLock(args.port):  # no run may use the board while its files change (PortBusy names the holder)
         return _deploy(args, files)
