@@ -163,15 +163,49 @@ def first_unclear_segment(
     targets = [tuple(map(float, start_us))] + [tuple(map(float, s.pulses_us)) for s in segments]
     via = [config.grip_point(t) for t in targets]
     settle_ms = 3 * RESPONSE_S * 1000
+    obstacles: dict[Surroundings, list[_Obstacle]] = {}
     for _t_ms, active, horn in horn_trace(start_us, segments, traits or servo_traits(config), settle_ms=settle_ms):
+        around = surroundings[active]
+        pegs = obstacles.get(around)
+        if pegs is None:
+            pegs = obstacles[around] = _obstacles(config, around)
         nearby = via[max(0, active - 2) : active + 3]  # the lines of the segments around the running one
-        if not _is_clear(config, config.grip_point(horn), horn[4], nearby, surroundings[active]):
+        if not _is_clear(config, config.grip_point(horn), horn[4], nearby, around, pegs):
             return active
     return None
 
 
-def _is_clear(config: RobotConfig, point: Point, gripper_us: float, via: list[Point], around: Surroundings) -> bool:
-    """True if ``point`` is in free space or near the planned path ``via`` (module docstring)."""
+class _Obstacle(NamedTuple):
+    """A peg as :func:`_is_clear` meets it (mm): where its axis stands, the height a point must keep above to be
+    clear of its tip and stack, and of its stack alone (both with the margin)."""
+
+    x_mm: float
+    y_mm: float
+    clear_above_mm: float
+    stack_clear_mm: float
+
+
+def _obstacles(config: RobotConfig, around: Surroundings) -> list[_Obstacle]:
+    """The board's pegs with ``around``'s stacks on them, as :func:`_is_clear` checks them."""
+    board = config.board
+    margin_mm = config.motion.clearance_mm / 2
+    pegs = []
+    for i, peg in enumerate(board.pegs):
+        stack_mm = board.stack_top_mm(around.heights[i] if i < len(around.heights) else 0)
+        pegs.append(_Obstacle(peg.x_mm, peg.y_mm, max(stack_mm, peg.height_mm) + margin_mm, stack_mm + margin_mm))
+    return pegs
+
+
+def _is_clear(
+    config: RobotConfig,
+    point: Point,
+    gripper_us: float,
+    via: list[Point],
+    around: Surroundings,
+    pegs: list[_Obstacle],
+) -> bool:
+    """True if ``point`` is in free space or near the planned path ``via`` (module docstring); ``pegs`` are the
+    board's pegs with ``around``'s stacks (:func:`_obstacles`)."""
     motion, board = config.motion, config.board
     margin_mm = motion.clearance_mm / 2
     if around.holds_disk:
@@ -181,12 +215,11 @@ def _is_clear(config: RobotConfig, point: Point, gripper_us: float, via: list[Po
         ring_mm = config.gripper.width_mm(gripper_us) / 2 - board.peg_diameter_mm / 2 - margin_mm
     reach_mm = config.gripper.open_width_mm / 2 + motion.clearance_mm + max(board.disk_diameters_mm) / 2
     free = True
-    for i, peg in enumerate(board.pegs):
-        stack_mm = board.stack_top_mm(around.heights[i] if i < len(around.heights) else 0)
-        if low_z_mm >= max(stack_mm, peg.height_mm) + margin_mm:
+    for peg in pegs:
+        if low_z_mm >= peg.clear_above_mm:
             continue
         off_axis_mm = math.hypot(point.x_mm - peg.x_mm, point.y_mm - peg.y_mm)
-        if off_axis_mm > reach_mm or (low_z_mm >= stack_mm + margin_mm and off_axis_mm <= ring_mm):
+        if off_axis_mm > reach_mm or (low_z_mm >= peg.stack_clear_mm and off_axis_mm <= ring_mm):
             continue
         free = False
         break

@@ -13,6 +13,7 @@ Both map angles to float pulses; rounding to whole microseconds happens once, wh
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 from dataclasses import dataclass
 from typing import Protocol
@@ -95,12 +96,17 @@ class PointsCalibration:
 
     def angle_deg(self, pulse_us: float) -> float:
         """Joint angle in degrees that the pulse width ``pulse_us`` produces (the exact inverse of pulse_us)."""
+        pulses, flipped = self._by_pulse
+        i = min(max(bisect.bisect_right(pulses, pulse_us), 1), len(pulses) - 1)
+        return _lerp(flipped[i - 1], flipped[i], pulse_us)
+
+    @functools.cached_property
+    def _by_pulse(self) -> tuple[list[float], list[tuple[float, float]]]:
+        """The points as ``(pulse_us, angle_deg)`` by rising pulse, and the rising pulses alone."""
         flipped = [(p, a) for a, p in self.points]
         if not self._rising:
             flipped.reverse()
-        pulses = [p for p, _ in flipped]
-        i = min(max(bisect.bisect_right(pulses, pulse_us), 1), len(pulses) - 1)
-        return _lerp(flipped[i - 1], flipped[i], pulse_us)
+        return [p for p, _ in flipped], flipped
 
     def max_deg_per_us(self, from_us: float, to_us: float) -> float:
         """Steepest |degrees per µs| of the pieces the pulse interval from ``from_us`` to ``to_us`` touches."""

@@ -66,8 +66,26 @@ def arm_points(arm: Arm, angles: JointAngles) -> tuple[Point, Point, Point, Poin
 
 
 def forward_kinematics(arm: Arm, angles: JointAngles) -> Point:
-    """Position in mm of the grip point (between the fingertips) for joint ``angles`` in degrees."""
-    return arm_points(arm, angles)[3]
+    """Position in mm of the grip point (between the fingertips) for joint ``angles`` in degrees: the last of
+    :func:`arm_points`, the same sums in the same order (so the same floats), without the points before it (the
+    blend checker asks for it every few ms of every planned move)."""
+    base_deg, shoulder_deg, elbow_deg, wrist_deg = angles
+    forearm_deg = shoulder_deg + elbow_deg
+    tool_deg = forearm_deg + wrist_deg
+    radius_mm = (
+        0.0
+        + arm.upper_arm_mm * math.cos(math.radians(shoulder_deg))
+        + arm.forearm_mm * math.cos(math.radians(forearm_deg))
+        + arm.tool_length_mm * math.cos(math.radians(tool_deg))
+    )
+    z_mm = (
+        arm.shoulder_height_mm
+        + arm.upper_arm_mm * math.sin(math.radians(shoulder_deg))
+        + arm.forearm_mm * math.sin(math.radians(forearm_deg))
+        + arm.tool_length_mm * math.sin(math.radians(tool_deg))
+    )
+    yaw = math.radians(base_deg)
+    return Point(radius_mm * math.cos(yaw), radius_mm * math.sin(yaw), z_mm)
 
 
 def inverse_kinematics(arm: Arm, point: Point) -> JointAngles:

@@ -63,8 +63,13 @@ class RobotConfig:
 
     def joint_angles(self, pulses_us: Sequence[float]) -> JointAngles:
         """Joint angles in degrees produced by the first four (joint) pulses of ``pulses_us``."""
-        b, s, e, w = (servo.angle_deg(p) for servo, p in zip(self.servos, pulses_us[:4], strict=True))
-        return JointAngles(b, s, e, w)
+        base, shoulder, elbow, wrist = self.servos
+        return JointAngles(
+            base.angle_deg(pulses_us[0]),
+            shoulder.angle_deg(pulses_us[1]),
+            elbow.angle_deg(pulses_us[2]),
+            wrist.angle_deg(pulses_us[3]),
+        )
 
     def grip_point(self, pulses_us: Sequence[float]) -> Point:
         """Grip point in mm (forward kinematics) for channel pulses ``pulses_us`` (gripper pulse ignored)."""

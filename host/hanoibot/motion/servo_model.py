@@ -42,6 +42,17 @@ class ServoTraits(NamedTuple):
     speed_factor_up: float = 1.0
     speed_factor_down: float = 1.0
 
+    @property
+    def is_plain(self) -> bool:
+        """True for a servo with a top speed and none of a deadband, backlash, an acceleration limit or sag."""
+        return (
+            not self.deadband_us
+            and not self.backlash_us
+            and self.max_accel_us_s2 is None
+            and self.speed_factor_up == 1.0
+            and self.speed_factor_down == 1.0
+        )
+
     def top_speed_us_s(self, direction: float) -> float:
         """Top speed in µs/s toward a larger (``direction`` > 0) or smaller pulse, sag included."""
         assert self.max_speed_us_s is not None
@@ -78,7 +89,7 @@ def approach_us(
     if distance_us == 0 or elapsed_s <= 0:
         return position_us
     proportional_us = max_speed_us_per_s * response_s  # below this error the speed is proportional to it
-    full_speed_s = max(distance_us - proportional_us, 0.0) / max_speed_us_per_s
+    full_speed_s = (distance_us - proportional_us) / max_speed_us_per_s if distance_us > proportional_us else 0.0
     if elapsed_s <= full_speed_s:
         left_us = distance_us - max_speed_us_per_s * elapsed_s
     elif response_s > 0:
@@ -104,6 +115,9 @@ def follow(traits: ServoTraits, state: ServoState, pulse_us: float, elapsed_s: f
         return ServoState.at(pulse_us)
     if elapsed_s <= 0:
         return state
+    if traits.is_plain:  # no deadband, backlash, acceleration limit or sag: the closed form alone
+        motor_us = approach_us(state.motor_us, pulse_us, elapsed_s, traits.max_speed_us_s, traits.response_s)
+        return ServoState(motor_us, motor_us, (motor_us - state.motor_us) / elapsed_s)
     target_us = drive_target_us(traits, state.motor_us, pulse_us)
     if traits.max_accel_us_s2 is None:
         top_us_s = traits.top_speed_us_s(target_us - state.motor_us)
