@@ -27,6 +27,7 @@ def test_the_board_answers_status_over_vpico() -> None:
         assert pico.pulses_us == [None] * 5
 
 
+@pytest.mark.vpico_cover  # one of make test's few virtual-Pico tests
 def test_hanoibot_status_cli_on_vpico() -> None:
     require_machine_sustains_the_cap()  # the CLI's link bounds are a board's: 1 s of silence
     result = subprocess.run(

@@ -38,6 +38,7 @@ WAIT_S = 600
 FASTER = 2.0
 
 
+@pytest.mark.vpico_cover  # one of make test's few virtual-Pico tests
 def test_a_run_with_flipped_bits_makes_every_move_once(tmp_path: Path) -> None:
     require_machine_sustains_the_cap()
     disks = 2

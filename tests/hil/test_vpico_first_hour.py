@@ -152,6 +152,7 @@ def test_the_installed_wheel_deploys_to_the_virtual_pico(tmp_path: Path) -> None
         board.wait(timeout=30)
 
 
+@pytest.mark.vpico_cover  # one of make test's few virtual-Pico tests
 def test_jog_at_a_persons_pace_on_the_virtual_pico() -> None:
     require_machine_sustains_the_cap()
     with EmulatorProcess(*EMULATE_PICO, startup_s=STEP_TIMEOUT_S) as board:

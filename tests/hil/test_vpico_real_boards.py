@@ -26,7 +26,7 @@ def wait_until(condition: object, session: Session, timeout_s: float = 120.0) ->
         time.sleep(0.02)
 
 
-@pytest.mark.parametrize("servo", ["pwm", "pca9685"])
+@pytest.mark.parametrize("servo", [pytest.param("pwm", marks=pytest.mark.vpico_cover), "pca9685"])  # make test: pwm
 def test_shipped_firmware_staggers_the_enable_and_releases_every_output_on_a_dead_rail(servo: str) -> None:
     require_machine_sustains_the_cap()
     config = load_config()

@@ -160,6 +160,7 @@ def plan_of(n_disks: int) -> Plan:
     return make_plan(n_disks, pegs=3, start=State.tower(n_disks), goal=State.tower(n_disks, peg=2))
 
 
+@pytest.mark.slow
 def test_home_clear_then_resume_after_an_estop_at_random_moments(tmp_path: Path) -> None:
     plan = plan_of(N_DISKS)
     windows = segment_windows(plan, tmp_path)

@@ -168,6 +168,7 @@ def world_state_per_frame(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return states
 
 
+@pytest.mark.slow
 def test_after_a_reset_the_run_knows_where_the_disks_are_or_which_disk_it_does_not(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
