@@ -76,15 +76,9 @@ def run(args: argparse.Namespace) -> int:
     from ..deploy.compiler import DeployError
     from ..deploy.steps import files_to_deploy
     from ..link.port_lock import PortLock
-    from ..ops.resume import is_sim
 
     if args.hello_timeout_s <= 0:
         raise DeployError(f"--hello-timeout-s must be above 0, got {args.hello_timeout_s:g}")
-    if is_sim(args.port):
-        raise DeployError(
-            f"port {args.port!r} is the simulator, which runs the firmware of this checkout and has nothing to copy to:"
-            " give --port with the board's serial port (hanoibot deploy --port /dev/ttyACM0)"
-        )
     files = files_to_deploy(args.firmware or users_firmware())
     with PortLock(args.port):  # no run may use the board while its files change (PortBusy names the holder)
         return _deploy(args, files)
@@ -93,9 +87,15 @@ def run(args: argparse.Namespace) -> int:
 def _deploy(args: argparse.Namespace, files: Any) -> int:
     """Copy ``files`` to the board on ``--port``, reset it and wait for HELLO (the caller holds the port)."""
     from ..deploy.board import BoardFiles, check_version_floor
-    from ..deploy.compiler import compiler_for
+    from ..deploy.compiler import DeployError, compiler_for
     from ..deploy.steps import build, check_supported, copy_and_verify, wait_for_hello
+    from ..ops.resume import is_sim
 
+    if is_sim(args.port):
+        raise DeployError(
+            f"port {args.port!r} is the simulator, which runs the firmware of this checkout and has nothing to copy to:"
+            " give --port with the board's serial port (hanoibot deploy --port /dev/ttyACM0)"
+        )
     say(f"connecting to {args.port}")
     with BoardFiles(args.port) as board:
         info = board.identify()
