@@ -13,9 +13,16 @@ own cost is benchmarks/motion.py's). Every failing world is listed with its seed
 With ``--stops K`` every world also plays K stops at random moments of a random move of its tower, streamed
 segment by segment into the world's board as a host would (:func:`play_stop`): an ESTOP frame (the board holds the
 pose at once) or a silent host (the cable pulled, the host killed: the board's watchdog holds the pose). Each is
-reported like a run: a collision or a drop while the arm stops is a failure. Recoveries after a stop (resume, home)
-and stops by Ctrl-C, kill -9 of a real process, board reset and rail loss are not played here yet: see
-benchmarks/README.md.
+reported like a run: a collision or a drop while the arm stops is a failure.
+
+With ``--recoveries K`` every world also plays K whole runs stopped at a random moment and recovered as a user
+would (:func:`play_recovery`), journaled, on the world's own board: an e-stop (the board's latch) then
+``home --clear`` and ``resume``, or ``resume --clear``; or a host that dies mid-run (the in-process stand-in for
+kill -9: the host's code stops at that moment and never answers again; the board runs on alone for 2 s, its
+watchdog holds the arm) then ``resume``. Each must end with the disks on the goal, every planned move made once
+(a disk put back on the peg it came from is no move), no command run twice, and no collision or drop. Stops by
+Ctrl-C and kill -9 of a real process, a board reset and a rail loss are played by the recovery matrices in tests/
+(tests/hil/test_recovery_matrix*.py), not here yet.
 """
 
 from __future__ import annotations
@@ -30,12 +37,16 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 
 import random
+import tempfile
 
 from hanoibot.config import load_config
 from hanoibot.motion.segments import segments_for_moves
+from hanoibot.ops.home import home
+from hanoibot.ops.resume import Finished, ResumeRequest, open_resume
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move
 from hanoibot.puzzle.pegs import peg_index
+from hanoibot.run.journal import Journal
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
 from hanoibot.run.sequencer import Phase
@@ -207,6 +218,104 @@ def play_stop(seed: int, n_disks: int, index: int) -> StopResult:
     return StopResult(seed, stop, k, round(at_s, 3), collisions, drops, world.held_disk is not None)
 
 
+#: How a recovered run is stopped and brought back: (stop, recovery).
+RECOVERIES = (("estop", "home --clear, resume"), ("estop", "resume --clear"), ("host dies", "resume"))
+
+
+class HostDied(Exception):
+    """The host's code stops here, as a host killed mid-run would (raised from inside the simulated board's tick)."""
+
+
+class RecoveryResult(NamedTuple):
+    """What one stopped and recovered run came to."""
+
+    seed: int
+    stop: str
+    recovery: str
+    at_s: float
+    collisions: list[str]
+    drops: int
+    exactly_once: bool
+    detail: str
+
+    @property
+    def failed(self) -> bool:
+        """True if the world saw a collision or a drop, or the recovered run did not make every move exactly once."""
+        return bool(self.collisions or self.drops or not self.exactly_once)
+
+
+def real_moves(events: list[dict[str, Any]]) -> list[Move] | None:
+    """The moves the world saw (:func:`world_moves`) without a disk put back on the peg it was picked from."""
+    moves = world_moves(events)
+    return None if moves is None else [move for move in moves if move.src != move.dst]
+
+
+def stop_at(robot: Robot, at_s: float, stop: str) -> None:
+    """At simulated time ``at_s`` (s): latch the board's e-stop (``estop``) or stop the host (``host dies``)."""
+    board = robot.sim_board
+    assert board is not None and board.world is not None
+    world: Any = board.world
+    on_tick = world.on_tick
+    fired: list[float] = []
+
+    def tick_then_maybe_stop(t_s: float, pulses_us: Any) -> None:
+        on_tick(t_s, pulses_us)
+        if not fired and t_s >= at_s:
+            fired.append(t_s)
+            world.on_tick = on_tick
+            if stop == "estop":
+                board.controller.estop()
+            else:
+                raise HostDied(f"the host died at {t_s:.2f} s")
+
+    world.on_tick = tick_then_maybe_stop
+
+
+def play_recovery(seed: int, n_disks: int, index: int, run_s: float) -> RecoveryResult:
+    """Recovered run number ``index`` of the world of ``seed``: stopped at a random moment of its first ``run_s``
+    (s, about a whole run's length) by a random stop of :data:`RECOVERIES` and brought back as it says."""
+    rng = random.Random(f"hanoibot-campaign-recovery:{seed}:{index}")
+    stop, recovery = rng.choice(RECOVERIES)
+    at_s = round(rng.uniform(0.5, run_s), 3)
+    plan = make_plan(n_disks)
+    robot = Robot(f"sim://?world=random&seed={seed}&board={plan.start.to_string()}", load_config())
+    detail = ""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run.journal"
+        robot.open()
+        try:
+            board = robot.sim_board
+            assert board is not None and board.world is not None
+            world: Any = board.world
+            stop_at(robot, board.clock.now_s() + at_s, stop)
+            try:
+                with Journal.create(path) as journal:
+                    Run(robot, plan, journal=journal).start()
+            except HostDied:
+                robot.close()  # the dead host's port closes with its process; the board runs on alone
+                board.run_until(board.clock.now_s() + 2.0)
+                robot.open()
+            if recovery.startswith("home"):
+                result = home(robot, clear=True, journal_path=path)
+                detail = result.failed or ""
+            resumption = open_resume(ResumeRequest(path, clear=recovery.endswith("--clear")), robot=robot)
+            if not isinstance(resumption, Finished):
+                with resumption.journal:
+                    end = resumption.run().start(**resumption.start_options())
+                detail = detail or ("" if end is Phase.DONE else f"resume ended {end.name}")
+            events = list(world.events)
+            executed = board.executed_cmd_ids()
+            once = len(executed) == len(set(executed)) and real_moves(events) == list(plan) and world.state == plan.goal
+        except Exception as err:  # a recovery that fails is the campaign's finding, with its seed
+            events, once, detail = list(robot.sim_board.world.events), False, f"{type(err).__name__}: {err}"
+        finally:
+            robot.close()
+    faults = [e for e in events if e["event"] == "fault"]
+    collisions = [f"{e['t_s']:.2f} s: {e['detail']}" for e in faults if e["fault"] == "COLLISION"]
+    drops = sum(1 for e in events if e["event"] == "drop")
+    return RecoveryResult(seed, stop, recovery, at_s, collisions, drops, once, detail)
+
+
 class Summary(NamedTuple):
     """The campaign's totals."""
 
@@ -219,16 +328,21 @@ class Summary(NamedTuple):
     seconds_per_move: float
     nominal_seconds_per_move: float
     stops: tuple[StopResult, ...] = ()
+    recoveries: tuple[RecoveryResult, ...] = ()
 
 
-def campaign(worlds: int, n_disks: int, first_seed: int = 0, *, speed: float = 1.0, stops: int = 0) -> Summary:
-    """Play ``worlds`` randomized worlds (seeds ``first_seed`` on), each whole and then ``stops`` times stopped,
-    and sum up what they came to."""
+def campaign(
+    worlds: int, n_disks: int, first_seed: int = 0, *, speed: float = 1.0, stops: int = 0, recoveries: int = 0
+) -> Summary:
+    """Play ``worlds`` randomized worlds (seeds ``first_seed`` on), each whole, then ``stops`` times stopped and
+    ``recoveries`` times stopped and recovered, and sum up what they came to."""
     plan_once()
     seeds = range(first_seed, first_seed + worlds)
     results = [play_world(seed, n_disks, speed=speed) for seed in seeds]
     nominal = play_world(0, n_disks, randomized=False)
     stopped = [play_stop(seed, n_disks, i) for seed in seeds for i in range(stops)]
+    run_s = nominal.seconds_per_move * nominal.moves
+    recovered = [play_recovery(seed, n_disks, i, run_s) for seed in seeds for i in range(recoveries)]
     moves = sum(r.moves for r in results)
     seconds = sum(r.seconds_per_move * r.moves for r in results)
     return Summary(
@@ -241,6 +355,7 @@ def campaign(worlds: int, n_disks: int, first_seed: int = 0, *, speed: float = 1
         seconds_per_move=seconds / max(moves, 1),
         nominal_seconds_per_move=nominal.seconds_per_move,
         stops=tuple(stopped),
+        recoveries=tuple(recovered),
     )
 
 
@@ -250,9 +365,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--disks", type=int, default=3, help="disks of the classic tower each world plays")
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the first world (the others follow)")
     parser.add_argument("--stops", type=int, default=0, help="stops at random moments per world (default 0)")
+    parser.add_argument(
+        "--recoveries", type=int, default=0, help="runs stopped at random moments and recovered, per world (default 0)"
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    summary = campaign(args.worlds, args.disks, args.first_seed, stops=args.stops)
+    summary = campaign(args.worlds, args.disks, args.first_seed, stops=args.stops, recoveries=args.recoveries)
     print(f"{summary.worlds} randomized worlds, {args.disks} disks each, seeds {args.first_seed}..")
     print(f"  collisions {summary.collisions}, drops {summary.drops}, other faults {summary.faults}")
     print(f"  runs not exactly once {summary.not_exactly_once}")
@@ -267,11 +385,25 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  stops with a collision or drop {sum(1 for r in summary.stops if r.failed)}")
         for stop in (r for r in summary.stops if r.failed):
             print(f"  FAILED stop: seed {stop.seed} {stop.stop} move {stop.move} at {stop.at_s} s: {stop.collisions}")
+    if summary.recoveries:
+        done = summary.recoveries
+        kinds = ", ".join(
+            f"{s} then {r} {sum(1 for x in done if (x.stop, x.recovery) == (s, r))}" for s, r in RECOVERIES
+        )
+        print(f"  recovered runs {len(done)} ({kinds})")
+        print(f"  recovered runs with a collision or drop, or not every move once {sum(1 for x in done if x.failed)}")
+        for x in (x for x in done if x.failed):
+            print(f"  FAILED recovery: seed {x.seed} {x.stop} at {x.at_s} s, {x.recovery}: {x.collisions} {x.detail}")
     print(f"  wall-clock {time.perf_counter() - started:.1f} s")
     for result in summary.runs_failed:
         faults = f"{result.collisions} drops {result.drops} {result.other_faults}"
         print(f"  FAILED seed {result.seed}: {result.phase} {faults}")
-    return 1 if summary.runs_failed or any(r.failed for r in summary.stops) else 0
+    failed = [
+        *summary.runs_failed,
+        *(r for r in summary.stops if r.failed),
+        *(r for r in summary.recoveries if r.failed),
+    ]
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

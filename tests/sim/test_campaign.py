@@ -39,6 +39,34 @@ def test_a_handful_of_randomized_worlds_run_clean_and_stop_clean() -> None:
     assert [r for r in summary.stops if r.failed] == []
 
 
+def test_a_handful_of_runs_stopped_at_random_and_recovered_make_every_move_once() -> None:
+    summary = campaign_module().campaign(6, 2, first_seed=3000, recoveries=1)
+    assert_clean(summary, 6)
+    assert len(summary.recoveries) == 6
+    assert [r for r in summary.recoveries if r.failed] == []
+
+
+@pytest.mark.slow
+def test_eighty_runs_stopped_by_an_estop_or_a_dying_host_and_recovered_stay_clean() -> None:
+    summary = campaign_module().campaign(40, 3, first_seed=4000, recoveries=2)
+    assert_clean(summary, 40)
+    kinds = {(r.stop, r.recovery) for r in summary.recoveries}
+    assert kinds == set(campaign_module().RECOVERIES)  # every stop and every recovery was played
+    failed = [(r.seed, r.stop, r.at_s, r.recovery, r.collisions, r.detail) for r in summary.recoveries if r.failed]
+    assert failed == []
+
+
+def test_a_recovery_that_does_not_finish_the_run_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (The oracle of the recoveries above: a resume that does nothing leaves moves unmade, and the campaign says so.)
+    module = campaign_module()
+    monkeypatch.setattr(module, "open_resume", lambda request, robot: module.Finished(request.journal, 0))
+    monkeypatch.setattr(module, "home", lambda robot, **options: None)
+    monkeypatch.setattr(module, "RECOVERIES", (("estop", "resume --clear"),))
+    module.plan_once()
+    result = module.play_recovery(3000, 2, 0, run_s=2.0)
+    assert result.failed and not result.exactly_once
+
+
 @pytest.mark.slow
 def test_two_hundred_randomized_worlds_run_clean() -> None:
     assert_clean(campaign_module().campaign(200, 2, first_seed=2000), 200)
