@@ -243,6 +243,12 @@ function wireI2C(rp2040) {
 }
 
 // --- servo pulses read back from the emulated hardware -------------------------------------------------------
+/** A PWM slice's clock divider: DIV is 8.4 fixed point, and an integer part of 0 divides by 256. */
+function sliceDivisor(slice) {
+  const divInt = (slice.div >> 4) & 0xff || 256;
+  return divInt + (slice.div & 0xf) / 16;
+}
+
 function pwmPulseUs(rp2040, pin) {
   const gpio = rp2040.gpio[pin];
   if (gpio.functionSelect !== 4) {
@@ -256,8 +262,7 @@ function pwmPulseUs(rp2040, pin) {
   // CC is double-buffered (RP2040 datasheet 4.5.2.3): a write takes effect at the slice's next wrap, so a servo
   // sees the compare value latched at the start of its frame (rp2040js keeps it in the alarm targets).
   const level = b ? slice.alarmB.target : slice.alarmA.target;
-  const divInt = (slice.div >> 4) & 0xff || 256;
-  const divisor = divInt + (slice.div & 0xf) / 16;
+  const divisor = sliceDivisor(slice);
   const phaseCorrect = slice.csr & 2 ? 2 : 1;
   const inverted = slice.csr & (b ? 8 : 4);
   const top = slice.timer.top; // TOP is double-buffered too
@@ -275,9 +280,7 @@ function pwmPulseUs(rp2040, pin) {
 /** Emulated time (us) of the latest wrap of ``pin``'s PWM slice: when its servo took the pulse it now outputs. */
 function pwmWrapUs(rp2040, pin) {
   const slice = rp2040.pwm.channels[(pin >> 1) & 7];
-  const divInt = (slice.div >> 4) & 0xff || 256;
-  const divisor = divInt + (slice.div & 0xf) / 16;
-  const sinceWrapNs = (slice.timer.counter * divisor * 1e9) / rp2040.clkSys; // the counter counts up from 0
+  const sinceWrapNs = (slice.timer.counter * sliceDivisor(slice) * 1e9) / rp2040.clkSys; // counts up from 0
   return Math.round((nowNs() - sinceWrapNs) / 1000);
 }
 
