@@ -237,6 +237,7 @@ class RecoveryResult(NamedTuple):
     drops: int
     exactly_once: bool
     detail: str
+    home_said: str = ""
 
     @property
     def failed(self) -> bool:
@@ -276,10 +277,15 @@ def play_recovery(seed: int, n_disks: int, index: int, run_s: float) -> Recovery
     (s, about a whole run's length) by a random stop of :data:`RECOVERIES` and brought back as it says."""
     rng = random.Random(f"hanoibot-campaign-recovery:{seed}:{index}")
     stop, recovery = rng.choice(RECOVERIES)
-    at_s = round(rng.uniform(0.5, run_s), 3)
+    return recover(seed, n_disks, stop, recovery, round(rng.uniform(0.5, run_s), 3))
+
+
+def recover(seed: int, n_disks: int, stop: str, recovery: str, at_s: float) -> RecoveryResult:
+    """The run of the ``n_disks`` tower on the world of ``seed``, stopped by ``stop`` ``at_s`` s after the link
+    opened and brought back by ``recovery`` (one of :data:`RECOVERIES`); what came of it."""
     plan = make_plan(n_disks)
     robot = Robot(f"sim://?world=random&seed={seed}&board={plan.start.to_string()}", load_config())
-    detail = ""
+    detail = said = ""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "run.journal"
         robot.open()
@@ -297,7 +303,7 @@ def play_recovery(seed: int, n_disks: int, index: int, run_s: float) -> Recovery
                 robot.open()
             if recovery.startswith("home"):
                 result = home(robot, clear=True, journal_path=path)
-                detail = result.failed or ""
+                detail, said = result.failed or "", result.put_down
             resumption = open_resume(ResumeRequest(path, clear=recovery.endswith("--clear")), robot=robot)
             if not isinstance(resumption, Finished):
                 with resumption.journal:
@@ -313,7 +319,7 @@ def play_recovery(seed: int, n_disks: int, index: int, run_s: float) -> Recovery
     faults = [e for e in events if e["event"] == "fault"]
     collisions = [f"{e['t_s']:.2f} s: {e['detail']}" for e in faults if e["fault"] == "COLLISION"]
     drops = sum(1 for e in events if e["event"] == "drop")
-    return RecoveryResult(seed, stop, recovery, at_s, collisions, drops, once, detail)
+    return RecoveryResult(seed, stop, recovery, at_s, collisions, drops, once, detail, said)
 
 
 class Summary(NamedTuple):

@@ -56,6 +56,15 @@ def test_eighty_runs_stopped_by_an_estop_or_a_dying_host_and_recovered_stay_clea
     assert failed == []
 
 
+def test_home_after_an_estop_while_the_fingers_close_puts_the_disk_they_shut_on_back() -> None:
+    # Found by the campaign (seed 6135): the e-stop came while the fingers were closing on disk 1; they went on
+    # closing (a servo trails its pulse) and shut on it 36 ms later. home read the grip sensor at once ("empty"),
+    # went home with the disk in the gripper, and resume refused to start. home now reads fingers at rest.
+    result = campaign_module().recover(6135, 3, "estop", "home --clear, resume", at_s=1.264)
+    assert result.home_said == "put disk 1 back on peg A"
+    assert not result.failed, (result.collisions, result.detail)
+
+
 def test_a_recovery_that_does_not_finish_the_run_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     # (The oracle of the recoveries above: a resume that does nothing leaves moves unmade, and the campaign says so.)
     module = campaign_module()

@@ -33,7 +33,14 @@ from ..planner.base import Plan
 from ..puzzle import Rules, State, peg_index, peg_letter
 from ..run.journal import Journal, JournalLog, load_journal
 from ..run.recovery import check_journal
-from ..run.release import LIFT_WAIT_MARGIN_S, disk_in_gripper, grip_verdict, lift_clear, release_board
+from ..run.release import (
+    LIFT_WAIT_MARGIN_S,
+    disk_in_gripper,
+    grip_verdict,
+    lift_clear,
+    release_board,
+    settled_status,
+)
 from ..run.robot import Robot
 from ..run.sequencer import Phase
 
@@ -189,8 +196,10 @@ def put_away(
         # Held (locked) from before anything moves until the board is recorded: no other process writes it meanwhile.
         journal = stack.enter_context(Journal.open_append(journal_path)) if log and journal_path else None
         release_board(session, clear=clear)
-        status = session.status()
-        at_stop = asked or _disks(robot, log, plan, int(status.last_done_cmd), str(status.grip), ask, unnamed)
+        last_done_cmd = int(session.status().last_done_cmd)  # the run's own progress, before anything else runs
+        # The grip verdict of fingers at rest: fingers that were closing at the stop may yet shut on a disk.
+        grip = settled_status(robot, first_cmd_id=(log.last_cmd_id if log is not None else 0) + 1).grip
+        at_stop = asked or _disks(robot, log, plan, last_done_cmd, str(grip), ask, unnamed)
         # release_board skipped ids past the board's; the journal's too, should it be further ahead than that.
         next_id = max(session.last_sent_cmd, log.last_cmd_id if log is not None else 0) + 1
         if at_stop is not None and at_stop.held is not None:

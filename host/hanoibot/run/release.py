@@ -116,6 +116,28 @@ def grip_verdict(robot: Robot, *, first_cmd_id: int = 1) -> Status:
     return session.status()
 
 
+def settled_status(robot: Robot, *, first_cmd_id: int) -> Status:
+    """A STATUS read once the servos have come to rest where a stopped board holds them.
+
+    A servo trails its pulse, so fingers that were closing when the board stopped (an e-stop, a fault) go on
+    closing for a few tens of ms, and may yet shut on a disk: a grip verdict read at once can say ``empty`` about a
+    disk that the fingers are about to hold. On an idle board with a grip sensor the pose is therefore held for the
+    grip hold time (settle time and one PWM frame, at least two frames: one MOVE to the pulses the board holds,
+    command id ``first_cmd_id`` or above) before the board is asked; otherwise it is only asked.
+    """
+    from ..motion.timing import grip_hold_ms
+
+    session, config = robot.session, robot.config
+    status = session.status()
+    if not config.gripper.grip_sensor or status.mode != Mode.IDLE or not all(status.pulses_us):
+        return status
+    cmd_id = max(session.last_sent_cmd + 1, first_cmd_id)
+    hold_ms = max(grip_hold_ms(config), 2 * PWM_FRAME_MS)
+    session.send_move(cmd_id, [int(pulse) for pulse in status.pulses_us], hold_ms)
+    session.wait_done(cmd_id, timeout_s=hold_ms / 1000 + GRIP_PROBE_MARGIN_S)
+    return session.status()
+
+
 def refuse_held_disk(robot: Robot) -> None:
     """RunFault, before anything moves, when the grip sensor reads a disk in the gripper: homing would carry it
     home and open the fingers there, so it is put down first (``hanoibot home --clear``)."""
