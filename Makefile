@@ -9,13 +9,13 @@ NODE_STAMP := node_modules/.installed
 CHROMIUM_STAMP := $(VENV)/.chromium
 PYTEST_ARGS ?=
 
-.PHONY: demo test check lint typecheck pytest setup clean test-slow test-all test-vpico-matrix
+.PHONY: demo test check lint typecheck pytest setup clean test-slow test-long test-vpico test-all test-vpico-matrix
 
 demo: $(PY_STAMP)
 	$(BIN)/hanoibot run -n 4
 
 # The README's test command: lint, types, every test not marked slow, and the virtual Pico's covering set (a boot,
-# a noisy run, a rail loss, a person's pace): about 8 minutes on 2 cores once set up. CI runs it, then test-slow.
+# a noisy run, a rail loss, a person's pace): about 6 minutes on 2 cores once set up. CI runs it, then test-long.
 test: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP) lint typecheck pytest
 
 # The fast loop while working: lint, types and every test not marked slow, without the virtual Pico.
@@ -34,11 +34,16 @@ pytest: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/pytest -n 2 -m "not slow and not vpico" $(PYTEST_ARGS)
 	$(BIN)/pytest -p no:xdist -m "vpico_cover" $(PYTEST_ARGS)
 
-# The long tests (about 30 minutes on 2 cores): 7- and 8-disk runs, a person's pace on the emulated board, the
-# recovery matrices, the campaign, the console's recoveries, and the rest of the virtual Pico. Together with
-# make test (make test-all) every test runs but the virtual Pico's full matrix.
-test-slow: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
+# The long tests (about 33 minutes on 2 cores): test-long (about 12: 7- and 8-disk runs, a person's pace on the
+# emulated board, the CPython recovery matrix, the campaign, the console's recoveries) and test-vpico (about 21: the
+# rest of the virtual Pico, one at a time). Together with make test (make test-all) every test runs but the virtual
+# Pico's full matrix.
+test-slow: test-long test-vpico
+
+test-long: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/pytest -n 2 -m "slow and not vpico" $(PYTEST_ARGS)
+
+test-vpico: $(PY_STAMP) $(NODE_STAMP)
 	$(BIN)/pytest -p no:xdist -m "vpico and not vpico_cover and not vpico_matrix" $(PYTEST_ARGS)
 
 test-all: test test-slow

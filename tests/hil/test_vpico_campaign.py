@@ -5,6 +5,9 @@ on the goal with every planned move made once and nothing hitting a peg or falli
 
 As in the smoke run, the chip is capped at 1/CHIP_SLOW of a real RP2040 and the arm's joints are twice as fast as
 the default robot's (the same paths in half the wall time).
+
+Not always clean yet (issue 24): seed 11 passed here and collided once in a fresh-clone run of make test-slow
+(session 9). Run by hand (make test-vpico), not in CI.
 """
 
 from __future__ import annotations
