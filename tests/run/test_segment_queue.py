@@ -13,7 +13,7 @@ from hanoibot.motion.phases import MotionPhase
 from hanoibot.motion.segment import Segment
 from hanoibot.puzzle import Move, State
 from hanoibot.run.journal import Journal, load_journal
-from hanoibot.run.segment_queue import AHEAD_MOVES, SegmentSource
+from hanoibot.run.segment_queue import AHEAD_MOVES, SegmentSource, nearest_segment
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -175,6 +175,38 @@ def test_resuming_mid_move_skips_the_phases_before_and_retimes_the_first_segment
     rest = drain(source)
     assert [phase for _, phase in rest[:3]] == ["lower", "release", "retreat"]
     assert [phase for _, phase in rest[3:]] == PIECES, "the next move is whole"
+
+
+def test_resuming_part_way_along_a_phase_goes_on_to_the_next_waypoint_not_back_to_the_phase_start() -> None:
+    # A lift in four straight pieces up a peg (pulses: x along the peg's axis, y sideways; the joints' lines are
+    # the path). Stopped between the 2nd and 3rd waypoints, the arm must go on to the 3rd: a straight line back to
+    # the lift's first waypoint is not on the path (a held disk would swing into its peg).
+    lift = [(0, 10), (0, 20), (0, 30), (0, 40)]
+    pieces = [((0, 0), "grip"), *((p, "lift") for p in lift), ((50, 40), "travel")]
+
+    def segments_for(state: State, move: Move, from_us: object, previous: object = ()) -> list[Segment]:
+        return [Segment(p, 10, MotionPhase(name), 4, 4) for p, name in pieces]
+
+    source = SegmentSource(segments_for, duration_between=lambda a, b, phase: 50)
+    moves = _hanoi(1, 0, 2, 1)
+    source.load(State.tower(1), iter(moves), first_phase=MotionPhase.LIFT)
+    source.pose_us = (1, 24)  # just past the 2nd waypoint, 1 µs off the line
+    sent = []
+    while (item := source.peek()) is not None:
+        sent.append((source.pop().pulses_us, item.duration_ms))
+    assert sent[0] == ((0, 30), 50), "on to the next waypoint, timed from where the arm stands"
+    assert [p for p, _ in sent[1:]] == [(0, 40), (50, 40)]
+
+
+def test_nearest_segment_prefers_the_later_one_at_a_waypoint() -> None:
+    segments = [Segment(p, 10, MotionPhase.LIFT) for p in [(0, 10), (0, 20), (0, 30)]]
+    assert [nearest_segment((0, 0), segments, pose) for pose in [(0, 0), (0, 5), (0, 10), (3, 29), (0, 99)]] == [
+        0,
+        0,
+        1,
+        2,
+        2,
+    ]
 
 
 def test_redo_pick_replans_the_move_from_the_given_pose_with_fresh_ids() -> None:

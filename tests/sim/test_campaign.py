@@ -65,6 +65,14 @@ def test_home_after_an_estop_while_the_fingers_close_puts_the_disk_they_shut_on_
     assert not result.failed, (result.collisions, result.detail)
 
 
+def test_resume_after_an_estop_mid_lift_goes_on_up_the_peg() -> None:
+    # Found by the campaign (seed 6175): the e-stop came part way up a lift with disk 2 in peg B. resume --clear
+    # sent the arm from there straight back to the lift's first waypoint (a straight line in pulses, not on the
+    # path) and swung the disk into the peg. It now goes on to the next waypoint along the path.
+    result = campaign_module().recover(6175, 3, "estop", "resume --clear", at_s=8.418)
+    assert not result.failed, (result.collisions, result.detail)
+
+
 def test_a_recovery_that_does_not_finish_the_run_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     # (The oracle of the recoveries above: a resume that does nothing leaves moves unmade, and the campaign says so.)
     module = campaign_module()

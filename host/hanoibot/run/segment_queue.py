@@ -204,7 +204,12 @@ class SegmentSource:
         segments = self._segments_of((before, move, self.pose_us, previous))
         if cut:
             phases = [segment.phase for segment in segments]
-            segments = segments[phases.index(self._first_phase) :]
+            first = phases.index(self._first_phase)
+            end = first + phases[first:].count(self._first_phase)
+            start_us = tuple(segments[first - 1].pulses_us) if first else self.pose_us
+            if start_us is not None and self.pose_us is not None:
+                first += nearest_segment(start_us, segments[first:end], self.pose_us)
+            segments = segments[first:]
             self._first_phase = MotionPhase.APPROACH
         self._expand(k, move, segments, self.pose_us, cut=cut, continues=bool(previous))
         self._next_k += 1
@@ -244,6 +249,28 @@ class SegmentSource:
             self._pending.append(item)
         self.pose_us = tuple(segments[-1].pulses_us)
         self._previous = segments
+
+
+def nearest_segment(start_us: Pulses, segments: Sequence[Segment], pose_us: Pulses) -> int:
+    """Index of the segment whose straight line (in pulse space, µs, from the previous one's target or
+    ``start_us``) passes nearest ``pose_us``; the later one on a tie.
+
+    An arm stopped part way along ``segments`` goes on from there to that segment's target, along its planned
+    path; not back to the start of the phase, which is a straight line in pulses but not on the path (a held disk
+    in its peg would be swung into the peg)."""
+    best_i, best_d2 = 0, float("inf")
+    a = start_us
+    for i, segment in enumerate(segments):
+        b = tuple(segment.pulses_us)
+        ab = [y - x for x, y in zip(a, b, strict=True)]
+        ap = [p - x for x, p in zip(a, pose_us, strict=True)]
+        length2 = sum(d * d for d in ab)
+        t = min(max(sum(u * v for u, v in zip(ab, ap, strict=True)) / length2, 0.0), 1.0) if length2 else 0.0
+        d2 = sum((p - t * d) ** 2 for p, d in zip(ap, ab, strict=True))
+        if d2 <= best_d2:
+            best_i, best_d2 = i, d2
+        a = b
+    return best_i
 
 
 def _phase_of(segment: Segment, move: Move) -> MotionPhase:
