@@ -16,13 +16,17 @@ pose at once) or a silent host (the cable pulled, the host killed: the board's w
 reported like a run: a collision or a drop while the arm stops is a failure.
 
 With ``--recoveries K`` every world also plays K whole runs stopped at a random moment and recovered as a user
-would (:func:`play_recovery`), journaled, on the world's own board: an e-stop (the board's latch) then
-``home --clear`` and ``resume``, or ``resume --clear``; or a host that dies mid-run (the in-process stand-in for
-kill -9: the host's code stops at that moment and never answers again; the board runs on alone for 2 s, its
-watchdog holds the arm) then ``resume``. Each must end with the disks on the goal, every planned move made once
-(a disk put back on the peg it came from is no move), no command run twice, and no collision or drop. Stops by
-Ctrl-C and kill -9 of a real process, a board reset and a rail loss are played by the recovery matrices in tests/
-(tests/hil/test_recovery_matrix*.py), not here yet.
+would (:func:`play_recovery`, :data:`RECOVERIES`), journaled, on the world's own board, each command a process of
+its own (its port closed after it): an e-stop (the board's latch) then ``home --clear`` and ``resume``, or
+``resume --clear``; Ctrl-C (a pause) answered "continue", or "stop" then ``resume``; kill -9 (the in-process
+stand-in: the host's code stops at that moment and never answers again; the board runs on alone for 2 s, its
+watchdog holds the arm) then ``resume``; a board reset (the watchdog's reboot: every output off) then ``resume
+--board``; a rail loss (the servo supply cut: the board latches POWER_LOST and releases every output; the person
+switches it back on) then ``home --clear`` and ``resume --board``, or ``resume --clear --board``. A disk the limp
+servos let fall clear of the pegs is put back by the person on the peg it came from (counted as let go, not as a
+drop: no board can hold it), and ``--board`` says where the disks are then. Each must end with the disks on the
+goal, every planned move made once (a disk put back on the peg it came from is no move), no command run twice,
+and no collision or drop.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -40,6 +44,7 @@ import random
 import tempfile
 
 from hanoibot.config import load_config
+from hanoibot.errors import BoardReset
 from hanoibot.motion.segments import segments_for_moves
 from hanoibot.ops.home import home
 from hanoibot.ops.resume import Finished, ResumeRequest, open_resume
@@ -49,7 +54,7 @@ from hanoibot.puzzle.pegs import peg_index
 from hanoibot.run.journal import Journal
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
-from hanoibot.run.sequencer import Phase
+from hanoibot.run.sequencer import Phase, RunState
 from hanoibot.sim.board import SimBoard
 from hanoibot.sim.world import make_world
 from hanoifw import protocol
@@ -82,7 +87,7 @@ def world_moves(events: list[dict[str, Any]]) -> list[Move] | None:
             if picked is not None:
                 return None
             picked = event
-        elif event.get("event") == "place":
+        elif event.get("event") in ("place", "put_back"):  # a fallen disk put back by the person ends its move
             if picked is None or picked["disk"] != event["disk"]:
                 return None
             moves.append(Move(event["disk"], peg_index(picked["peg"]), peg_index(event["peg"])))
@@ -218,8 +223,18 @@ def play_stop(seed: int, n_disks: int, index: int) -> StopResult:
     return StopResult(seed, stop, k, round(at_s, 3), collisions, drops, world.held_disk is not None)
 
 
-#: How a recovered run is stopped and brought back: (stop, recovery).
-RECOVERIES = (("estop", "home --clear, resume"), ("estop", "resume --clear"), ("host dies", "resume"))
+#: How a recovered run is stopped and brought back: (stop, recovery). ``--board`` is the board as the person sees
+#: it (the world's, after they put a fallen disk back on the peg it was picked from).
+RECOVERIES = (
+    ("estop", "home --clear, resume"),
+    ("estop", "resume --clear"),
+    ("ctrl-c", "continue"),
+    ("ctrl-c", "stop, resume"),
+    ("kill -9", "resume"),
+    ("board reset", "resume --board"),
+    ("rail loss", "home --clear, resume --board"),
+    ("rail loss", "resume --clear --board"),
+)
 
 
 class HostDied(Exception):
@@ -227,7 +242,9 @@ class HostDied(Exception):
 
 
 class RecoveryResult(NamedTuple):
-    """What one stopped and recovered run came to."""
+    """What one stopped and recovered run came to; ``let_go``: disks the limp servos let fall clear of the pegs
+    (a reset or a dead rail with a disk held: no board can keep it, so it counts as no failure), put back by the
+    person."""
 
     seed: int
     stop: str
@@ -238,6 +255,7 @@ class RecoveryResult(NamedTuple):
     exactly_once: bool
     detail: str
     home_said: str = ""
+    let_go: int = 0
 
     @property
     def failed(self) -> bool:
@@ -251,25 +269,26 @@ def real_moves(events: list[dict[str, Any]]) -> list[Move] | None:
     return None if moves is None else [move for move in moves if move.src != move.dst]
 
 
-def stop_at(robot: Robot, at_s: float, stop: str) -> None:
-    """At simulated time ``at_s`` (s): latch the board's e-stop (``estop``) or stop the host (``host dies``)."""
+def stop_at(robot: Robot, at_s: float, stop: Callable[[], None]) -> Callable[[], None]:
+    """At simulated time ``at_s`` (s), between two control ticks of the board, call ``stop``; returns what takes
+    it back (if it has not come yet)."""
     board = robot.sim_board
     assert board is not None and board.world is not None
     world: Any = board.world
     on_tick = world.on_tick
-    fired: list[float] = []
 
     def tick_then_maybe_stop(t_s: float, pulses_us: Any) -> None:
         on_tick(t_s, pulses_us)
-        if not fired and t_s >= at_s:
-            fired.append(t_s)
+        if t_s >= at_s:
             world.on_tick = on_tick
-            if stop == "estop":
-                board.controller.estop()
-            else:
-                raise HostDied(f"the host died at {t_s:.2f} s")
+            stop()
 
     world.on_tick = tick_then_maybe_stop
+
+    def disarm() -> None:
+        world.on_tick = on_tick
+
+    return disarm
 
 
 def play_recovery(seed: int, n_disks: int, index: int, run_s: float) -> RecoveryResult:
@@ -278,6 +297,13 @@ def play_recovery(seed: int, n_disks: int, index: int, run_s: float) -> Recovery
     rng = random.Random(f"hanoibot-campaign-recovery:{seed}:{index}")
     stop, recovery = rng.choice(RECOVERIES)
     return recover(seed, n_disks, stop, recovery, round(rng.uniform(0.5, run_s), 3))
+
+
+def put_fallen_disks_back(world: Any, now_s: float) -> None:
+    """The person puts each disk that fell clear of the pegs back on the peg it was last picked from."""
+    picked_from = {e["disk"]: e["peg"] for e in world.events if e["event"] == "pick"}
+    for disk in list(world.disks.loose_disks):
+        world.put_back(now_s, disk, peg_index(picked_from[disk]))
 
 
 def recover(seed: int, n_disks: int, stop: str, recovery: str, at_s: float) -> RecoveryResult:
@@ -293,22 +319,45 @@ def recover(seed: int, n_disks: int, stop: str, recovery: str, at_s: float) -> R
             board = robot.sim_board
             assert board is not None and board.world is not None
             world: Any = board.world
-            stop_at(robot, board.clock.now_s() + at_s, stop)
-            try:
-                with Journal.create(path) as journal:
-                    Run(robot, plan, journal=journal).start()
-            except HostDied:
-                robot.close()  # the dead host's port closes with its process; the board runs on alone
+            with Journal.create(path) as journal:
+                job = Run(robot, plan, journal=journal)
+                disarm = stop_at(robot, board.clock.now_s() + at_s, _stopper(stop, job, board, world))
+                try:
+                    end: RunState | None = job.start()
+                    if end is Phase.PAUSED:  # the operator answers the pause question
+                        end = job.go_on() if recovery == "continue" else job.stop()
+                except HostDied:
+                    end = None
+                except BoardReset:  # the command stops with one line saying so
+                    end = Phase.FAULT
+                finally:
+                    disarm()  # a stop that did not come while the run ran does not come at all
+            if board.boot_id != robot.boot_id:
+                robot.session.resync()  # the next command is a new process: it meets the new boot afresh
+            if recovery != "continue":
+                # Each command is a process of its own: the port closes with the last one (a killed host's too),
+                # the board runs on alone while the person looks, powers the rail and puts fallen disks back.
+                robot.close()
                 board.run_until(board.clock.now_s() + 2.0)
+                world.cut_servo_power(False)
+                put_fallen_disks_back(world, board.clock.now_s())
                 robot.open()
             if recovery.startswith("home"):
                 result = home(robot, clear=True, journal_path=path)
                 detail, said = result.failed or "", result.put_down
-            resumption = open_resume(ResumeRequest(path, clear=recovery.endswith("--clear")), robot=robot)
-            if not isinstance(resumption, Finished):
-                with resumption.journal:
-                    end = resumption.run().start(**resumption.start_options())
-                detail = detail or ("" if end is Phase.DONE else f"resume ended {end.name}")
+                robot.close()
+                robot.open()
+            if recovery != "continue":
+                request = ResumeRequest(
+                    path,
+                    clear="--clear" in recovery,
+                    board=world.state.to_string() if "--board" in recovery else None,
+                )
+                resumption = open_resume(request, robot=robot)
+                if not isinstance(resumption, Finished):
+                    with resumption.journal:
+                        end = resumption.run().start(**resumption.start_options())
+            detail = detail or ("" if end is Phase.DONE or end is None else f"run ended {end.name}")
             events = list(world.events)
             executed = board.executed_cmd_ids()
             once = len(executed) == len(set(executed)) and real_moves(events) == list(plan) and world.state == plan.goal
@@ -318,8 +367,26 @@ def recover(seed: int, n_disks: int, stop: str, recovery: str, at_s: float) -> R
             robot.close()
     faults = [e for e in events if e["event"] == "fault"]
     collisions = [f"{e['t_s']:.2f} s: {e['detail']}" for e in faults if e["fault"] == "COLLISION"]
-    drops = sum(1 for e in events if e["event"] == "drop")
-    return RecoveryResult(seed, stop, recovery, at_s, collisions, drops, once, detail, said)
+    limp = {e["disk"] for e in events if e["event"] == "limp"}
+    let_go = sum(1 for e in events if e["event"] == "drop" and e["disk"] in limp)
+    drops = sum(1 for e in events if e["event"] == "drop") - let_go
+    return RecoveryResult(seed, stop, recovery, at_s, collisions, drops, once, detail, said, let_go)
+
+
+def _stopper(stop: str, job: Run, board: Any, world: Any) -> Callable[[], None]:
+    """What ``stop`` does at its moment: latch the board's e-stop, press Ctrl-C (a pause), kill the host, reset
+    the board (the watchdog's reboot) or cut the servo rail."""
+
+    def die() -> None:
+        raise HostDied("the host died")
+
+    return {
+        "estop": board.controller.estop,
+        "ctrl-c": job.request_pause,
+        "kill -9": die,
+        "board reset": lambda: board.reset("watchdog"),
+        "rail loss": world.cut_servo_power,
+    }[stop]
 
 
 class Summary(NamedTuple):
@@ -398,6 +465,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"  recovered runs {len(done)} ({kinds})")
         print(f"  recovered runs with a collision or drop, or not every move once {sum(1 for x in done if x.failed)}")
+        print(f"  disks the limp servos let fall clear of the pegs (reset, rail loss) {sum(x.let_go for x in done)}")
         for x in (x for x in done if x.failed):
             print(f"  FAILED recovery: seed {x.seed} {x.stop} at {x.at_s} s, {x.recovery}: {x.collisions} {x.detail}")
     print(f"  wall-clock {time.perf_counter() - started:.1f} s")

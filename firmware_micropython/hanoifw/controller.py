@@ -323,7 +323,7 @@ class Controller:
         if kind == p.CONFIG:
             self._config(fields)
         elif kind == p.HOLD:
-            self.is_held = True
+            self.is_held = self.is_configured  # outputs off (released, POWER_LOST): no motion to hold
         elif kind == p.RESUME:
             self.is_held = False
         elif kind == p.CLEAR:

@@ -89,6 +89,31 @@ def test_rail_loss_latches_power_lost_releases_every_output_and_needs_clear_and_
     assert all(host.servos.current[ch] == 1500 for ch in range(5))
 
 
+def test_a_hold_sent_after_a_rail_loss_does_not_stall_the_motion_after_clear_and_config():
+    # A host that stops its run on POWER_LOST sends HOLD: the outputs are already off, so there is nothing to hold,
+    # and the board must not keep the HOLD hidden (it reports UNCONFIGURED) to stall the first MOVE after CONFIG.
+    rail = FakeRail(True)
+    host = Host(rail_sense=rail)
+    host.start()
+    host.move(1, 100, 1600)
+    host.run(20)
+    rail.powered = False
+    for _ in range(3):
+        host.step()
+    assert host.ctl.faults == ["POWER_LOST"]
+    host.send(p.HOLD)
+    host.step()
+    rail.powered = True
+    host.send(p.CLEAR)
+    host.step()
+    host.send(p.CONFIG, config_fields(5))
+    host.run(2000)
+    assert host.ctl.mode == "IDLE"
+    host.move(2, 100, 1700)
+    host.run(300)
+    assert host.ctl.mode == "IDLE" and all(host.servos.current[ch] == 1700 for ch in range(5))
+
+
 def test_a_rail_that_stays_dead_relatches_after_clear():
     rail = FakeRail(False)
     host = Host(rail_sense=rail)

@@ -231,6 +231,21 @@ def test_after_a_reset_the_rest_is_replanned_from_the_confirmed_board(tmp_path: 
         resume_after_reset(load_journal(path), plan, robot_with(session), State.parse("CBAA"))
 
 
+def test_a_board_that_lost_its_servo_rail_is_released_only_with_clear(tmp_path: Path) -> None:
+    # The operator says where the disks are (a held disk fell when the outputs went off); the latch is theirs to
+    # release: without --clear nothing is sent and the message names the command that goes on.
+    path, plan = journal_with(tmp_path, 2, 1)
+    lost = {"last_done_cmd": 40, "last_queued_cmd": 46, "mode": "FAULT", "faults": ("POWER_LOST",), "grip": "none"}
+    session = FakeBoard([lost])
+    with pytest.raises(RunFault, match=rf"hanoibot resume --journal {path} --board STATE --clear"):
+        resume_after_reset(load_journal(path), plan, robot_with(session), State.parse("CBA"), journal=str(path))
+    assert session.calls == []
+    cleared = {"last_done_cmd": 40, "last_queued_cmd": 46, "mode": "UNCONFIGURED", "faults": (), "grip": "none"}
+    session = FakeBoard([lost, lost, cleared])
+    point = resume_after_reset(load_journal(path), plan, robot_with(session), State.parse("CBA"), clear=True)
+    assert "clear" in session.calls and point.plan.start == State.parse("CBA")
+
+
 def test_check_journal_names_a_different_robot_config(tmp_path: Path) -> None:
     path, plan = journal_with(tmp_path, 0, 0)
     log = load_journal(path)

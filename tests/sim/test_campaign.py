@@ -46,9 +46,20 @@ def test_a_handful_of_runs_stopped_at_random_and_recovered_make_every_move_once(
     assert [r for r in summary.recoveries if r.failed] == []
 
 
+@pytest.mark.parametrize(("stop", "recovery"), campaign_module().RECOVERIES)
+def test_every_stop_with_a_disk_held_clear_of_the_pegs_recovers_as_the_user_is_told(stop: str, recovery: str) -> None:
+    # Seed 3 at 3.24 s: disk 1 is in the gripper, carried between pegs. A reset or a dead rail switches the
+    # outputs off: the limp gripper lets it fall to the table (the person puts it back), nothing else may drop.
+    result = campaign_module().recover(3, 3, stop, recovery, at_s=3.24)
+    assert not result.failed, (result.collisions, result.drops, result.detail)
+    assert result.let_go == (1 if stop in ("board reset", "rail loss") else 0)
+    if stop == "rail loss" and recovery.startswith("home"):
+        assert "the arm went limp" in result.home_said and "resume --journal" in result.home_said
+
+
 @pytest.mark.slow
-def test_eighty_runs_stopped_by_an_estop_or_a_dying_host_and_recovered_stay_clean() -> None:
-    summary = campaign_module().campaign(40, 3, first_seed=4000, recoveries=2)
+def test_eighty_runs_stopped_at_random_and_recovered_stay_clean() -> None:
+    summary = campaign_module().campaign(40, 3, first_seed=4000, recoveries=3)
     assert_clean(summary, 40)
     kinds = {(r.stop, r.recovery) for r in summary.recoveries}
     assert kinds == set(campaign_module().RECOVERIES)  # every stop and every recovery was played

@@ -152,9 +152,9 @@ def home(robot: Robot, *, clear: bool, journal_path: str | Path | None = None, a
 
     RunFault (nothing more moves) when a held disk cannot be put down safely or a latch needs ``clear``.
     """
-    said, next_cmd_id = put_away(robot, clear=clear, journal_path=journal_path, ask=ask)
+    said, next_cmd_id, is_recorded = put_away(robot, clear=clear, journal_path=journal_path, ask=ask)
     failed = home_arm(robot, next_cmd_id)
-    recorded = Path(journal_path) if journal_path is not None and said else None
+    recorded = Path(journal_path) if journal_path is not None and said and is_recorded else None
     return HomeResult(said, failed, recorded)
 
 
@@ -172,9 +172,9 @@ def release(robot: Robot) -> str:
 
 def put_away(
     robot: Robot, *, clear: bool, journal_path: str | Path | None = None, ask: Ask | None = None
-) -> tuple[str, int]:
+) -> tuple[str, int, bool]:
     """Take over the board, lift clear and put a held disk down; returns what was done with a held disk ("" if
-    none) and the next free command id.
+    none), the next free command id and whether the disks' places were written to the journal.
 
     ``journal_path``: the stopped run's journal, which says which disk is held and where the others are; the
     state the disks are left in is appended to it. RunFault (nothing more moves) when a held disk cannot be put
@@ -196,6 +196,8 @@ def put_away(
         # Held (locked) from before anything moves until the board is recorded: no other process writes it meanwhile.
         journal = stack.enter_context(Journal.open_append(journal_path)) if log and journal_path else None
         release_board(session, clear=clear)
+        if session.status().mode == Mode.UNCONFIGURED:  # every output off: the servo rail was lost
+            return _limp_arm(robot, journal_path), session.last_sent_cmd + 1, False
         last_done_cmd = int(session.status().last_done_cmd)  # the run's own progress, before anything else runs
         # The grip verdict of fingers at rest: fingers that were closing at the stop may yet shut on a disk.
         grip = settled_status(robot, first_cmd_id=(log.last_cmd_id if log is not None else 0) + 1).grip
@@ -214,7 +216,24 @@ def put_away(
             lift_clear(robot, first_cmd_id=next_id)
         if journal is not None and at_stop is not None:
             journal.record_board(at_stop.state.to_string())
-    return done, next_id
+    return done, next_id, journal is not None and at_stop is not None
+
+
+def _limp_arm(robot: Robot, journal_path: str | Path | None) -> str:
+    """What home says of a board whose outputs are all off once its latch is cleared (a lost servo rail releases
+    them): the arm went limp where it stood, so a disk in its gripper fell, and nothing is left to put down. With
+    a grip sensor the fingers are first closed where the arm comes to (:func:`grip_verdict`): RunFault if a disk
+    is still between them. Nothing is written to the journal: where a fallen disk lies only the operator knows."""
+    if disk_in_gripper(robot, grip_verdict(robot)):
+        raise RunFault(
+            "the servos were off and the gripper still holds a disk (grip sensor): the arm went to its start pose "
+            "with the fingers shut on it; take it out by hand, put it on a peg, then run hanoibot home"
+        )
+    journal = f" --journal {journal_path}" if journal_path is not None else ""
+    return (
+        "the servos were off (the servo rail was lost), so the arm went limp: a disk in the gripper fell; "
+        f"look where the disks are, then go on with: hanoibot resume{journal} --board STATE"
+    )
 
 
 def home_arm(robot: Robot, first_cmd_id: int = 1) -> str | None:

@@ -190,7 +190,7 @@ def open_resume(request: ResumeRequest, ask: Ask | None = None, *, robot: Robot 
         else:
             why = f"the board was reset (boot {log.boot_id} -> {robot.boot_id})"
             board = board or ask_board(log, plan, why, ask)
-            point = resume_after_reset(log, plan, robot, board)
+            point = resume_after_reset(log, plan, robot, board, clear=request.clear, journal=str(request.journal))
     except BaseException:
         journal.close()
         if own:

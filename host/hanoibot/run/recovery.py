@@ -19,7 +19,7 @@ from ..planner.base import Plan
 from ..planner.colour_run import ColourRunPlan
 from ..puzzle import State, peg_letter
 from .journal import Journal, JournalLog
-from .release import disk_in_gripper, grip_verdict
+from .release import SILENCE_FAULTS, disk_in_gripper, grip_verdict, release_board
 from .robot import Robot
 from .runner import MoveListener, Run, plan_from_spec
 
@@ -164,15 +164,30 @@ def last_known_board(log: JournalLog, plan: Plan) -> str:
     return f"{text}; disk {disk} was on its way from {peg_letter(src)} to {peg_letter(dst)}"
 
 
-def resume_after_reset(log: JournalLog, plan: Plan, robot: Robot, board: State) -> ResumePoint:
-    """The board was reset: replan from the confirmed ``board`` to the journal's goal (after homing).
+def resume_after_reset(
+    log: JournalLog, plan: Plan, robot: Robot, board: State, *, clear: bool = False, journal: str = "FILE"
+) -> ResumePoint:
+    """The board was reset, or the operator says where the disks are: replan from the confirmed ``board`` to the
+    journal's goal (after homing).
+
+    A latched fault (a lost servo rail: every output went off and a held disk fell) is released only with
+    ``clear``; without it a RunFault names the command (``journal``: the journal's path), and nothing moves.
 
     The reset left the gripper servo limp, and its sensor reads no current, disk or not: the gripper is first
     driven CLOSED (:func:`~.release.grip_verdict`: the arm goes to its start pose with the fingers shut), never
     opened where the arm is. RunFault when the grip sensor then reads a disk still in the gripper: it stays held
     there until the operator takes it out and puts it on a peg.
     """
-    status = grip_verdict(robot, first_cmd_id=log.last_cmd_id + 1)
+    status = grip_verdict(robot, first_cmd_id=log.last_cmd_id + 1)  # only asks a board with a latched fault
+    latched = [fault for fault in status.faults if fault not in SILENCE_FAULTS]
+    if latched and not clear:
+        raise RunFault(
+            f"the board has latched {', '.join(latched)}: nothing moved; look at the arm and where the disks are, "
+            f"then go on with: hanoibot resume --journal {journal} --board STATE --clear"
+        )
+    if latched:
+        release_board(robot.session, clear=True)
+        status = grip_verdict(robot, first_cmd_id=log.last_cmd_id + 1)
     if disk_in_gripper(robot, status):
         entry = log.open_move
         which = f"disk {entry.move.disk}, by the journal" if entry is not None else "a disk"
