@@ -45,10 +45,39 @@ def test_shipped_firmware_staggers_the_enable_and_releases_every_output_on_a_dea
         times_s = sorted(firsts.values())
         assert min(b - a for a, b in itertools.pairwise(times_s)) >= STAGGER_S - 0.02 - 1e-6  # two 10 ms ticks
         pico.set_rail_powered(False)
-        # A PCA9685 on the dead rail stops pulsing at once, before the firmware has sampled the rail: wait for the
-        # board's own word too.
-        wait_until(lambda: pico.pulses_us == [None] * 5 and "POWER_LOST" in session.status().faults, session)
+        # The outputs stop only when the firmware releases them (neither model follows the rail by itself), and
+        # it latches POWER_LOST first: one STATUS asked after that must show it (a reboot would be BoardReset).
+        wait_until(lambda: pico.pulses_us == [None] * 5, session)
         status = session.status()
-        assert status.boot_id == session.hello.boot_id, "the board rebooted instead of latching POWER_LOST"
+        assert status.boot_id == session.hello.boot_id
         assert "POWER_LOST" in status.faults and status.rail == "off" and status.pulses_us == (0,) * 5
+        assert pico.tracebacks == []
+
+
+def test_a_status_asked_after_the_rail_dies_is_not_an_older_answer_still_on_its_way() -> None:
+    """The STATUS a heartbeat asked for just before the rail died, made before the board saw it, is still unread
+    when the host asks again: session.status() must not hand that one back (rail on, no POWER_LOST) as the answer
+    to a question asked after the rail died. (A loaded host met it at random: it saw the outputs go off and then
+    read the heartbeat's answer as its own, which looked like a rebooted board.)"""
+    require_machine_sustains_the_cap()
+    config = load_config()
+    with Session(vpico_url(world=0, servo="pca9685")) as session:
+        pico = session.port.pico  # type: ignore[union-attr]
+        session.configure(*Robot("sim://", config).limits())
+        wait_until(lambda: None not in pico.pulses_us, session)
+        last_line = pico.output_since_boot().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+        session.core.ask_status()  # as a heartbeat does; the session reads nothing from here on until status()
+        deadline_s = time.monotonic() + 60.0
+        while True:  # until the board's answer (a STATUS, each with its own seq) is its latest line, unread
+            output = pico.output_since_boot()
+            line = output.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+            if output.endswith(b"\n") and line.startswith(b"STATUS,") and line != last_line:
+                break
+            assert time.monotonic() < deadline_s, "the board did not answer the STATUS request"
+            time.sleep(0.005)
+        assert b",on," in line  # that answer was made while the rail was still on
+        pico.set_rail_powered(False)  # GP22 low before any byte asked after this reaches the board
+        status = session.status()
+        assert status.rail == "off", f"session.status() gave an answer made before it asked: {status}"
+        wait_until(lambda: "POWER_LOST" in session.status().faults, session)
         assert pico.tracebacks == []

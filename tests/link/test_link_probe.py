@@ -37,6 +37,23 @@ def test_a_status_answers_the_oldest_open_request() -> None:
     assert questions.status_came(0.4) is None
 
 
+def test_only_a_status_after_a_pings_pong_counts_as_made_after_that_ping() -> None:
+    questions = Questions(heartbeat_s=0.075, status_every_s=0.25)
+    questions.asked(True, order=1, now_s=0.0)  # a heartbeat's STATUS request
+    token = questions.new_ping_token()
+    questions.ping_sent(token, PingSent(0.1, 2))
+    questions.asked(True, order=3, now_s=0.1)
+    assert not questions.status_came_after_pong(token), "no PONG yet"
+    questions.status_came(0.2)  # the heartbeat's answer, made before the board read the PING
+    assert not questions.status_came_after_pong(token)
+    questions.pong(token, 0.3)
+    assert not questions.status_came_after_pong(token), "the STATUS before the PONG is older than the PING"
+    questions.status_came(0.3)
+    assert questions.status_came_after_pong(token)
+    questions.forget_pong(token)
+    assert not questions.status_came_after_pong(token) and questions.take_pong_rtt_s(token) is None
+
+
 def test_heartbeats_wait_a_period_or_a_resend_timeout_after_an_open_question() -> None:
     questions = Questions(heartbeat_s=0.075, status_every_s=0.25)
     questions.fit_watchdog(200)  # a quarter of a 200 ms watchdog: 50 ms

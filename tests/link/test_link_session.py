@@ -5,6 +5,7 @@ Everything runs on the simulator's virtual clock, so 10 000 MOVEs (100 s of arm 
 
 from __future__ import annotations
 
+import math
 import types
 
 import hanoibot.link.status
@@ -185,6 +186,22 @@ def test_status_reports_the_pose() -> None:
         assert status.last_done_cmd == 5
         assert status.faults == ()
         assert session.ping() >= 0.0
+
+
+def test_status_is_never_the_answer_to_an_earlier_request_still_on_its_way() -> None:
+    """A heartbeat's STATUS request is answered, and the answer is on the wire unread, when something happens on the
+    board that the host learns of another way (a rail it switched off, outputs it saw stop): the STATUS asked for
+    then must be made after the board read that request, not the older answer (the vpico rail-loss test read
+    'rail on, no POWER_LOST' after the outputs had stopped, and took it for a reboot)."""
+    with Session(f"{BARE}&slow=6") as session:  # the chip takes time for each frame: answers come later
+        board = board_of(session)
+        session.core.ask_status()  # as a heartbeat does
+        while board.next_frame_done_s != math.inf:  # the board answers it (and whatever else waits): all on the wire
+            board.run_until(board.next_frame_done_s)
+        board.controller.latch_fault("COLLISION")
+        status = session.status()
+        assert "COLLISION" in status.faults, f"session.status() gave an answer made before it asked: {status}"
+        assert session.status().faults == status.faults  # and again, with nothing on its way
 
 
 @settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow])

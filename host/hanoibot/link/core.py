@@ -663,6 +663,24 @@ class LinkCore:
         """Send a STATUS request (acted on at once by the board whatever its seq), if there is room in flight."""
         self.send_immediate(protocol.STATUS)
 
+    def ask_fresh_status(self) -> str:
+        """Send a PING, then a STATUS request; returns the PING's token. A STATUS has no token of its own, and an
+        answer to an earlier request (a heartbeat's) may still be on its way, made before whatever the caller saw
+        happen: the board handles frames in the order it reads them, so a STATUS that comes after this PING's
+        PONG (:meth:`fresh_status_came`) was made after the board read the request."""
+        token = self.send_ping()
+        self.ask_status()
+        return token
+
+    def fresh_status_came(self, tokens: Sequence[str]) -> bool:
+        """True once a STATUS came after the PONG of one of the PINGs ``tokens`` (see :meth:`ask_fresh_status`)."""
+        return any(self.questions.status_came_after_pong(token) for token in tokens)
+
+    def forget_fresh_status(self, tokens: Sequence[str]) -> None:
+        """Drop the bookkeeping of the PINGs ``tokens`` sent by :meth:`ask_fresh_status`."""
+        for token in tokens:
+            self.questions.forget_pong(token)
+
     def _ask_if_reset(self) -> None:
         """A frame hints at a reboot or a lost answer: ask STATUS now, and again each :meth:`_reask_s` until one
         comes (a long STATUS or HELLO is often spoiled on a noisy line: asking often shows a reboot soon)."""

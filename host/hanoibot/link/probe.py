@@ -2,7 +2,9 @@
 next heartbeat is due.
 
 :class:`Questions` remembers every PING awaiting its PONG (token -> when sent, its order among the frames written),
-which STATUS requests are unanswered, the last question asked and the highest one known answered. From these it
+which STATUS requests are unanswered, the last question asked and the highest one known answered, and how many
+STATUS frames had come when each PONG came (a STATUS after a PING's PONG is one the board made after it read that
+PING: it handles frames in the order they arrive, so it tells a fresh STATUS from an older answer). From these it
 says when a heartbeat is due: a period after the last frame written; but while a question is unanswered, a resend
 timeout after it (at most a period, unless the measured round trips are longer), so a lost answer is asked again at
 once, yet a board is never asked faster than it answers.
@@ -41,6 +43,8 @@ class Questions:
         self._pong_rtt_s: dict[str, float] = {}
         self._ping_count = 0
         self._status_orders: deque[int] = deque(maxlen=MAX_PINGS)
+        self.statuses_came = 0  # STATUS frames come so far
+        self._statuses_at_pong: dict[str, int] = {}  # PING token -> statuses_came when its PONG came
 
     def fit_watchdog(self, watchdog_ms: int) -> None:
         """Beat at most every quarter of the board's watchdog (``watchdog_ms`` ms): with a lost answer asked again
@@ -54,6 +58,8 @@ class Questions:
             del self._pings[next(iter(self._pings))]  # its PONG was lost
         while len(self._pong_rtt_s) >= MAX_PINGS:
             del self._pong_rtt_s[next(iter(self._pong_rtt_s))]  # nobody asked for it
+        while len(self._statuses_at_pong) >= MAX_PINGS:
+            del self._statuses_at_pong[next(iter(self._statuses_at_pong))]  # nobody asked about it
         return str(self._ping_count)
 
     def asked(self, kind_is_status: bool, order: int, now_s: float) -> None:
@@ -75,15 +81,27 @@ class Questions:
             return None
         self.answered_order = max(self.answered_order, sent.order)
         self._pong_rtt_s[token] = now_s - sent.sent_s
+        self._statuses_at_pong[token] = self.statuses_came
         return sent
 
     def take_pong_rtt_s(self, token: str) -> float | None:
         """The round trip in s of PING ``token`` once its PONG came (forgotten once taken), else None."""
         return self._pong_rtt_s.pop(token, None)
 
+    def status_came_after_pong(self, token: str) -> bool:
+        """True once a STATUS came after the PONG of PING ``token``: the board made it after reading that PING."""
+        at = self._statuses_at_pong.get(token)
+        return at is not None and self.statuses_came > at
+
+    def forget_pong(self, token: str) -> None:
+        """Drop what is kept about PING ``token``'s PONG (its asker has what it needed)."""
+        self._statuses_at_pong.pop(token, None)
+        self._pong_rtt_s.pop(token, None)
+
     def status_came(self, now_s: float) -> int | None:
         """A STATUS came at ``now_s``: the order of the oldest request still open it answers, if any."""
         self.status_s = now_s
+        self.statuses_came += 1
         if not self._status_orders:
             return None
         order = self._status_orders.popleft()

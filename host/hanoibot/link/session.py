@@ -216,9 +216,16 @@ class Session:
                 )
 
     def status(self) -> Status:
-        """A STATUS report asked for now (asked again every resend timeout; LinkLost if the board stays silent)."""
-        seen = self.core.statuses
-        self.core.request(self.core.ask_status, lambda: self.core.statuses > seen)
+        """A STATUS report asked for now: one the board made after it read this request, never the answer to an
+        earlier one (a heartbeat's) still on its way (asked again every resend timeout; LinkLost if the board
+        stays silent)."""
+        tokens: list[str] = []
+        try:
+            self.core.request(
+                lambda: tokens.append(self.core.ask_fresh_status()), lambda: self.core.fresh_status_came(tokens)
+            )
+        finally:
+            self.core.forget_fresh_status(tokens)
         assert self.core.last_status is not None  # a STATUS came in
         return self.core.last_status
 
