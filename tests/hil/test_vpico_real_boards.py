@@ -81,3 +81,24 @@ def test_a_status_asked_after_the_rail_dies_is_not_an_older_answer_still_on_its_
         assert status.rail == "off", f"session.status() gave an answer made before it asked: {status}"
         wait_until(lambda: "POWER_LOST" in session.status().faults, session)
         assert pico.tracebacks == []
+
+
+@pytest.mark.parametrize("switch", ["press_reset", "power_cycle"])
+def test_a_pca9685_keeps_its_pulses_through_a_reset_button_but_not_through_a_power_cycle(switch: str) -> None:
+    # The reset button restarts the RP2040 alone (cause hard); switching the board off and on restarts the PCA9685
+    # too, and it comes up with every output off (cause power).
+    require_machine_sustains_the_cap()
+    config = load_config()
+    with Session(vpico_url(world=0, servo="pca9685")) as session:
+        pico = session.port.pico  # type: ignore[union-attr]
+        session.configure(*Robot("sim://", config).limits())
+        wait_until(lambda: None not in pico.pulses_us, session)
+        held = list(pico.pulses_us)
+        getattr(pico, switch)()
+        deadline_s = time.monotonic() + 120.0
+        while len(pico.boots) < 2:
+            assert time.monotonic() < deadline_s, "the board did not boot again"
+            time.sleep(0.05)
+        assert pico.boots[-1]["cause"] == ("hard" if switch == "press_reset" else "power")
+        time.sleep(0.5)
+        assert pico.pulses_us == (held if switch == "press_reset" else [None] * 5)

@@ -12,7 +12,15 @@ from hanoibot.config.robot_config import default_config_path
 from hanoibot.errors import ConfigError
 from hanoibot.motion.blends import NEAR_FACTOR
 from hanoibot.motion.kinematics import Point, forward_kinematics, inverse_kinematics
-from hanoibot.motion.margins import LEAD_IN_MM, lever_arms_mm, on_peg_stack
+from hanoibot.motion.margins import (
+    LEAD_IN_MM,
+    RATIO_STEP,
+    lever_arms_mm,
+    on_peg_speed_ratio,
+    on_peg_stack,
+    saturation_lag_us,
+)
+from hanoibot.motion.servo_model import PWM_FRAME_S, RESPONSE_S
 from hanoibot.sim.disks import CONTACT_TOLERANCE_MM
 
 CONFIG = load_config()
@@ -58,3 +66,28 @@ def test_a_config_whose_tolerances_cannot_be_met_is_refused_with_the_reason(tmp_
     with pytest.raises(ConfigError, match=r"expected a smaller calibration_deg"):
         load_config(with_tolerances(tmp_path, calibration_deg=1.0))
     assert load_config(with_tolerances(tmp_path, peg_position_mm=1.0)).tolerances.peg_position_mm == 1.0
+
+
+def test_a_sagged_servo_trails_no_further_while_its_loops_peak_speed_fits_its_top_speed() -> None:
+    # Oracle: a first-order loop (time constant tau) that sees a new pulse every frame T runs, right after each
+    # pulse, at 1 / (1 - e^(-T/tau)) times the command's speed: below that share of the sagged top speed nothing
+    # saturates, so it trails exactly as an unlimited servo does.
+    peak = 1 / (1 - math.exp(-PWM_FRAME_S / RESPONSE_S))
+    top_us_s, sag = 2000.0, 0.05
+    limit_us_s = top_us_s * (1 - sag) / peak
+    assert saturation_lag_us(top_us_s, limit_us_s * 0.99, sag) == pytest.approx(0.0, abs=1e-6)
+    assert 0 < saturation_lag_us(top_us_s, limit_us_s * 1.1, sag) < 5
+    # A command faster than the sagged top speed outruns it by the difference every second (20 frames = 0.4 s).
+    outrun_us = saturation_lag_us(top_us_s, top_us_s, sag)
+    assert outrun_us == pytest.approx(top_us_s * sag * 20 * PWM_FRAME_S, rel=0.25)
+
+
+def test_the_on_peg_speed_is_the_largest_step_whose_stack_fits_and_falls_with_the_servos_sag(tmp_path: Path) -> None:
+    ratio = on_peg_speed_ratio(CONFIG)
+    assert RATIO_STEP < ratio < 1
+    fits = on_peg_stack(CONFIG, CONFIG.tolerances, ratio)
+    over = on_peg_stack(CONFIG, CONFIG.tolerances, ratio + RATIO_STEP)
+    assert fits.rss_mm <= fits.budget_mm < over.rss_mm
+    assert over.sources_mm["servo_speed_sag"] > fits.sources_mm["servo_speed_sag"]
+    sagging = load_config(with_tolerances(tmp_path, servo_speed_sag=0.15))
+    assert on_peg_speed_ratio(sagging) < ratio

@@ -7,6 +7,7 @@ import math
 import pytest
 from hanoibot.config import load_config
 from hanoibot.errors import ConfigError
+from hanoibot.motion.margins import on_peg_speed_ratio
 from hanoibot.motion.phases import MotionPhase
 from hanoibot.motion.timing import channel_times_s
 from hanoibot.puzzle import Move, State
@@ -76,13 +77,13 @@ def test_a_board_with_another_channel_count_is_refused(monkeypatch: pytest.Monke
 @pytest.mark.parametrize("phase", list(MotionPhase))
 def test_a_move_resumed_with_a_held_disk_on_its_peg_keeps_to_the_on_peg_share_of_the_speeds(phase: MotionPhase) -> None:
     # A resumed move's first segment runs from wherever the arm stopped, timed from the servo speeds: while the held
-    # disk slides along its peg (lift, lower) at on_peg_speed_ratio of them, as the planned segments do there.
+    # disk slides along its peg (lift, lower) at the on-peg share of them, as the planned segments do there.
     config = load_config()
     robot = Robot("sim://", config)
     start = config.start_pulses_us()
     lower = (start[0], start[1] - 120, start[2] + 90, start[3] + 60, start[4])
     peak_s = max(channel_times_s(config, start, lower)) * MIN_JERK_PEAK_RATIO
-    ratio = config.motion.on_peg_speed_ratio if phase in (MotionPhase.LIFT, MotionPhase.LOWER) else 1.0
+    ratio = on_peg_speed_ratio(config) if phase in (MotionPhase.LIFT, MotionPhase.LOWER) else 1.0
     assert ratio < 1 or phase not in (MotionPhase.LIFT, MotionPhase.LOWER)
     expected_ms = math.ceil(peak_s / ratio * 1000 - 1e-9) + config.motion.settle_ms
     assert robot.duration_between_ms(start, lower, phase) == expected_ms

@@ -1,50 +1,63 @@
-"""A held disk threaded on its peg (1 mm of play a side) stays off the peg when the servos take a new pulse only
-once per 50 Hz PWM frame, as real servos do: the lift and the lower run at ``[motion] on_peg_speed_ratio`` of the
-joints' top speeds, so a joint near its limit can catch up within the frame (hanoibot.motion.hardware).
+"""A held disk threaded on its peg (1 mm of play a side) stays off the peg while the servos take a new pulse only
+once per 50 Hz PWM frame, as real servos do, and may be slower than the config says by ``servo_speed_sag``: the
+lift and the lower run at the on-peg share of the joints' top speeds, which follows from ``[tolerances]`` and the
+servo model (hanoibot.motion.margins.on_peg_speed_ratio, docs/margins.md) instead of being tuned.
 
-The judge is the simulated world's collision check. The blend checker follows the servos by the same model as the
-world (hanoibot.motion.servo_model), so with the servos the config describes it plans stops wherever full speed
-would push the disk into its peg: the ratio is headroom for servos slower than described (docs/margins.md). Servos
-10 % slower than the config says still keep the disk off its peg; 15 % slower hit it at any ratio (measured), so
-the ratio is no substitute for describing the servos' speed as they are.
+The judge is the simulated world's collision check: on the nominal world and on randomized worlds, whose servos
+sag, accelerate, and have deadband and backlash within the tolerances.
 """
 
 from __future__ import annotations
 
-import dataclasses
-
+import pytest
 from hanoibot.config import load_config
+from hanoibot.motion import segment_builder
+from hanoibot.motion.margins import on_peg_speed_ratio
 from hanoibot.planner import make_plan
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
 from hanoibot.run.sequencer import Phase
 
 DISKS = 5
+#: Randomized worlds on which a 3-disk run with lifts and lowers at full speed puts a held disk into its peg
+#: (found by benchmarks/campaign.py at ratio 1.0 over seeds 9000-9149).
+FULL_SPEED_COLLIDES = (9062, 9085, 9127)
 
 
-def run_with_ratio(ratio: float | None, speed: float = 1.0) -> tuple[Phase, list[str]]:
-    """A 5-disk run on sim:// with the default robot (its on_peg_speed_ratio replaced unless None; its servos
-    ``speed`` times as fast as the config says): the phase the run ended in and the faults the world saw."""
-    config = load_config(None)
-    if ratio is not None:
-        config = dataclasses.replace(config, motion=dataclasses.replace(config.motion, on_peg_speed_ratio=ratio))
-    robot = Robot(f"sim://?board={'A' * DISKS}&speed={speed}", config)
+def run_on(url: str, n_disks: int) -> tuple[Phase, list[str]]:
+    """A run of the ``n_disks`` tower on ``url`` with the default robot: the phase it ended in and the faults the
+    world saw."""
+    robot = Robot(url, load_config(None))
     robot.open()
     try:
         board = robot.session.port.board  # type: ignore[union-attr]
-        phase = Run(robot, make_plan(DISKS)).start()
+        phase = Run(robot, make_plan(n_disks)).start()
         return phase, [f"{e['fault']}: {e['detail']}" for e in board.world.events if e["event"] == "fault"]
     finally:
         robot.close()
 
 
 def test_the_default_robot_keeps_held_disks_off_their_pegs() -> None:
-    phase, faults = run_with_ratio(None)
+    phase, faults = run_on(f"sim://?board={'A' * DISKS}", DISKS)
     assert faults == []
     assert phase is Phase.DONE
 
 
-def test_servos_slower_than_described_keep_held_disks_off_their_pegs_at_the_default_ratio() -> None:
-    phase, faults = run_with_ratio(None, speed=0.9)
+def test_servos_slower_than_described_by_the_stated_sag_keep_held_disks_off_their_pegs() -> None:
+    sag = load_config(None).tolerances.servo_speed_sag
+    phase, faults = run_on(f"sim://?board={'A' * DISKS}&speed={1 - sag}", DISKS)
     assert faults == []
     assert phase is Phase.DONE
+
+
+@pytest.mark.parametrize("seed", FULL_SPEED_COLLIDES)
+def test_randomized_worlds_where_full_speed_lifts_collide_are_clean_at_the_derived_speed(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert on_peg_speed_ratio(load_config(None)) < 1
+    url = f"sim://?world=random&seed={seed}&board=AAA"
+    phase, faults = run_on(url, 3)
+    assert (phase, faults) == (Phase.DONE, [])
+    monkeypatch.setattr(segment_builder, "on_peg_speed_ratio", lambda config: 1.0)  # the oracle: full speed
+    phase, faults = run_on(url, 3)
+    assert any("hits peg" in fault for fault in faults), faults

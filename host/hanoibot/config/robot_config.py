@@ -21,7 +21,7 @@ from hanoifw.protocol import HARD_MAX_PULSE_US, HARD_MIN_PULSE_US, MAX_GRIP_THRE
 from ..errors import ConfigError
 from ..motion.calibration import Calibration, LinearCalibration, PointsCalibration
 from ..motion.geometry import DEFAULT_MAX_ACCEL_DEG_S2, JOINT_NAMES, Arm, Board, ColourSet, Joint, Peg
-from ..motion.hardware import DEFAULT_ON_PEG_SPEED_RATIO, Gripper, MotionSettings, Servo
+from ..motion.hardware import Gripper, MotionSettings, Servo
 from ..motion.margins import check_margins
 from ..motion.robot import RobotConfig
 from ..motion.timing import MIN_JERK_PEAK_RATIO
@@ -303,7 +303,6 @@ def _read_motion(section: Section) -> MotionSettings:
     clearance_mm = section.number("clearance_mm", 1.0, 100.0)
     tolerance_mm = section.number("line_tolerance_mm", 0.5, 20.0)
     settle_ms = section.integer("settle_ms", 0, 2000)
-    on_peg_ratio = section.number("on_peg_speed_ratio", 0.0, 1.0, low_open=True, default=DEFAULT_ON_PEG_SPEED_RATIO)
     if section.has("profile_peak_ratio"):  # a setting until the host took the ratio from the firmware itself
         peak_ratio = section.number("profile_peak_ratio", 1.0, 3.0)
         if peak_ratio != MIN_JERK_PEAK_RATIO:
@@ -311,5 +310,10 @@ def _read_motion(section: Section) -> MotionSettings:
                 f"profile_peak_ratio = {peak_ratio:g} in section [motion] is no longer a setting: plain moves are "
                 f"timed with the firmware's own minimum-jerk peak ({MIN_JERK_PEAK_RATIO:g}); delete the line"
             )
+    if section.has("on_peg_speed_ratio"):  # a tuned figure until it followed from [tolerances]
+        raise ConfigError(
+            "on_peg_speed_ratio in section [motion] is no longer a setting: the speed of lifts and lowers follows "
+            "from [tolerances] and the servo model (docs/margins.md); delete the line"
+        )
     section.finish()
-    return MotionSettings(clearance_mm, tolerance_mm, settle_ms, on_peg_ratio)
+    return MotionSettings(clearance_mm, tolerance_mm, settle_ms)

@@ -65,23 +65,10 @@ class Gripper:
         return self.open_us + fraction * (self.closed_us - self.open_us)
 
 
-#: Default ``[motion] on_peg_speed_ratio``. A servo takes a new pulse once per PWM frame (20 ms at 50 Hz) while the
-#: command moves every 10 ms control tick, so right after each frame starts a joint is up to two ticks behind and
-#: would need twice its cruise speed to keep its place on the path; a joint cruising near its top speed cannot, falls
-#: behind the others, and pushes a threaded disk sideways against its peg (1 mm of play a side). Only at half the top
-#: speed does every joint keep up; 0.7 keeps a held disk off its peg in the simulator (servos that take their pulse
-#: per frame, :mod:`hanoibot.sim.servos`), also with pegs 1.4 mm from their configured places, where 0.75 does not;
-#: on the virtual Pico, whose PWM compare values latch per frame as the RP2040's do, 3-disk runs at 0.8 and 0.85
-#: were clean and servos 1.1 times as fast as planned still hit a peg.
-DEFAULT_ON_PEG_SPEED_RATIO = 0.7
-
-
 @dataclass(frozen=True)
 class MotionSettings:
-    """How motions are planned: clearances in mm, straight-line tolerance in mm, settle time in ms, and
-    the fraction of every joint's top speed used while a held disk slides along its peg (lift and lower)."""
+    """How motions are planned: clearances in mm, straight-line tolerance in mm, settle time in ms."""
 
     clearance_mm: float
     line_tolerance_mm: float
     settle_ms: int
-    on_peg_speed_ratio: float = DEFAULT_ON_PEG_SPEED_RATIO

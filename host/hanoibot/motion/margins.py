@@ -12,7 +12,12 @@ compliance of fingers and disk: the simulated world lets bodies overlap that muc
 - every joint's calibration may be off by ``calibration_deg``, and every servo stops up to half its deadband
   plus half its backlash short (``servo_deadband_us``, ``servo_backlash_us``, in degrees by the joint's
   ``us_per_deg``): each joint's error moves the grip point by its lever arm times the angle
-  (:func:`lever_arms_mm`, from the kinematics over every peg).
+  (:func:`lever_arms_mm`, from the kinematics over every peg);
+- a servo that lost ``servo_speed_sag`` of its top speed trails a fast command further than the checker's servos
+  do: its loop asks for more than the command's speed right after each PWM frame's new pulse, and where that is
+  more than the sagged servo has, it falls behind the others (:func:`saturation_lag_us`, by the one servo model).
+  That is what limits the speed of a lift or lower: :func:`on_peg_speed_ratio` is the largest share of the top
+  speeds (a multiple of :data:`RATIO_STEP`) at which the stack still fits the budget.
 
 The errors are independent, so they add as a root sum of squares (statistical tolerancing); the worst case (their
 plain sum) is reported beside it. :func:`check_margins` refuses a config whose root sum exceeds the budget, naming
@@ -21,6 +26,7 @@ the largest contributor. docs/margins.md works the default robot's figures throu
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import NamedTuple
 
@@ -28,12 +34,19 @@ from ..errors import ConfigError
 from .blends import NEAR_FACTOR
 from .kinematics import JointAngles, Point, forward_kinematics, inverse_kinematics
 from .robot import RobotConfig
+from .servo_model import PWM_FRAME_S, RESPONSE_S, ServoState, ServoTraits, follow
 from .tolerances import Tolerances
 
 #: How far (mm) a disk may press into a peg before it jams: its hole's chamfer and the fingers' give.
 LEAD_IN_MM = 1.0
 #: Angle step (deg) for the numeric lever arms.
 _STEP_DEG = 0.01
+#: A lift or lower runs at a multiple of this share of the joints' top speeds (:func:`on_peg_speed_ratio`).
+RATIO_STEP = 0.05
+#: PWM frames of a ramp :func:`saturation_lag_us` follows (a servo that keeps up is in its periodic trail by then),
+#: and the pieces each frame is followed in (the trails differ most inside a frame).
+_RAMP_FRAMES = 20
+_FRAME_PIECES = 10
 
 
 class Stack(NamedTuple):
@@ -63,8 +76,30 @@ def lever_arms_mm(config: RobotConfig) -> list[float]:
     return arms
 
 
-def on_peg_stack(config: RobotConfig, tolerances: Tolerances) -> Stack:
-    """The error stack of a held disk on its peg (module docstring)."""
+def saturation_lag_us(top_us_s: float, command_us_s: float, sag: float) -> float:
+    """How much further (µs) a servo of top speed ``top_us_s`` less ``sag`` trails a ramp commanded at
+    ``command_us_s`` (a new pulse every PWM frame) than the same loop with no speed limit, at most over
+    :data:`_RAMP_FRAMES` frames: 0 while the loop's speed right after a frame's pulse (1 / (1 - e^(-T/tau)) = 1.58
+    times the command's) stays within the sagged top speed; a little past that, a trail it makes up within each
+    frame; past the sagged top speed itself, one that grows every frame."""
+    sagged = ServoTraits(top_us_s * (1 - sag), RESPONSE_S)
+    free = ServoTraits(1e12, RESPONSE_S)
+    slow = fast = ServoState.at(0.0)
+    worst_us = 0.0
+    for frame in range(_RAMP_FRAMES):
+        pulse_us = command_us_s * frame * PWM_FRAME_S
+        for _ in range(_FRAME_PIECES):
+            slow = follow(sagged, slow, pulse_us, PWM_FRAME_S / _FRAME_PIECES)
+            fast = follow(free, fast, pulse_us, PWM_FRAME_S / _FRAME_PIECES)
+            worst_us = max(worst_us, fast.horn_us - slow.horn_us)
+    return worst_us
+
+
+def on_peg_stack(config: RobotConfig, tolerances: Tolerances, ratio: float | None = None) -> Stack:
+    """The error stack of a held disk on its peg (module docstring), the joints commanded at ``ratio`` of their top
+    speeds while it slides along the peg (default :func:`on_peg_speed_ratio`)."""
+    if ratio is None:
+        ratio = on_peg_speed_ratio(config, tolerances)
     board = config.board
     budget_mm = (board.disk_hole_diameter_mm - board.peg_diameter_mm) / 2 - tolerances.disk_hole_mm / 2 + LEAD_IN_MM
     arms = lever_arms_mm(config)
@@ -72,20 +107,39 @@ def on_peg_stack(config: RobotConfig, tolerances: Tolerances) -> Stack:
     play_us = (tolerances.servo_deadband_us + tolerances.servo_backlash_us) / 2
     calibration = [arm * tolerances.calibration_deg for arm in arms]
     play = [arm * play_us * deg for arm, deg in zip(arms, degrees_per_us, strict=True)]
+    top_speeds_us_s = config.max_speeds_us_s()[: len(arms)]
+    lags_us = [saturation_lag_us(top, ratio * top, tolerances.servo_speed_sag) for top in top_speeds_us_s]
+    lag = [arm * lag_us * deg for arm, lag_us, deg in zip(arms, lags_us, degrees_per_us, strict=True)]
     sources = {
         "peg_position_mm": tolerances.peg_position_mm,
         "line_tolerance_mm": NEAR_FACTOR * config.motion.line_tolerance_mm,
         "calibration_deg": math.sqrt(sum(c * c for c in calibration)),
         "servo_deadband_us + servo_backlash_us": math.sqrt(sum(p * p for p in play)),
+        "servo_speed_sag": math.sqrt(sum(g * g for g in lag)),
     }
     rss_mm = math.sqrt(sum(v * v for v in sources.values()))
-    worst_mm = tolerances.peg_position_mm + sources["line_tolerance_mm"] + sum(calibration) + sum(play)
+    worst_mm = tolerances.peg_position_mm + sources["line_tolerance_mm"] + sum(calibration) + sum(play) + sum(lag)
     return Stack(budget_mm, sources, rss_mm, worst_mm)
 
 
+@functools.cache
+def on_peg_speed_ratio(config: RobotConfig, tolerances: Tolerances | None = None) -> float:
+    """The share of every joint's top speed a lift or lower runs at: the largest multiple of :data:`RATIO_STEP`, up
+    to 1, at which the on-peg stack (:func:`on_peg_stack`, ``tolerances`` default the config's) fits its budget;
+    :data:`RATIO_STEP` when none does (:func:`check_margins` refuses such a config)."""
+    tolerances = tolerances if tolerances is not None else config.tolerances
+    steps = round(1 / RATIO_STEP)
+    for k in range(steps, 1, -1):
+        stack = on_peg_stack(config, tolerances, k / steps)
+        if stack.rss_mm <= stack.budget_mm:
+            return k / steps
+    return RATIO_STEP
+
+
 def check_margins(config: RobotConfig, tolerances: Tolerances) -> None:
-    """Refuse (ConfigError) tolerances whose on-peg error stack does not fit the hole's budget."""
-    stack = on_peg_stack(config, tolerances)
+    """Refuse (ConfigError) tolerances whose on-peg error stack does not fit the hole's budget, however slowly a
+    held disk slides along its peg."""
+    stack = on_peg_stack(config, tolerances, RATIO_STEP)
     if stack.rss_mm <= stack.budget_mm:
         return
     largest = max(stack.sources_mm, key=lambda name: stack.sources_mm[name])

@@ -29,7 +29,8 @@ class MotionPhase(StrEnum):
 
     @property
     def slides_on_peg(self) -> bool:
-        """True for the phases whose held disk slides along a peg (lift, lower): run at ``on_peg_speed_ratio``."""
+        """True for the phases whose held disk slides along a peg (lift, lower): run at the on-peg share of the top
+        speeds (:func:`~hanoibot.motion.margins.on_peg_speed_ratio`)."""
         return self in (MotionPhase.LIFT, MotionPhase.LOWER)
 
 

@@ -8,8 +8,8 @@ each channel's velocity passes linearly from one piece's cruise velocity to the 
 the shortest that keep, for every channel j with top speed v_j and acceleration limit a_j (deg/s, deg/s²):
 
 - cruise speed ``|Δ_kj| / D_k <= r_k v_j``, where ``r_k`` is the piece's share of the top speeds (1, or
-  ``[motion] on_peg_speed_ratio`` where a held disk slides along its peg); a blend's speed lies between two
-  cruise speeds, so it is bounded too;
+  :func:`~hanoibot.motion.margins.on_peg_speed_ratio` where a held disk slides along its peg); a blend's speed
+  lies between two cruise speeds, so it is bounded too;
 - start and stop: ``|Δ_kj| / D_k / ramp <= a_j`` for the first and last piece;
 - blends: ``|Δ_(k+1)j / D_(k+1) - Δ_kj / D_k| / ramp <= a_j`` (the change of velocity over the ramp);
 - ``D_k >= ramp``, so that at most two pieces overlap and each ramp fits in its piece.

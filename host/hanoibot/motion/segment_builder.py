@@ -14,6 +14,7 @@ from .blends import Surroundings, first_unclear_segment
 from .geometry import Peg
 from .handover import hand_over
 from .kinematics import Point
+from .margins import on_peg_speed_ratio
 from .paths import Pulses, level_move, straight_line
 from .phases import MotionPhase
 from .profile import chain_timing
@@ -210,7 +211,7 @@ def timed_chain(config: RobotConfig, chain: Chain, breaks: set[int]) -> list[Seg
     bounds = [*sorted(breaks | {0}), len(targets)]
     segments: list[Segment] = []
     for lo, hi in itertools.pairwise(bounds):
-        ratios = [config.motion.on_peg_speed_ratio if p.slides_on_peg else 1.0 for p in chain.phases[lo:hi]]
+        ratios = [on_peg_speed_ratio(config) if p.slides_on_peg else 1.0 for p in chain.phases[lo:hi]]
         timing = chain_timing(config, poses[lo], targets[lo:hi], ratios)
         if timing is None:  # no blend fits the acceleration limits: stop at every via point
             return timed_chain(config, chain, set(range(len(targets))))

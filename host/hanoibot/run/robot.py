@@ -120,12 +120,14 @@ class Robot:
     def duration_between_ms(
         self, from_pulses_us: tuple[int, ...], to_pulses_us: tuple[int, ...], phase: MotionPhase | None = None
     ) -> int:
-        """Time in ms the servos need to go from one pose to another at their speed limits: at
-        ``[motion] on_peg_speed_ratio`` of them for a ``phase`` whose held disk slides along its peg."""
+        """Time in ms the servos need to go from one pose to another at their speed limits: at the on-peg share of
+        them (:func:`~hanoibot.motion.margins.on_peg_speed_ratio`) for a ``phase`` whose held disk slides along its
+        peg."""
+        from ..motion.margins import on_peg_speed_ratio
         from ..motion.timing import duration_ms
 
         on_peg = phase is not None and phase.slides_on_peg
-        ratio = self.config.motion.on_peg_speed_ratio if on_peg else 1.0
+        ratio = on_peg_speed_ratio(self.config) if on_peg else 1.0
         return duration_ms(self.config, from_pulses_us, to_pulses_us, speed_ratio=ratio)
 
     def limits(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]:

@@ -99,7 +99,7 @@ function flushOut() {
 }
 
 // --- the chip ------------------------------------------------------------------------------------------------
-const pca = new PCA9685();
+let pca = new PCA9685(); // replaced at a power cycle
 const grip = options.grip_model ? new GripAdc(options.grip_model) : null;
 const inputs = { adc: [0, 0, 0, 0], gpio: {} };
 for (const [pin, level] of Object.entries(options.gpio_inputs || {})) {
@@ -345,8 +345,10 @@ lines.on('line', (line) => {
   } else if (message.op === 'stats') {
     emit({ ev: 'stats', t_us: nowNs() / 1000, cycles, idle_us: idleNs / 1000, wall_ms: performance.now() - wallOriginMs });
     flushOut();
-  } else if (message.op === 'reset') {
+  } else if (message.op === 'power') {
+    // Off and on: the chip loses its watchdog scratch and the PCA9685 its registers (back to its power-on state).
     const watchdog = chip.rp2040.peripherals[0x40058];
+    pca = new PCA9685();
     rebootPending = {
       cause: 'power', reason: 0, scratch: new Uint32Array(watchdog.scratchData.length), flash: chip.rp2040.flash,
     };

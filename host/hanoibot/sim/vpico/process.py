@@ -256,8 +256,9 @@ class VirtualPico:
 
     # --- the world around the board ----------------------------------------------------------------------
     def power_cycle(self) -> None:
-        """Switch the board off and on: the chip boots again from its flash (a new boot id)."""
-        self._send({"op": "reset"})
+        """Switch the board off and on: the chip boots again from its flash (a new boot id, cause ``power``) and a
+        PCA9685 on it starts from its power-on state (every output off)."""
+        self._send({"op": "power"})
 
     def set_rail_powered(self, powered: bool) -> None:
         """Switch the servo supply (the e-stop switch): the servos go limp and the rail-sense pin GP22 follows."""
