@@ -232,6 +232,7 @@ RECOVERIES = (
     ("ctrl-c", "stop, resume"),
     ("kill -9", "resume"),
     ("board reset", "resume --board"),
+    ("board reset", "home, resume --board"),
     ("rail loss", "home --clear, resume --board"),
     ("rail loss", "resume --clear --board"),
 )
@@ -299,6 +300,19 @@ def play_recovery(seed: int, n_disks: int, index: int, run_s: float) -> Recovery
     return recover(seed, n_disks, stop, recovery, round(rng.uniform(0.5, run_s), 3))
 
 
+def no_command_twice(board_events: list[dict[str, Any]]) -> bool:
+    """True if the board reported no command id DONE twice within one boot (a reset board counts afresh)."""
+    seen: set[int] = set()
+    for event in board_events:
+        if event["event"] == "reset":
+            seen = set()
+        elif event["event"] == "executed":
+            if event["cmd_id"] in seen:
+                return False
+            seen.add(event["cmd_id"])
+    return True
+
+
 def put_fallen_disks_back(world: Any, now_s: float) -> None:
     """The person puts each disk that fell clear of the pegs back on the peg it was last picked from."""
     picked_from = {e["disk"]: e["peg"] for e in world.events if e["event"] == "pick"}
@@ -343,7 +357,7 @@ def recover(seed: int, n_disks: int, stop: str, recovery: str, at_s: float) -> R
                 put_fallen_disks_back(world, board.clock.now_s())
                 robot.open()
             if recovery.startswith("home"):
-                result = home(robot, clear=True, journal_path=path)
+                result = home(robot, clear="--clear" in recovery.split(",")[0], journal_path=path)
                 detail, said = result.failed or "", result.put_down
                 robot.close()
                 robot.open()
@@ -359,8 +373,7 @@ def recover(seed: int, n_disks: int, stop: str, recovery: str, at_s: float) -> R
                         end = resumption.run().start(**resumption.start_options())
             detail = detail or ("" if end is Phase.DONE or end is None else f"run ended {end.name}")
             events = list(world.events)
-            executed = board.executed_cmd_ids()
-            once = len(executed) == len(set(executed)) and real_moves(events) == list(plan) and world.state == plan.goal
+            once = no_command_twice(board.events) and real_moves(events) == list(plan) and world.state == plan.goal
         except Exception as err:  # a recovery that fails is the campaign's finding, with its seed
             events, once, detail = list(robot.sim_board.world.events), False, f"{type(err).__name__}: {err}"
         finally:

@@ -196,7 +196,7 @@ def put_away(
         # Held (locked) from before anything moves until the board is recorded: no other process writes it meanwhile.
         journal = stack.enter_context(Journal.open_append(journal_path)) if log and journal_path else None
         release_board(session, clear=clear)
-        if session.status().mode == Mode.UNCONFIGURED:  # every output off: the servo rail was lost
+        if session.status().mode == Mode.UNCONFIGURED:  # every output off: a reset, or a lost servo rail
             return _limp_arm(robot, journal_path), session.last_sent_cmd + 1, False
         last_done_cmd = int(session.status().last_done_cmd)  # the run's own progress, before anything else runs
         # The grip verdict of fingers at rest: fingers that were closing at the stop may yet shut on a disk.
@@ -220,8 +220,9 @@ def put_away(
 
 
 def _limp_arm(robot: Robot, journal_path: str | Path | None) -> str:
-    """What home says of a board whose outputs are all off once its latch is cleared (a lost servo rail releases
-    them): the arm went limp where it stood, so a disk in its gripper fell, and nothing is left to put down. With
+    """What home says of a board whose outputs are all off once its latch is cleared (a reset, or a lost servo
+    rail, releases them): the arm went limp where it stood, so a disk in its gripper fell, and nothing is left to
+    put down. With
     a grip sensor the fingers are first closed where the arm comes to (:func:`grip_verdict`): RunFault if a disk
     is still between them. Nothing is written to the journal: where a fallen disk lies only the operator knows."""
     if disk_in_gripper(robot, grip_verdict(robot)):
@@ -231,7 +232,8 @@ def _limp_arm(robot: Robot, journal_path: str | Path | None) -> str:
         )
     journal = f" --journal {journal_path}" if journal_path is not None else ""
     return (
-        "the servos were off (the servo rail was lost), so the arm went limp: a disk in the gripper fell; "
+        "every servo output was off (the board was reset or lost its servo supply), so the arm went limp and a disk "
+        "in the gripper fell; "
         f"look where the disks are, then go on with: hanoibot resume{journal} --board STATE"
     )
 
