@@ -21,6 +21,7 @@ from hanoibot.motion.margins import (
     saturation_lag_us,
 )
 from hanoibot.motion.servo_model import PWM_FRAME_S, RESPONSE_S
+from hanoibot.motion.tolerances import Tolerances
 from hanoibot.sim.disks import CONTACT_TOLERANCE_MM
 
 CONFIG = load_config()
@@ -71,23 +72,29 @@ def test_a_config_whose_tolerances_cannot_be_met_is_refused_with_the_reason(tmp_
 def test_a_sagged_servo_trails_no_further_while_its_loops_peak_speed_fits_its_top_speed() -> None:
     # Oracle: a first-order loop (time constant tau) that sees a new pulse every frame T runs, right after each
     # pulse, at 1 / (1 - e^(-T/tau)) times the command's speed: below that share of the sagged top speed nothing
-    # saturates, so it trails exactly as an unlimited servo does.
+    # saturates, so (with acceleration to spare) it trails exactly as an unlimited servo does.
     peak = 1 / (1 - math.exp(-PWM_FRAME_S / RESPONSE_S))
-    top_us_s, sag = 2000.0, 0.05
-    limit_us_s = top_us_s * (1 - sag) / peak
-    assert saturation_lag_us(top_us_s, limit_us_s * 0.99, sag) == pytest.approx(0.0, abs=1e-6)
-    assert 0 < saturation_lag_us(top_us_s, limit_us_s * 1.1, sag) < 5
-    # A command faster than the sagged top speed outruns it by the difference every second (20 frames = 0.4 s).
-    outrun_us = saturation_lag_us(top_us_s, top_us_s, sag)
-    assert outrun_us == pytest.approx(top_us_s * sag * 20 * PWM_FRAME_S, rel=0.25)
+    top_us_s, accel_us_s2 = 2000.0, 50000.0
+    nimble = Tolerances(servo_speed_sag=0.05, servo_accel_factor=1000.0)
+    limit_us_s = top_us_s * (1 - nimble.servo_speed_sag) / peak
+    assert saturation_lag_us(top_us_s, limit_us_s * 0.99, accel_us_s2, nimble) == pytest.approx(0.0, abs=0.01)
+    assert 0.01 < saturation_lag_us(top_us_s, limit_us_s * 1.1, accel_us_s2, nimble) < 5
+    # A command faster than either servo: both run flat out, the sagged one losing the sag's share of the top speed
+    # every second (20 frames = 0.4 s).
+    outrun_us = saturation_lag_us(top_us_s, 2 * top_us_s, 1e9, nimble)
+    assert outrun_us == pytest.approx(top_us_s * nimble.servo_speed_sag * 20 * PWM_FRAME_S, rel=0.1)
+    # A servo that accelerates no faster than the command trails it further.
+    sluggish = Tolerances(servo_speed_sag=0.05, servo_accel_factor=1.0)
+    assert saturation_lag_us(top_us_s, limit_us_s * 0.99, accel_us_s2, sluggish) > 1
 
 
-def test_the_on_peg_speed_is_the_largest_step_whose_stack_fits_and_falls_with_the_servos_sag(tmp_path: Path) -> None:
+def test_the_on_peg_speed_is_the_largest_step_whose_stack_fits_and_falls_for_weaker_servos(tmp_path: Path) -> None:
     ratio = on_peg_speed_ratio(CONFIG)
     assert RATIO_STEP < ratio < 1
     fits = on_peg_stack(CONFIG, CONFIG.tolerances, ratio)
     over = on_peg_stack(CONFIG, CONFIG.tolerances, ratio + RATIO_STEP)
     assert fits.rss_mm <= fits.budget_mm < over.rss_mm
-    assert over.sources_mm["servo_speed_sag"] > fits.sources_mm["servo_speed_sag"]
-    sagging = load_config(with_tolerances(tmp_path, servo_speed_sag=0.15))
-    assert on_peg_speed_ratio(sagging) < ratio
+    term = "servo_speed_sag + servo_accel_factor"
+    assert over.sources_mm[term] > fits.sources_mm[term]
+    assert on_peg_speed_ratio(load_config(with_tolerances(tmp_path, servo_speed_sag=0.3))) < ratio
+    assert on_peg_speed_ratio(load_config(with_tolerances(tmp_path, servo_accel_factor=1.5))) < ratio

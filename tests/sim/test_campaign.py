@@ -101,9 +101,9 @@ def test_two_hundred_randomized_worlds_run_clean() -> None:
 
 
 def test_the_campaign_names_the_seed_of_every_world_that_collides() -> None:
-    # Servos 35 % slower than the config says (far outside its 5 % sag): the held disk is dragged into its peg.
+    # Servos 40 % slower than the config says (far outside its 5 % sag): they trail into the pegs.
     # (The oracle of the runs above: the same campaign does see collisions.)
-    summary = campaign_module().campaign(3, 2, first_seed=0, speed=0.65)
+    summary = campaign_module().campaign(3, 2, first_seed=0, speed=0.6)
     assert summary.collisions > 0
     assert {r.seed for r in summary.runs_failed} <= {0, 1, 2} and summary.runs_failed
     assert all(r.collisions for r in summary.runs_failed)

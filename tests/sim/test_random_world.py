@@ -10,7 +10,7 @@ from hanoibot.config import load_config
 from hanoibot.errors import ConfigError
 from hanoibot.puzzle import State
 from hanoibot.sim.factory import make_wire
-from hanoibot.sim.random_world import SERVO_ACCEL_FACTORS, draw, random_world
+from hanoibot.sim.random_world import SERVO_ACCEL_SPREAD, draw, random_world
 from hanoibot.sim.world import board_geometry
 
 CONFIG = load_config()
@@ -30,7 +30,11 @@ def test_every_deviation_is_within_its_tolerance(seed: int) -> None:
     nominal = board_geometry(CONFIG)
     assert nominal.hole_diameter_mm - t.disk_hole_mm <= deviations.hole_diameter_mm <= nominal.hole_diameter_mm
     assert abs(deviations.disk_thickness_mm - nominal.disk_thickness_mm) <= t.disk_thickness_mm
-    assert SERVO_ACCEL_FACTORS[0] < SERVO_ACCEL_FACTORS[1]
+    for traits, joint, servo in zip(deviations.servo_traits, CONFIG.arm.joints, CONFIG.servos, strict=False):
+        least_us_s2 = joint.max_accel_deg_s2 / servo.calibration.max_deg_per_us(servo.min_us, servo.max_us)
+        assert traits.max_accel_us_s2 is not None
+        ratio = traits.max_accel_us_s2 / least_us_s2
+        assert t.servo_accel_factor <= ratio <= t.servo_accel_factor * SERVO_ACCEL_SPREAD
 
 
 def test_a_seed_replays_its_world_and_another_seed_draws_another() -> None:

@@ -129,6 +129,7 @@ def _read_tolerances(section: Section) -> Tolerances:
         servo_deadband_us=section.number("servo_deadband_us", 0.0, 50.0),
         servo_backlash_us=section.number("servo_backlash_us", 0.0, 50.0),
         servo_speed_sag=section.number("servo_speed_sag", 0.0, 0.5),
+        servo_accel_factor=section.number("servo_accel_factor", 1.0, 100.0, default=Tolerances.servo_accel_factor),
         peg_position_mm=section.number("peg_position_mm", 0.0, 20.0),
         peg_height_mm=section.number("peg_height_mm", 0.0, 20.0),
         disk_hole_mm=section.number("disk_hole_mm", 0.0, 10.0),

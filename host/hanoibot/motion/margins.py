@@ -13,11 +13,13 @@ compliance of fingers and disk: the simulated world lets bodies overlap that muc
   plus half its backlash short (``servo_deadband_us``, ``servo_backlash_us``, in degrees by the joint's
   ``us_per_deg``): each joint's error moves the grip point by its lever arm times the angle
   (:func:`lever_arms_mm`, from the kinematics over every peg);
-- a servo that lost ``servo_speed_sag`` of its top speed trails a fast command further than the checker's servos
-  do: its loop asks for more than the command's speed right after each PWM frame's new pulse, and where that is
-  more than the sagged servo has, it falls behind the others (:func:`saturation_lag_us`, by the one servo model).
-  That is what limits the speed of a lift or lower: :func:`on_peg_speed_ratio` is the largest share of the top
-  speeds (a multiple of :data:`RATIO_STEP`) at which the stack still fits the budget.
+- a servo that lost ``servo_speed_sag`` of its top speed and accelerates only ``servo_accel_factor`` times as
+  fast as the planner trails a fast command further than the checker's servos do: its loop asks for more than the
+  command's speed right after each PWM frame's new pulse, and where that is more than the servo has, it falls
+  behind the others (:func:`saturation_lag_us`, by the one servo model). In a piece of a lift or lower only the
+  joint that sets its duration runs at the full on-peg share of its top speed, so the term is the largest of the
+  joints' (not their root sum). That is what limits the speed of a lift or lower: :func:`on_peg_speed_ratio` is
+  the largest share of the top speeds (a multiple of :data:`RATIO_STEP`) at which the stack still fits.
 
 The errors are independent, so they add as a root sum of squares (statistical tolerancing); the worst case (their
 plain sum) is reported beside it. :func:`check_margins` refuses a config whose root sum exceeds the budget, naming
@@ -76,22 +78,35 @@ def lever_arms_mm(config: RobotConfig) -> list[float]:
     return arms
 
 
-def saturation_lag_us(top_us_s: float, command_us_s: float, sag: float) -> float:
-    """How much further (µs) a servo of top speed ``top_us_s`` less ``sag`` trails a ramp commanded at
-    ``command_us_s`` (a new pulse every PWM frame) than the same loop with no speed limit, at most over
-    :data:`_RAMP_FRAMES` frames: 0 while the loop's speed right after a frame's pulse (1 / (1 - e^(-T/tau)) = 1.58
-    times the command's) stays within the sagged top speed; a little past that, a trail it makes up within each
-    frame; past the sagged top speed itself, one that grows every frame."""
-    sagged = ServoTraits(top_us_s * (1 - sag), RESPONSE_S)
-    free = ServoTraits(1e12, RESPONSE_S)
-    slow = fast = ServoState.at(0.0)
+def saturation_lag_us(top_us_s: float, command_us_s: float, accel_us_s2: float, tolerances: Tolerances) -> float:
+    """How much further (µs) the slowest servo ``tolerances`` allow (top speed ``top_us_s`` less
+    ``servo_speed_sag``, acceleration ``servo_accel_factor`` times ``accel_us_s2``) trails a command than the blend
+    checker's servo (top speed ``top_us_s``, no acceleration limit: its trail is the stack's line-tolerance term),
+    at most over :data:`_RAMP_FRAMES` PWM frames. The command starts from rest as the planner's do, accelerating at
+    ``accel_us_s2`` up to ``command_us_s``, a new pulse every frame.
+
+    The loop runs, right after a frame's pulse, at 1 / (1 - e^(-T/tau)) = 1.58 times the command's speed: where
+    that is more than the sagged top speed the servo saturates for part of each frame; its acceleration limit keeps
+    it from following the jump in speed each new pulse asks for."""
+    servo = ServoTraits(
+        top_us_s * (1 - tolerances.servo_speed_sag), RESPONSE_S, accel_us_s2 * tolerances.servo_accel_factor
+    )
+    checked = ServoTraits(top_us_s, RESPONSE_S, 1e15)  # the checker's servo, integrated the same way
+    ramp_s = command_us_s / accel_us_s2
+
+    def command_us(t_s: float) -> float:
+        if t_s < ramp_s:
+            return accel_us_s2 * t_s * t_s / 2
+        return command_us_s * (t_s - ramp_s / 2)
+
+    limited = nominal = ServoState.at(0.0)
     worst_us = 0.0
     for frame in range(_RAMP_FRAMES):
-        pulse_us = command_us_s * frame * PWM_FRAME_S
+        pulse_us = command_us(frame * PWM_FRAME_S)
         for _ in range(_FRAME_PIECES):
-            slow = follow(sagged, slow, pulse_us, PWM_FRAME_S / _FRAME_PIECES)
-            fast = follow(free, fast, pulse_us, PWM_FRAME_S / _FRAME_PIECES)
-            worst_us = max(worst_us, fast.horn_us - slow.horn_us)
+            limited = follow(servo, limited, pulse_us, PWM_FRAME_S / _FRAME_PIECES)
+            nominal = follow(checked, nominal, pulse_us, PWM_FRAME_S / _FRAME_PIECES)
+            worst_us = max(worst_us, nominal.horn_us - limited.horn_us)
     return worst_us
 
 
@@ -108,17 +123,20 @@ def on_peg_stack(config: RobotConfig, tolerances: Tolerances, ratio: float | Non
     calibration = [arm * tolerances.calibration_deg for arm in arms]
     play = [arm * play_us * deg for arm, deg in zip(arms, degrees_per_us, strict=True)]
     top_speeds_us_s = config.max_speeds_us_s()[: len(arms)]
-    lags_us = [saturation_lag_us(top, ratio * top, tolerances.servo_speed_sag) for top in top_speeds_us_s]
-    lag = [arm * lag_us * deg for arm, lag_us, deg in zip(arms, lags_us, degrees_per_us, strict=True)]
+    accels_us_s2 = [j.max_accel_deg_s2 / deg for j, deg in zip(config.arm.joints, degrees_per_us, strict=True)]
+    lag = [
+        arm * saturation_lag_us(top, ratio * top, accel, tolerances) * deg
+        for arm, top, accel, deg in zip(arms, top_speeds_us_s, accels_us_s2, degrees_per_us, strict=True)
+    ]
     sources = {
         "peg_position_mm": tolerances.peg_position_mm,
         "line_tolerance_mm": NEAR_FACTOR * config.motion.line_tolerance_mm,
         "calibration_deg": math.sqrt(sum(c * c for c in calibration)),
         "servo_deadband_us + servo_backlash_us": math.sqrt(sum(p * p for p in play)),
-        "servo_speed_sag": math.sqrt(sum(g * g for g in lag)),
+        "servo_speed_sag + servo_accel_factor": max(lag),
     }
     rss_mm = math.sqrt(sum(v * v for v in sources.values()))
-    worst_mm = tolerances.peg_position_mm + sources["line_tolerance_mm"] + sum(calibration) + sum(play) + sum(lag)
+    worst_mm = tolerances.peg_position_mm + sources["line_tolerance_mm"] + sum(calibration) + sum(play) + max(lag)
     return Stack(budget_mm, sources, rss_mm, worst_mm)
 
 

@@ -11,13 +11,16 @@ class Tolerances:
     """``[tolerances]``: how far the built robot may differ from its config (each a bound on an absolute error).
 
     ``servo_speed_sag`` is the share of its top speed a servo may lose under load and at a low supply (each
-    direction); ``disk_hole_mm`` how much narrower a disk's hole may be than ``[board] disk_hole_diameter_mm``.
+    direction); ``servo_accel_factor`` the least a servo's own acceleration is, as a multiple of its joint's
+    ``max_accel_deg_s2`` (the planner keeps below that); ``disk_hole_mm`` how much narrower a disk's hole may be
+    than ``[board] disk_hole_diameter_mm``.
     """
 
     calibration_deg: float = 0.05
     servo_deadband_us: float = 1.0
     servo_backlash_us: float = 1.0
     servo_speed_sag: float = 0.05
+    servo_accel_factor: float = 3.0
     peg_position_mm: float = 0.5
     peg_height_mm: float = 1.0
     disk_hole_mm: float = 0.2

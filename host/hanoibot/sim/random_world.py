@@ -7,7 +7,8 @@ docs/margins.md), by a draw from a seeded random generator, so a failure replays
 - every joint's calibration is off by up to ``calibration_deg`` (the horn a fraction of a spline tooth off);
 - every servo has its own deadband (up to ``servo_deadband_us``) and backlash (up to ``servo_backlash_us``), a top
   speed that sags by up to ``servo_speed_sag`` in each direction (load, supply voltage) and a finite acceleration
-  (between :data:`SERVO_ACCEL_FACTORS` times the config's ``max_accel_deg_s2``);
+  (between ``servo_accel_factor`` and :data:`SERVO_ACCEL_SPREAD` times that times the config's
+  ``max_accel_deg_s2``);
 - every peg stands up to ``peg_position_mm`` from where the config says (in a random direction) and is up to
   ``peg_height_mm`` taller or shorter;
 - the disks' holes are up to ``disk_hole_mm`` narrower than nominal and the disks up to ``disk_thickness_mm``
@@ -31,9 +32,10 @@ from ..puzzle import Rules, State
 from .arm import JOINT_CHANNELS, SimArm
 from .world import SimWorld, board_geometry
 
-#: A servo's own acceleration, as a multiple of the config's ``max_accel_deg_s2`` for its joint (the planner keeps
-#: below the config's; a hobby servo reaches its top speed in a few tens of ms).
-SERVO_ACCEL_FACTORS = (3.0, 6.0)
+#: A servo's own acceleration, as a multiple of the config's ``max_accel_deg_s2`` for its joint, is drawn between
+#: ``[tolerances] servo_accel_factor`` and this many times it (a hobby servo reaches its top speed in a few tens of
+#: ms; the planner keeps below the config's).
+SERVO_ACCEL_SPREAD = 2.0
 
 
 class WorldDraw(NamedTuple):
@@ -55,13 +57,14 @@ def draw(config: RobotConfig, seed: int, tolerances: Tolerances | None = None, *
     accels_deg_s2 = [j.max_accel_deg_s2 for j in config.arm.joints] + [config.gripper.max_accel_deg_s2]
     us_per_deg = [s.calibration.max_deg_per_us(s.min_us, s.max_us) for s in config.servos]
     us_per_deg = [1 / d if d > 0 else 11.1 for d in us_per_deg] + [config.gripper.us_per_deg]
+    accel_factors = (t.servo_accel_factor, t.servo_accel_factor * SERVO_ACCEL_SPREAD)
     traits = []
     for rate, accel_deg_s2, scale in zip(config.max_speeds_us_s(), accels_deg_s2, us_per_deg, strict=True):
         traits.append(
             ServoTraits(
                 max_speed_us_s=rate * speed,
                 response_s=RESPONSE_S,
-                max_accel_us_s2=accel_deg_s2 * scale * rng.uniform(*SERVO_ACCEL_FACTORS) * speed * speed,
+                max_accel_us_s2=accel_deg_s2 * scale * rng.uniform(*accel_factors) * speed * speed,
                 deadband_us=rng.uniform(0, t.servo_deadband_us),
                 backlash_us=rng.uniform(0, t.servo_backlash_us),
                 speed_factor_up=1 - rng.uniform(0, t.servo_speed_sag),
