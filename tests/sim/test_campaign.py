@@ -84,6 +84,16 @@ def test_resume_after_an_estop_mid_lift_goes_on_up_the_peg() -> None:
     assert not result.failed, (result.collisions, result.detail)
 
 
+@pytest.mark.parametrize(("seed", "at_s"), [(10074, 4.245), (10138, 2.003)])
+def test_home_lifts_a_disk_still_on_its_peg_at_the_on_peg_speed(seed: int, at_s: float) -> None:
+    # Found by the campaign: the e-stop came while disk 1 was on its peg (lifting or lowering); home --clear lifted
+    # it straight up at the servos' full speed, and a servo slower than the config (within its tolerances) dragged
+    # it into the peg. home's lift now runs at the on-peg share of the speeds, as a run's lifts do.
+    result = campaign_module().recover(seed, 3, "estop", "home --clear, resume", at_s=at_s)
+    assert result.home_said.startswith("put disk 1 back on peg")
+    assert not result.failed, (result.collisions, result.detail)
+
+
 def test_a_recovery_that_does_not_finish_the_run_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     # (The oracle of the recoveries above: a resume that does nothing leaves moves unmade, and the campaign says so.)
     module = campaign_module()

@@ -153,7 +153,8 @@ LIFT_WAIT_MARGIN_S = 5.0
 
 
 def lift_clear(robot: Robot, *, first_cmd_id: int = 0) -> bool:
-    """Lift the grip point straight up until a held disk would clear every peg tip, gripper unchanged.
+    """Lift the grip point straight up until a held disk would clear every peg tip, gripper unchanged, at the
+    on-peg share of the servos' speeds (a held disk may still be threaded on its peg).
 
     Does nothing on an unconfigured board (it has not moved) or when the arm is high enough already; returns True
     when it lifted. Command ids start at ``first_cmd_id`` or above. RunFault when no straight line up is reachable
@@ -161,6 +162,7 @@ def lift_clear(robot: Robot, *, first_cmd_id: int = 0) -> bool:
     """
     from ..errors import UnreachableError
     from ..motion.kinematics import Point
+    from ..motion.margins import on_peg_speed_ratio
     from ..motion.paths import straight_line
     from ..motion.timing import duration_ms
     from ..motion.workspace import carry_z_mm
@@ -182,7 +184,7 @@ def lift_clear(robot: Robot, *, first_cmd_id: int = 0) -> bool:
     here = pulses_us
     for target in pieces:
         cmd_id += 1
-        ms = duration_ms(config, here, target)
+        ms = duration_ms(config, here, target, speed_ratio=on_peg_speed_ratio(config))  # a held disk may be on its peg
         session.send_move(cmd_id, list(target), ms)
         session.wait_done(cmd_id, timeout_s=ms / 1000 + LIFT_WAIT_MARGIN_S)
         here = tuple(target)
