@@ -6,8 +6,9 @@ on the goal with every planned move made once and nothing hitting a peg or falli
 As in the smoke run, the chip is capped at 1/CHIP_SLOW of a real RP2040 and the arm's joints are twice as fast as
 the default robot's (the same paths in half the wall time).
 
-Not always clean yet (issue 24): seed 11 passed here and collided once in a fresh-clone run of make test-slow
-(session 9). Run by hand (make test-vpico), not in CI.
+Seed 12 is in CI's covering set (make test); both in make test-vpico. Seed 11 collided once in a fresh-clone run
+(session 9, before the on-peg speed followed from the tolerances and home's lift kept to it); it has passed
+every run since.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def moves_seen(events: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
     return moves
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.vpico_cover) if s == 12 else s for s in SEEDS])
 def test_a_randomized_world_on_the_virtual_pico_runs_clean(seed: int, tmp_path: Path) -> None:
     require_machine_sustains_the_cap()
     config = speed_scaled_config(tmp_path, FASTER, gripper=False)
