@@ -4,8 +4,11 @@ time, and releases them all when the servo rail dies (rail sense GP22 low: POWER
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hanoibot.config import load_config
@@ -24,6 +27,17 @@ def wait_until(condition: object, session: Session, timeout_s: float = 120.0) ->
         assert time.monotonic() < deadline_s, "timed out"
         session.poll()
         time.sleep(0.02)
+
+
+@contextlib.contextmanager
+def driven_pca9685() -> Iterator[tuple[Session, Any]]:
+    """A session with the virtual Pico, servos on a PCA9685, configured and every output pulsing."""
+    require_machine_sustains_the_cap()
+    with Session(vpico_url(world=0, servo="pca9685")) as session:
+        pico = session.port.pico  # type: ignore[union-attr]
+        session.configure(*Robot("sim://", load_config()).limits())
+        wait_until(lambda: None not in pico.pulses_us, session)
+        yield session, pico
 
 
 @pytest.mark.parametrize("servo", [pytest.param("pwm", marks=pytest.mark.vpico_cover), "pca9685"])  # make test: pwm
@@ -60,12 +74,7 @@ def test_a_status_asked_after_the_rail_dies_is_not_an_older_answer_still_on_its_
     when the host asks again: session.status() must not hand that one back (rail on, no POWER_LOST) as the answer
     to a question asked after the rail died. (A loaded host met it at random: it saw the outputs go off and then
     read the heartbeat's answer as its own, which looked like a rebooted board.)"""
-    require_machine_sustains_the_cap()
-    config = load_config()
-    with Session(vpico_url(world=0, servo="pca9685")) as session:
-        pico = session.port.pico  # type: ignore[union-attr]
-        session.configure(*Robot("sim://", config).limits())
-        wait_until(lambda: None not in pico.pulses_us, session)
+    with driven_pca9685() as (session, pico):
         last_line = pico.output_since_boot().rstrip(b"\n").rsplit(b"\n", 1)[-1]
         session.core.ask_status()  # as a heartbeat does; the session reads nothing from here on until status()
         deadline_s = time.monotonic() + 60.0
@@ -88,12 +97,7 @@ def test_a_status_asked_after_the_rail_dies_is_not_an_older_answer_still_on_its_
 def test_a_pca9685_keeps_its_pulses_through_a_reset_button_but_not_through_a_power_cycle(switch: str) -> None:
     # The reset button restarts the RP2040 alone (cause hard); switching the board off and on restarts the PCA9685
     # too, and it comes up with every output off (cause power).
-    require_machine_sustains_the_cap()
-    config = load_config()
-    with Session(vpico_url(world=0, servo="pca9685")) as session:
-        pico = session.port.pico  # type: ignore[union-attr]
-        session.configure(*Robot("sim://", config).limits())
-        wait_until(lambda: None not in pico.pulses_us, session)
+    with driven_pca9685() as (_session, pico):
         held = list(pico.pulses_us)
         getattr(pico, switch)()
         deadline_s = time.monotonic() + 120.0
