@@ -76,7 +76,9 @@ def test_the_firmware_accepts_every_plain_move_the_host_times(steps: list[int]) 
     target = [min(max(p + d, lo), hi) for p, d, lo, hi in zip(START, steps, mins, maxs, strict=True)]
     got_ms = duration_ms(CONFIG, START, target, settle=False)
     assert check_speeds(list(START), target, got_ms, list(speeds_us_s)) is None
-    if got_ms > MIN_DURATION_MS:  # the slowest channel's peak is at its limit: a shorter move would be refused
+    # The slowest channel's peak is at its limit: a shorter move would be refused. Where 3 % is less than the
+    # rounding up to whole ms and to whole µs/s (a move of a few µs: 14 µs in 21 ms), 3 % shorter may still pass.
+    if got_ms >= 100:
         assert check_speeds(list(START), target, int(got_ms * 0.97), list(speeds_us_s)) is not None
 
 

@@ -31,7 +31,7 @@ from hanoifw.motion import Motion
 from .kinematics import Point
 from .paths import distance_to_line_mm
 from .robot import RobotConfig
-from .servo_model import PWM_FRAME_S, RESPONSE_S, ServoState, ServoTraits, follow
+from .servo_model import PWM_FRAME_S, RESPONSE_S, ServoState, ServoTraits, approach_us, follow
 
 #: Time step in ms at which the horns are checked.
 STEP_MS = 4
@@ -98,6 +98,11 @@ def start_times_ms(segments: Sequence[Timed]) -> list[int]:
     return starts
 
 
+def _is_plain(traits: ServoTraits) -> bool:
+    """True for a servo :func:`~.servo_model.follow` moves by the closed form alone, its horn where its motor is."""
+    return traits.max_speed_us_s is not None and traits.is_plain
+
+
 def servo_traits(config: RobotConfig) -> list[ServoTraits]:
     """The servos the checker assumes, one per channel: the config's top speeds (µs/s) and the model's loop."""
     return [ServoTraits(rate, RESPONSE_S) for rate in config.max_speeds_us_s()]
@@ -119,7 +124,22 @@ def horn_trace(
     command = [round(p) for p in start_us]
     done: list[int] = []
     sent = 0
-    horns = [ServoState.at(p) for p in start_us]
+    plain: list[tuple[float, float]] | None = None
+    if all(_is_plain(tr) for tr in traits):
+        plain = [(float(tr.max_speed_us_s or 0.0), tr.response_s) for tr in traits]
+    horns: list = [float(p) for p in start_us] if plain is not None else [ServoState.at(p) for p in start_us]
+
+    def advance(horns: list, pulses_us: list[int], elapsed_s: float) -> list:
+        """The horns ``elapsed_s`` later, each following its pulse: plain servos by the closed form alone
+        (:func:`~.servo_model.approach_us`, what :func:`~.servo_model.follow` does for them, without its states)."""
+        if plain is None:
+            return [follow(tr, h, p, elapsed_s) for tr, h, p in zip(traits, horns, pulses_us, strict=True)]
+        if elapsed_s <= 0:
+            return horns
+        return [
+            approach_us(h, p, elapsed_s, top, tau) for (top, tau), h, p in zip(plain, horns, pulses_us, strict=True)
+        ]
+
     latched = list(command)
     end_ms = starts[-1] + segments[-1].duration_ms + settle_ms
     tick_ms = 0.0  # the firmware has advanced to here
@@ -137,16 +157,15 @@ def horn_trace(
                     sent += 1
                 motion.advance(CONTROL_TICK_MS, command, done)
                 tick_ms += CONTROL_TICK_MS
-            elapsed_s = (frame_ms - state_ms) / 1000
-            horns = [follow(tr, h, p, elapsed_s) for tr, h, p in zip(traits, horns, latched, strict=True)]
+            horns = advance(horns, latched, (frame_ms - state_ms) / 1000)
             latched = list(command)
             state_ms = frame_ms
             frame_ms += PWM_FRAME_S * 1000
         while active + 1 < len(starts) and starts[active + 1] <= t_ms:
             active += 1
-        horns = [follow(tr, h, p, (t_ms - state_ms) / 1000) for tr, h, p in zip(traits, horns, latched, strict=True)]
+        horns = advance(horns, latched, (t_ms - state_ms) / 1000)
         state_ms = t_ms
-        yield t_ms, active, [h.horn_us for h in horns]
+        yield t_ms, active, [h.horn_us for h in horns] if plain is None else horns
         t_ms += step_ms
 
 

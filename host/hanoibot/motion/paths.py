@@ -39,11 +39,13 @@ def path_points(config: RobotConfig, from_us: Sequence[float], to_us: Sequence[f
 
 def distance_to_line_mm(point: Point, start: Point, end: Point) -> float:
     """Distance in mm from ``point`` to the line segment ``start``-``end``."""
-    d = [e - s for s, e in zip(start, end, strict=True)]
-    length2 = sum(c * c for c in d)
-    t = 0.0 if length2 == 0 else sum((p - s) * c for p, s, c in zip(point, start, d, strict=True)) / length2
+    sx, sy, sz = start
+    dx, dy, dz = end[0] - sx, end[1] - sy, end[2] - sz
+    length2 = dx * dx + dy * dy + dz * dz
+    px, py, pz = point
+    t = 0.0 if length2 == 0 else ((px - sx) * dx + (py - sy) * dy + (pz - sz) * dz) / length2
     t = min(max(t, 0.0), 1.0)
-    return math.dist(point, [s + c * t for s, c in zip(start, d, strict=True)])
+    return math.dist(point, (sx + dx * t, sy + dy * t, sz + dz * t))
 
 
 def _split(

@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -63,13 +64,14 @@ class RobotConfig:
 
     def joint_angles(self, pulses_us: Sequence[float]) -> JointAngles:
         """Joint angles in degrees produced by the first four (joint) pulses of ``pulses_us``."""
-        base, shoulder, elbow, wrist = self.servos
-        return JointAngles(
-            base.angle_deg(pulses_us[0]),
-            shoulder.angle_deg(pulses_us[1]),
-            elbow.angle_deg(pulses_us[2]),
-            wrist.angle_deg(pulses_us[3]),
-        )
+        base, shoulder, elbow, wrist = self._angle_of_pulse
+        return JointAngles(base(pulses_us[0]), shoulder(pulses_us[1]), elbow(pulses_us[2]), wrist(pulses_us[3]))
+
+    @functools.cached_property
+    def _angle_of_pulse(self) -> tuple[Callable[[float], float], ...]:
+        """Each joint servo's calibration, pulse (µs) to angle (deg), looked up once: the blend checker asks for
+        the grip point every few ms of every planned move."""
+        return tuple(servo.calibration.angle_deg for servo in self.servos)
 
     def grip_point(self, pulses_us: Sequence[float]) -> Point:
         """Grip point in mm (forward kinematics) for channel pulses ``pulses_us`` (gripper pulse ignored)."""
