@@ -244,6 +244,14 @@ def slow_planning(board: SimBoard, source: SegmentSource, factor: int, *, ahead:
             after = self.start.ready_s() if isinstance(self.start, SlowLookahead) else self.started_s
             return max(self.started_s, after) + factor * self.cpu_s
 
+        def ready(self, timeout_s: float) -> bool:
+            """Done once the virtual clock reaches :meth:`ready_s`; waiting runs the board up to ``timeout_s``
+            of virtual time toward it (the run serves its link between such waits, as on a real host)."""
+            ready_s = self.ready_s()
+            if board.clock.now_s() < ready_s:
+                board.run_until(min(ready_s, board.clock.now_s() + timeout_s))
+            return board.clock.now_s() >= ready_s
+
         def result(self) -> Any:
             segments = super().result()
             ready_s = self.ready_s()

@@ -241,3 +241,34 @@ def test_a_move_blends_into_the_one_before_only_when_the_arm_runs_straight_on_fr
     third = source.pop() if source.peek() else None
     assert third is not None and third.move == moves[2]
     assert fake.previous_of[moves[2]] == () and third.blend_ms == 0, "after a requeue the next move starts from rest"
+
+
+def test_a_late_plan_is_waited_for_while_the_link_is_served() -> None:
+    # A slow host: the plan made ahead is not ready when its move is needed. The board must keep hearing from the
+    # host meanwhile (its watchdog latches HOST_LOST after 300 ms of silence while it moves).
+    moves = _hanoi(2, 0, 2, 1)
+    recorder = Recorder()
+    served = threading.Event()
+
+    def slow(state: State, move: Move, from_us: tuple[int, ...] | None, previous: Sequence[Segment]) -> list[Segment]:
+        if threading.current_thread().name == "plan-ahead" and move == moves[1]:
+            served.wait(5.0)  # planning ends only once the link was served while it ran
+        return recorder(state, move, from_us, previous)
+
+    source = SegmentSource(slow)
+    calls: list[float] = []
+
+    def serve() -> None:
+        calls.append(time.monotonic())
+        if len(calls) >= 3:
+            served.set()
+
+    source.serve = serve
+    source.load(State.tower(2), iter(moves))
+    first = [source.pop() for _ in PIECES if source.peek() is not None]
+    assert {item.move for item in first} == {moves[0]}
+    began = time.monotonic()
+    second = source.peek()
+    assert second is not None and second.move == moves[1]
+    assert len(calls) >= 3 and time.monotonic() - began < 4.0, "served while the late plan was made"
+    assert max(b - a for a, b in zip([began, *calls], calls, strict=False)) < 0.5, "at least every half second"

@@ -62,6 +62,10 @@ class Lookahead:
         finally:
             self._done.set()
 
+    def ready(self, timeout_s: float) -> bool:
+        """True once the plan is done (whatever it found), waiting at most ``timeout_s`` s for it."""
+        return self._done.wait(timeout_s)
+
     def segments_or_none(self) -> list[Segment] | None:
         """The segments once done, or None if planning failed."""
         self._done.wait()

@@ -32,6 +32,9 @@ __all__ = ["AHEAD_MOVES", "DurationBetween", "Item", "Lookahead", "LookaheadKey"
 
 #: Moves planned ahead of the one being sent (each plan needs the end of the one before it).
 AHEAD_MOVES = 3
+#: How often (s) :attr:`SegmentSource.serve` is called while a late plan is waited for: well inside the board's
+#: watchdog (300 ms of host silence while it moves) and the link's heartbeat.
+SERVE_EVERY_S = 0.02
 #: ``duration_between(from_pulses_us, to_pulses_us, phase)``: how long in ms the servos need between two poses in
 #: that phase (a held disk sliding along its peg goes slower).
 DurationBetween = Callable[[Pulses, Pulses, MotionPhase], int]
@@ -59,6 +62,9 @@ class SegmentSource:
     """
 
     lookahead: type[Lookahead] | None = Lookahead
+    #: Called over and over while the caller waits for a plan made ahead that is late (a slow host): the
+    #: sequencer services its link there (heartbeats, the board's answers), so the board does not lose the host.
+    serve: Callable[[], None] | None = None
 
     def __init__(
         self,
@@ -106,9 +112,20 @@ class SegmentSource:
         self._previous = ()
 
     def plan_ahead(self) -> None:
-        """Start planning the next move now, from :attr:`pose_us` (e.g. while the arm travels home)."""
+        """Start planning the next moves now, from :attr:`pose_us` (e.g. where the arm is about to go home)."""
         if not self._pending and not self._ahead:
             self._plan_ahead()
+
+    def wait_for_first_plan(self) -> None:
+        """Return once the first move planned ahead is planned (serving the link meanwhile, :attr:`serve`)."""
+        if self._ahead:
+            self._wait_for(self._ahead[0])
+
+    def _wait_for(self, ahead: Lookahead) -> None:
+        """Wait until ``ahead`` is done, calling :attr:`serve` every :data:`SERVE_EVERY_S` s meanwhile."""
+        while not ahead.ready(SERVE_EVERY_S):
+            if self.serve is not None:
+                self.serve()
 
     def take_cmd_ids(self, count: int) -> int:
         """Reserve ``count`` consecutive command ids; returns the first."""
@@ -166,6 +183,7 @@ class SegmentSource:
         """The segments of ``key``'s move: the plan made ahead if it was made from the same start, else now."""
         if self._ahead:
             ahead = self._ahead.popleft()
+            self._wait_for(ahead)
             if ahead.matches(key):
                 return ahead.result()
             self._drop_ahead()

@@ -161,6 +161,8 @@ class Link(Protocol):
 
     def wait_done(self, cmd_id: int, timeout_s: float | None = None) -> None: ...
 
+    def poll(self) -> None: ...
+
     def status(self) -> Status: ...
 
     def hold(self) -> None: ...
@@ -217,6 +219,7 @@ class Sequencer:
         self.source = SegmentSource(
             segments_for, journal=journal, first_cmd_id=first_cmd_id, duration_between=duration_between
         )
+        self.source.serve = link.poll  # the link stays alive while a slow host finishes a plan
         self.home_segment = home
         self.limits = limits
         self.journal = journal
@@ -370,10 +373,13 @@ class Sequencer:
             self.connected()
             if home and self.home_segment is not None:
                 segment = self.home_segment()
+                self.source.pose_us = tuple(segment.pulses_us)
+                # The first move is planned, from the home pose, before the arm sets off: a slow host then does
+                # not leave it standing at home. The next ones are planned while it gets there.
+                self.source.plan_ahead()
+                self.source.wait_for_first_plan()
                 cmd_id = self.source.take_cmd_ids(1)
                 self.link.send_move(cmd_id, segment.pulses_us, segment.duration_ms)
-                self.source.pose_us = tuple(segment.pulses_us)
-                self.source.plan_ahead()  # the first move, from the home pose, while the arm gets there
                 self.link.wait_done(cmd_id)
             self.homed()
         except (HanoiError, OSError) as err:
