@@ -110,7 +110,6 @@ def test_connect_opens_configures_homes_and_is_ready(mocker: Any) -> None:
     assert board.sent == [(1, (1, 1, 1), 500)] and board.done == [1]
 
 
-
 def test_the_first_move_is_planned_before_the_arm_sets_off_home(mocker: Any) -> None:
     # A slow host that plans while the arm travels home leaves it standing there until the plan is done; planned
     # first, the arm runs from home straight into the first move.
@@ -126,6 +125,7 @@ def test_the_first_move_is_planned_before_the_arm_sets_off_home(mocker: Any) -> 
     assert seq.connect() is Phase.READY
     assert sent_before_planning == [0], "the first move was planned before the homing MOVE was sent"
     assert link.send_move.call_count == 1
+
 
 def test_command_ids_continue_above_what_the_board_has_taken_since_it_booted(mocker: Any) -> None:
     # A second `hanoibot home` or `run` on the same board: the link's handshake learnt that the board has already
