@@ -43,8 +43,9 @@ from .tolerances import Tolerances
 LEAD_IN_MM = 1.0
 #: Angle step (deg) for the numeric lever arms.
 _STEP_DEG = 0.01
-#: A lift or lower runs at a multiple of this share of the joints' top speeds (:func:`on_peg_speed_ratio`).
-RATIO_STEP = 0.05
+#: A lift or lower runs at a multiple of this share of the joints' top speeds (:func:`on_peg_speed_ratio`): a
+#: hundredth, finer than the servo model's own precision is worth.
+RATIO_STEP = 0.01
 #: PWM frames of a ramp :func:`saturation_lag_us` follows (a servo that keeps up is in its periodic trail by then),
 #: and the pieces each frame is followed in (the trails differ most inside a frame).
 _RAMP_FRAMES = 20
@@ -144,14 +145,21 @@ def on_peg_stack(config: RobotConfig, tolerances: Tolerances, ratio: float | Non
 def on_peg_speed_ratio(config: RobotConfig, tolerances: Tolerances | None = None) -> float:
     """The share of every joint's top speed a lift or lower runs at: the largest multiple of :data:`RATIO_STEP`, up
     to 1, at which the on-peg stack (:func:`on_peg_stack`, ``tolerances`` default the config's) fits its budget;
-    :data:`RATIO_STEP` when none does (:func:`check_margins` refuses such a config)."""
+    :data:`RATIO_STEP` when none does (:func:`check_margins` refuses such a config).
+
+    Found by bisection: a faster command trails no less, so the stack grows with the share."""
     tolerances = tolerances if tolerances is not None else config.tolerances
     steps = round(1 / RATIO_STEP)
-    for k in range(steps, 1, -1):
+
+    def fits(k: int) -> bool:
         stack = on_peg_stack(config, tolerances, k / steps)
-        if stack.rss_mm <= stack.budget_mm:
-            return k / steps
-    return RATIO_STEP
+        return stack.rss_mm <= stack.budget_mm
+
+    low, high = 1, steps + 1  # the answer is in [low, high): low fits or is the floor, high does not fit
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low / steps
 
 
 def check_margins(config: RobotConfig, tolerances: Tolerances) -> None:
