@@ -214,6 +214,23 @@ def test_a_servo_on_pwm_frames_takes_a_pulse_at_the_next_frame_start() -> None:
     assert servos.position_us(0) == 1200
 
 
+def test_a_frame_that_starts_where_one_reading_ends_is_taken_not_skipped() -> None:
+    # Frames at 5 ms + k * 20 ms. In floating point frame 382 starts at 7.6450000000000005 s, just after a reading
+    # at 7.645 s: that reading does not reach it, and the next one (from 7.645 s) must not look for the first frame
+    # after 7.645 s either, or frame 382 is never taken: the servo kept its pulse of 7.625 s for 40 ms, lagged,
+    # and a held disk hit its peg in a run on a noisy link (sim://?flip=0.01&drop=0.01&seed=336), whose board
+    # steps at such odd times.
+    times: list[float] = [0.0]
+    servos = VirtualServos(1, now_s=lambda: times[0], max_speed_us_per_s=[None], frame_s=0.02, frame_phase_s=0.005)
+    servos.set_pulse_us(0, 1000)
+    times[0] = 7.6445
+    servos.set_pulse_us(0, 1100)
+    times[0] = 7.645
+    servos.set_pulse_us(0, 1101)
+    times[0] = 7.66
+    assert servos.position_us(0) in (1100, 1101), "the frame of 7.645 s took a pulse given by then"
+
+
 def test_a_speed_limited_servo_on_frames_turns_from_the_frame_start() -> None:
     clock = VirtualClock()
     servos = VirtualServos(1, now_s=clock.now_s, max_speed_us_per_s=[2000.0], frame_s=0.02, frame_phase_s=0.0)

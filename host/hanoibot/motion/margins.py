@@ -44,9 +44,9 @@ LEAD_IN_MM = 1.0
 #: Angle step (deg) for the numeric lever arms.
 _STEP_DEG = 0.01
 #: A lift or lower runs at a multiple of this share of the joints' top speeds (:func:`on_peg_speed_ratio`). A
-#: hundredth would give 0.67 for the default robot (clean in 2000 recovered campaign runs), but runs on a noisy
-#: sim:// link, whose segments come late, collided once in about 240 seeds at 0.67 (seed 214) and at 0.65 (seed
-#: 336): that hazard is to be understood first (benchmarks/README.md, campaign.py).
+#: hundredth would give 0.67 for the default robot (clean in 2000 recovered campaign runs); it waits for the link
+#: to survive 1 % bit flips and drops on every seed: at 0.67 one of the noisy runs CI plays (seed 109) ends in
+#: "no valid frame", as about 3 % of seeds do at either share (benchmarks/README.md).
 RATIO_STEP = 0.05
 #: PWM frames of a ramp :func:`saturation_lag_us` follows (a servo that keeps up is in its periodic trail by then),
 #: and the pieces each frame is followed in (the trails differ most inside a frame).

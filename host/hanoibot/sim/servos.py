@@ -77,6 +77,10 @@ class VirtualServos:
         self._latched_us: list[int | None] = [None] * channels  # the pulse the servo measured in its latest frame
         self._state: list[ServoState | None] = [None] * channels
         self._updated_s: list[float] = [0.0] * channels
+        # Per channel, the number k of the latest frame start (frame_phase_s + k * frame_s) the servo has passed:
+        # frames are counted, not found again from a time each call, so a frame that starts exactly at one call's
+        # end is taken once, never skipped by rounding.
+        self._frames_passed: list[int] = [0] * channels
 
     # --- the HAL interface the firmware core calls -----------------------------------------------------
     def set_pulse_us(self, channel: int, pulse_us: int, *, since_s: float | None = None) -> None:
@@ -96,6 +100,8 @@ class VirtualServos:
             # A servo that was unpowered snaps to its first pulse; we cannot know where the horn was.
             self._state[channel] = ServoState.at(pulse_us)
             self._latched_us[channel] = pulse_us
+            if self._frame_s is not None:
+                self._frames_passed[channel] = self._last_frame_by(now_s)
         self._target_us[channel] = pulse_us
         if self._frame_s is None:
             self._latched_us[channel] = pulse_us
@@ -143,13 +149,28 @@ class VirtualServos:
         if self._state[channel] is None or self._target_us[channel] is None:
             return
         if self._frame_s is not None:
-            frames = math.floor((start_s - self._frame_phase_s) / self._frame_s) + 1
-            frame_start_s = self._frame_phase_s + frames * self._frame_s  # the first frame start after start_s
+            frame_start_s = self._frame_start_s(self._frames_passed[channel] + 1)  # the next frame
             if frame_start_s <= now_s:  # the servo takes the given pulse then (it has not changed since start_s)
                 self._turn(channel, frame_start_s - start_s)
                 self._latched_us[channel] = self._target_us[channel]
                 start_s = frame_start_s
+                self._frames_passed[channel] = self._last_frame_by(now_s)
         self._turn(channel, now_s - start_s)
+
+    def _frame_start_s(self, k: int) -> float:
+        """When PWM frame number ``k`` starts, in s."""
+        assert self._frame_s is not None
+        return self._frame_phase_s + k * self._frame_s
+
+    def _last_frame_by(self, t_s: float) -> int:
+        """The number of the latest frame that starts at or before ``t_s`` (by :meth:`_frame_start_s` itself)."""
+        assert self._frame_s is not None
+        k = math.floor((t_s - self._frame_phase_s) / self._frame_s)
+        while self._frame_start_s(k + 1) <= t_s:
+            k += 1
+        while self._frame_start_s(k) > t_s:
+            k -= 1
+        return k
 
     def _turn(self, channel: int, elapsed_s: float) -> None:
         """Turn the horn of ``channel`` for ``elapsed_s`` s toward the pulse its servo measured last."""
