@@ -580,6 +580,9 @@ class LinkCore:
             # A sign of a reboot and no STATUS yet: ask again, room or not (a window of frames the new boot will
             # never ack must not keep the question from being asked).
             self.send_immediate(protocol.STATUS, urgent=True)
+            # And a PING beside it: a STATUS is long and often spoiled on a noisy line (at 1 % flips and drops one
+            # in eight comes whole), where a short PONG soon shows the board alive (the silence bound).
+            self.send_ping()
         if now_s >= due.heartbeat_s:
             self._heartbeat(now_s)
         if now_s >= due.silence_s:

@@ -43,11 +43,9 @@ from .tolerances import Tolerances
 LEAD_IN_MM = 1.0
 #: Angle step (deg) for the numeric lever arms.
 _STEP_DEG = 0.01
-#: A lift or lower runs at a multiple of this share of the joints' top speeds (:func:`on_peg_speed_ratio`). A
-#: hundredth would give 0.67 for the default robot (clean in 2000 recovered campaign runs); it waits for the link
-#: to survive 1 % bit flips and drops on every seed: at 0.67 one of the noisy runs CI plays (seed 109) ends in
-#: "no valid frame", as about 3 % of seeds do at either share (benchmarks/README.md).
-RATIO_STEP = 0.05
+#: A lift or lower runs at a multiple of this share of the joints' top speeds (:func:`on_peg_speed_ratio`): a
+#: hundredth, finer than the servo model's own precision is worth.
+RATIO_STEP = 0.01
 #: PWM frames of a ramp :func:`saturation_lag_us` follows (a servo that keeps up is in its periodic trail by then),
 #: and the pieces each frame is followed in (the trails differ most inside a frame).
 _RAMP_FRAMES = 20
