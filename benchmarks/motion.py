@@ -9,9 +9,9 @@ from the virtual clock, and the fastest commanded joint speed read from the serv
 that joint's limit. The baseline is the hobby recipe measured in the same run on the same simulator: the same
 eight phase targets, each given a fixed 1 s. Both are timed from the moment every output is on: the firmware
 switches the servos on one at a time after the CONFIG (0.2 s apart, once per connection, not per move). The lower
-bound is the physical limit of the same plan: every pose
-the segments go through, in turn, each joint (and the gripper) at its configured top speed with no acceleration,
-no settling and no holds: the sum over the segments of the slowest channel's travel / top speed.
+bound is the physical limit of the same plan: every pose the segments go through, in turn, each joint (and the
+gripper) at its configured top speed with no acceleration, no settling and no holds: the sum over the segments of
+the slowest channel's travel / top speed.
 Without the simulator in the tree the figures fall back to the sum
 of the segment durations (said so in the output).
 """
