@@ -121,6 +121,9 @@ class Controller:
         self.hard_max_us = max_pulse_us
         self.max_step_ms = max_step_ms
         self.reader = RxFrame()  # the frame being handled, parsed in place
+        self._held_reader = RxFrame()  # a frame kept ahead of a lost one, parsed again when its turn comes
+        self.rx_count = 0  # bytes fed since boot, modulo 2**16
+        self._frame_end_count = 0  # rx_count at the end of the frame being handled
         self.rx = RxWindow()
         self.tx = TxFrames(MAX_PENDING_FRAMES)
         self._move_cmd = MoveCommand(channels)
@@ -142,6 +145,7 @@ class Controller:
         self.internal_errors = 0
         self.last_error = ""
         self._ack_due = False
+        self._ack_plain = True  # the due ACK says only what any frame's ack says: another frame may carry it
         self._hello_due = True  # announce the boot on the first step
         self._rx_seen = False
         self._last_rx_ms = 0
@@ -183,11 +187,17 @@ class Controller:
                 data = bytes(data)  # one copy, so the receiver can search and check it with bytes methods
             pos = 0
             end = len(data)
+            base = self.rx_count
+            self.rx_count = (base + end) & 0xFFFF  # modulo protocol.SEQ_MOD
+            damaged = reader.bad_crc + reader.malformed + reader.oversized
             while pos < end:
                 pos = reader.take(data, pos)
                 if reader.is_frame():
                     self._rx_seen = True
+                    self._frame_end_count = (base + pos) & 0xFFFF
                     self._handle(reader)
+            if self.rx.has_session and reader.bad_crc + reader.malformed + reader.oversized != damaged:
+                self._ack_news()  # a damaged line: the ACK's count shows the host that a frame was lost
         except Exception as err:  # a bug must not kill the loop: stop safely and say so
             self._internal(err)
 
@@ -199,6 +209,8 @@ class Controller:
     def step_view(self, now_ms: int) -> memoryview:
         """:meth:`step`, returning the frames as a view of the send buffer (valid until the next frame is queued:
         write it out at once). What the board's loop calls: no new bytes object per step."""
+        if self._ack_due and not self._ack_plain:
+            self._send_ack()  # news of a lost frame goes before the step's DONEs: the host waits on it
         try:
             self._step(now_ms)
         except Exception as err:
@@ -310,11 +322,31 @@ class Controller:
             if verdict == IN_ORDER:
                 if self._reliable(kind, frame):
                     self.rx.take()
-                    self._ack_due = True
-            elif verdict == DUPLICATE or verdict == AHEAD:
-                self._ack_due = True  # a repeated ack tells the host where to go back to
+                    self._take_held()
+                    self._ack_due = True  # any frame's ack says it was taken
+            elif verdict == DUPLICATE:
+                self._ack_news()  # a repeated ack: the host's ack of it was lost, or the copy came late
+            elif verdict == AHEAD:
+                self.rx.hold(frame.seq, frame.line)  # the lost frame comes again; this one need not
+                self._ack_news()  # the ACK names the frames kept: the host resends only the lost one
             else:
                 self._error(p.E_NO_SESSION, 0, "send SYNC first")
+
+    def _ack_news(self) -> None:
+        """An ACK is due that only an ACK can carry: how far the input was read and which frames are kept."""
+        self._ack_due = True
+        self._ack_plain = False
+
+    def _take_held(self) -> None:
+        """Take the kept frames that follow the one just taken, in seq order (a refused one is forgotten: it is
+        not acked, so the host sends it again)."""
+        line = self.rx.take_held()
+        while line is not None:
+            held = self._held_reader
+            if not held.parse_line(line) or not self._reliable(held.kind, held):
+                return
+            self.rx.take()
+            line = self.rx.take_held()
 
     def _reliable(self, kind: str, fields: RxFrame) -> bool:
         """Act on an in-order reliable frame; False if it must not be acked (to be resent later)."""
@@ -434,7 +466,8 @@ class Controller:
         if tx.frames >= tx.max_frames:  # tx.is_full, without a property call
             self.tx_dropped += 1
             return -1
-        self._ack_due = False
+        if self._ack_plain:
+            self._ack_due = False  # this frame carries the ack (the board's line carries one frame fewer)
         return seq
 
     def _send(self, kind: str, fields: "p.Fields") -> None:
@@ -444,10 +477,18 @@ class Controller:
             self.tx.add(p.encode(kind, seq, self.rx.ack, fields))
 
     def _send_ack(self) -> None:
-        """Queue ``ACK,seq,ack,free_slots,last_done_cmd``."""
+        """Queue ``ACK,seq,ack,rx_count[,held]`` (``held`` only when a frame is kept: the usual ACK is short, as
+        the host's line carries one per frame it sends)."""
+        self._ack_due = False
+        self._ack_plain = True
         seq = self._next_seq()
         if seq >= 0:
-            self.tx.frame(b"ACK,%d,%d,%d,%d" % (seq, self.rx.ack, self.motion.free_slots, self.last_done_cmd))
+            rx = self.rx
+            held = rx.held_mask()
+            if held:
+                self.tx.frame(b"ACK,%d,%d,%d,%d" % (seq, rx.ack, self.rx_count, held))
+            else:
+                self.tx.frame(b"ACK,%d,%d,%d" % (seq, rx.ack, self.rx_count))
 
     def _send_done(self, cmd_id: int) -> None:
         """Queue ``DONE,seq,ack,cmd_id``."""
@@ -456,10 +497,18 @@ class Controller:
             self.tx.frame(b"DONE,%d,%d,%d" % (seq, self.rx.ack, cmd_id))
 
     def _send_pong(self, ping: RxFrame) -> None:
-        """Queue ``PONG,seq,ack,token`` with the PING's token (cut to MAX_TOKEN_LEN)."""
+        """Queue ``PONG,seq,ack,token,rx_count,last_done_cmd[,held]`` with the PING's token (cut to
+        MAX_TOKEN_LEN), how far the input was read when the PING ended, and ``held`` as in an ACK."""
         seq = self._next_seq()
         if seq >= 0:
-            self.tx.frame(b"PONG,%d,%d,%s" % (seq, self.rx.ack, ping.field_bytes(0, MAX_TOKEN_LEN)))
+            rx = self.rx
+            token = ping.field_bytes(0, MAX_TOKEN_LEN)
+            count = self._frame_end_count
+            held = rx.held_mask()
+            if held:
+                self.tx.frame(b"PONG,%d,%d,%s,%d,%d,%d" % (seq, rx.ack, token, count, self.last_done_cmd, held))
+            else:
+                self.tx.frame(b"PONG,%d,%d,%s,%d,%d" % (seq, rx.ack, token, count, self.last_done_cmd))
 
     def _error(self, code: str, cmd_id: int, text: str) -> None:
         self._send(p.ERROR, (code, cmd_id, p.clean_text(text)))

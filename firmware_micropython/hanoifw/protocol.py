@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
     Fields = Sequence[str | int]
 
-PROTOCOL_VERSION = 3  # 3: MOVE may carry a trapezoidal profile and a blend (ramp_ms, blend_ms)
+PROTOCOL_VERSION = 4  # 4: ACK and PONG say how far the board read its input and which frames it keeps ahead
+# of a lost one (rx_count, held); 3: MOVE may carry a trapezoidal profile and a blend (ramp_ms, blend_ms)
 SEQ_MOD = 65536  # sequence numbers and acks count modulo 2**16
 MAX_FRAME_LEN = 256  # bytes per frame including the closing newline
 MAX_FIELDS = 40  # fields after KIND,seq,ack
@@ -38,7 +39,7 @@ SYNC = "SYNC"
 ESTOP = "ESTOP"
 STATUS = "STATUS"  # also the board's reply kind
 PING = "PING"
-# host -> board, reliable: in seq order, go-back-N, acked cumulatively
+# host -> board, reliable: taken in seq order (kept when ahead of a lost one), acked cumulatively
 CONFIG = "CONFIG"
 MOVE = "MOVE"
 HOLD = "HOLD"
@@ -118,7 +119,8 @@ E_BUSY = "BUSY"  # CONFIG while motion is queued
 E_INTERNAL = "INTERNAL"
 E_BOARD_CONFIG = "BOARD_CONFIG"  # board_config.py does not fit this chip (HELLO mode BOARD_ERROR): the text says why
 
-# Field names of the board's frames, in wire order; a name ending in "*" takes all remaining fields as a list.
+# Field names of the board's frames, in wire order; a name ending in "*" takes all remaining fields as a list, and
+# trailing names ending in "?" may be left off (then 0).
 FIELD_NAMES = {
     HELLO: (
         "proto",
@@ -150,10 +152,10 @@ FIELD_NAMES = {
         "rail",
         "pulses_us*",
     ),
-    ACK: ("free_slots", "last_done_cmd"),
+    ACK: ("rx_count", "held?"),
     DONE: ("cmd_id",),
     ERROR: ("code", "cmd_id", "text"),
-    PONG: ("token",),
+    PONG: ("token", "rx_count", "last_done_cmd", "held?"),
 }
 TEXT_FIELDS = ("fw_version", "boot_id", "reset_cause", "mode", "faults", "grip", "rail", "code", "text", "token")
 
@@ -238,18 +240,27 @@ def encode(kind: str, seq: int, ack: int, fields: "Fields" = ()) -> bytes:
 
 
 def unpack(kind: str, fields: "list[str]") -> "dict[str, object] | None":
-    """Return the fields of a board frame as a dict by name (see :data:`FIELD_NAMES`), numbers as int and a
-    trailing ``name*`` as a list of int under ``name``; None if the fields do not fit the layout of ``kind``."""
+    """Return the fields of a board frame as a dict by name (see :data:`FIELD_NAMES`), numbers as int, a
+    trailing ``name*`` as a list of int under ``name`` and a missing trailing ``name?`` as 0; None if the fields
+    do not fit the layout of ``kind``."""
     names = FIELD_NAMES.get(kind)
     if names is None:
         return None
     rest = names[-1][-1:] == "*" if names else False
     fixed = len(names) - 1 if rest else len(names)
-    if len(fields) < fixed or (not rest and len(fields) != fixed):
+    optional = 0
+    while optional < fixed and names[fixed - 1 - optional][-1:] == "?":
+        optional += 1
+    if len(fields) < fixed - optional or (not rest and len(fields) > fixed):
         return None
     out: dict[str, object] = {}
     for i in range(fixed):
         name = names[i]
+        if name[-1:] == "?":
+            name = name[:-1]
+            if i >= len(fields):
+                out[name] = 0
+                continue
         if name in TEXT_FIELDS:
             out[name] = fields[i]
         else:

@@ -79,6 +79,13 @@ class RxFrame:
                 self._finish(line)
         return newline + 1
 
+    def parse_line(self, line: bytes) -> bool:
+        """Parse one whole ``line`` (without its newline) as if it had just been read: a frame kept from earlier
+        (see :mod:`hanoifw.rxwindow`); True if it is a valid frame."""
+        self.parts = 0
+        self._finish(line)
+        return self.parts >= 3
+
     def is_frame(self) -> bool:
         """True if the line :meth:`take` just completed was a valid frame (now in ``kind``, ``seq``, ``ack``)."""
         return self.parts >= 3
@@ -197,15 +204,20 @@ def _uint_at(line: bytes, start: int, end: int, max_value: int) -> int:
     return value
 
 
+SPOILED_HEAD_BYTES = 8  # bytes kept of the start of each dropped line (FrameReader.spoiled)
+
+
 class FrameReader:
     """Splits a byte stream into frames ``(kind, seq, ack, fields)`` with fields a list of str: :class:`RxFrame`
     with each frame copied out. Never raises.
 
     Counters (dropped lines): ``bad_crc``, ``oversized``, ``malformed``; ``frames`` counts accepted ones.
+    ``spoiled`` holds the first bytes of each line dropped in the last :meth:`feed`.
     """
 
     def __init__(self, max_frame_len: int = p.MAX_FRAME_LEN) -> None:
         self._rx = RxFrame(max_frame_len)
+        self.spoiled: "list[bytes]" = []
 
     @property
     def frames(self) -> int:
@@ -229,9 +241,15 @@ class FrameReader:
             data = bytes(data)
         rx = self._rx
         frames = []
+        self.spoiled = []
         start = 0
         while start < len(data):
-            start = rx.take(data, start)
+            dropped = rx.bad_crc + rx.malformed + rx.oversized
+            head = (rx._pending + data[start : start + SPOILED_HEAD_BYTES])[:SPOILED_HEAD_BYTES]
+            end = rx.take(data, start)
             if rx.is_frame():
                 frames.append((rx.kind, rx.seq, rx.ack, rx.texts()))
+            elif rx.bad_crc + rx.malformed + rx.oversized != dropped:
+                self.spoiled.append(head.split(b"\n")[0])
+            start = end
         return frames

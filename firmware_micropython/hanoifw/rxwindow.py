@@ -1,16 +1,22 @@
-"""The board's receive side of go-back-N: which host seq comes next, and what a frame's seq means.
+"""The board's receive side of the host's reliable frames: which seq comes next, what a frame's seq means, and the
+few frames that came ahead of a lost one, kept until it comes again (selective repeat).
 
 A host session starts with SYNC: the next expected seq becomes SYNC's seq + 1 and the cumulative ack (the last
 in-order seq taken) becomes SYNC's seq. A repeated SYNC with the same session token and seq is a duplicate and
 does not reset the window again (a late duplicate must not make the board forget frames it already took).
+
+A frame up to :data:`HELD_FRAMES` ahead of the expected one is kept (its line, CRC-checked already): when the lost
+frame comes again, the kept ones after it are taken at once, so the host resends only what was lost. Each ACK and
+PONG names the frames kept (:meth:`RxWindow.held_mask`).
 """
 
 from hanoifw.protocol import SEQ_MOD
 
 IN_ORDER = 0  # the next expected frame: act on it
 DUPLICATE = 1  # taken before: ack again, do not act
-AHEAD = 2  # a frame was lost before this one: drop it (the host goes back to the lost one)
+AHEAD = 2  # a frame was lost before this one: keep it if there is room (see RxWindow.hold)
 NO_SESSION = 3  # no SYNC yet in this boot
+HELD_FRAMES = 8  # frames ahead of a lost one kept at most (each a line of at most protocol.MAX_FRAME_LEN bytes)
 
 
 class RxWindow:
@@ -24,6 +30,7 @@ class RxWindow:
         self.duplicates = 0
         self.out_of_order = 0
         self.ack = SEQ_MOD - 1  # the cumulative ack: seq of the last frame taken in order (65535 before a SYNC)
+        self.held: "dict[int, bytes]" = {}  # seq -> line of a frame that came ahead of the expected one
 
     def sync(self, seq: int, token: str) -> bool:
         """Start a host session at SYNC ``seq`` with ``token``; False (and no reset) for a duplicate SYNC."""
@@ -34,6 +41,7 @@ class RxWindow:
         self.sync_seq = seq
         self.expected_seq = (seq + 1) % SEQ_MOD
         self.ack = seq
+        self.held.clear()
         return True
 
     def classify(self, seq: int) -> int:
@@ -53,3 +61,20 @@ class RxWindow:
         """Mark the expected frame as taken: the next seq is expected and acked cumulatively."""
         self.ack = self.expected_seq
         self.expected_seq = (self.expected_seq + 1) % SEQ_MOD
+
+    def hold(self, seq: int, line: bytes) -> None:
+        """Keep the line of the AHEAD frame ``seq`` if it is at most HELD_FRAMES ahead and there is room."""
+        held = self.held
+        if (seq - self.expected_seq) % SEQ_MOD <= HELD_FRAMES and (seq in held or len(held) < HELD_FRAMES):
+            held[seq] = line
+
+    def take_held(self) -> "bytes | None":
+        """The kept line of the frame now expected (forgotten here), or None if none is kept."""
+        return self.held.pop(self.expected_seq, None)
+
+    def held_mask(self) -> int:
+        """The frames kept, as bits: bit i set when seq ``ack + 2 + i`` is kept (``ack + 1`` is the one missing)."""
+        mask = 0
+        for seq in self.held:
+            mask |= 1 << ((seq - self.expected_seq - 1) % SEQ_MOD)
+        return mask

@@ -14,6 +14,7 @@ from fwfakes import (
 )
 from hanoifw import protocol as p
 from hanoifw.controller import HOST_LOST, MAX_PENDING_FRAMES, MAX_STEP_MS, TICKS_PERIOD, Controller, ticks_diff_ms
+from hanoifw.rxwindow import HELD_FRAMES
 
 
 def min_jerk(u):
@@ -336,12 +337,26 @@ def test_status_reports_the_grip_current_and_the_configured_verdict():
     assert (Host().status()["grip"], Host().status()["grip_raw"]) == ("none", -1)
 
 
+def counting_feed(host):
+    """Count every byte fed to the board from now on: returns a list whose one item is the running total."""
+    total = [0]
+    feed = host.ctl.feed
+
+    def counted(data):
+        total[0] += len(data)
+        feed(data)
+
+    host.ctl.feed = counted
+    return total
+
+
 def test_ping_is_answered_at_any_seq_and_unknown_kinds_are_refused():
     host = Host()
+    fed = counting_feed(host)
     host.start()
     host.ctl.feed(p.encode(p.PING, 999, 0, ("abc",)))
     got = host.step(0)
-    assert [(f[0], f[3]) for f in got] == [(p.PONG, ["abc"])]
+    assert [(f[0], f[3]) for f in got] == [(p.PONG, ["abc", str(fed[0]), "0"])]  # token, bytes read, last done
     seq = host.send("FLY", [1])
     got = host.step()
     assert errors(got) == [p.E_UNKNOWN_KIND] and max(f[2] for f in got) == seq
@@ -459,7 +474,7 @@ def test_the_longest_frames_the_board_can_send_still_fit():
     got = host.step()
     status = host.status()
     assert kinds(got) == [p.PONG, p.HELLO]  # the SYNC reply stands in for the boot HELLO
-    assert got[0][3] == ["t" * 32]
+    assert got[0][3][0] == "t" * 32 and len(got[0][3]) == 3  # token, rx_count, last_done_cmd
     assert status["mode"] == "ESTOP" and status["grip_raw"] == 65535 and len(status["pulses_us"]) == 9
     assert status["faults"] == "COLLISION_OF_T|DROP|MISSED_PICK|HOST_LOST|ESTOP"
     assert host.ctl.internal_errors == 0 and host.reader.oversized == 0
@@ -494,3 +509,67 @@ def test_frames_dropped_on_overflow_leave_a_seq_gap_for_the_host():
     host.ctl.feed(p.encode(p.PING, 0, 0, ["after"]))
     after = host.step()
     assert after[0][1] == got[-1][1] + 5 + 1  # five seqs were used by the dropped PONGs
+
+
+def test_a_frame_ahead_of_a_lost_one_is_kept_and_taken_when_the_lost_one_comes_again():
+    host = Host()
+    fed = counting_feed(host)
+    host.start()
+    lost = host.seq + 1
+    host.seq = lost  # MOVE 1 is lost on the way
+    ahead = host.move(2, 20, 1700)
+    got = host.step(0)
+    assert [(f[0], f[2], p.unpack(f[0], f[3])) for f in got] == [(p.ACK, lost - 1, {"rx_count": fed[0], "held": 1})]
+    assert done_ids(host.run(100)) == []  # nothing moves past the gap
+    host.send_raw(p.MOVE, lost, [1, 20, 1600, 1600, 1600, 1600, 1600])
+    got = host.step(0)
+    assert [(f[0], f[2], p.unpack(f[0], f[3])) for f in got] == [(p.ACK, ahead, {"rx_count": fed[0], "held": 0})]
+    assert done_ids(host.run(100)) == [1, 2]
+    assert host.servos.current == {0: 1700, 1: 1700, 2: 1700, 3: 1700, 4: 1700}
+
+
+def test_the_board_keeps_at_most_held_frames_and_only_those_close_ahead():
+    host = Host()
+    host.start()
+    lost = host.seq + 1
+    host.seq = lost
+    for _ in range(HELD_FRAMES + 1):  # one more than it keeps (CLEAR: reliable, and always taken)
+        host.send(p.CLEAR)
+    got = host.step(0)
+    assert p.unpack(p.ACK, got[-1][3])["held"] == (1 << HELD_FRAMES) - 1
+    host.send_raw(p.CLEAR, lost)
+    got = host.step(0)
+    assert got[-1][0] == p.ACK and got[-1][2] == lost + HELD_FRAMES  # the last one kept; the next was not
+
+
+def test_a_damaged_line_is_answered_with_an_ack_that_says_how_far_the_board_read():
+    host = Host()
+    fed = counting_feed(host)
+    host.ctl.feed(b"MOVE,1,0,garbled*00000000\n")  # before any SYNC: no session, no answer
+    assert kinds(host.step(0)) == [p.HELLO]  # the boot's announcement only
+    host.start()
+    frame = bytearray(p.encode(p.MOVE, host.seq + 1, 0, [1, 20, 1600, 1600, 1600, 1600, 1600]))
+    frame[12] ^= 0x04  # one flipped bit: the CRC fails
+    host.ctl.feed(bytes(frame))
+    got = host.step(0)
+    assert [(f[0], f[2], p.unpack(f[0], f[3])) for f in got] == [(p.ACK, host.seq, {"rx_count": fed[0], "held": 0})]
+
+
+def test_news_of_a_lost_frame_goes_before_the_dones_of_the_same_step():
+    host = Host()
+    host.start()
+    host.move(1, 20, 1600)
+    host.step()
+    host.seq += 1  # the next MOVE is lost; the one after it comes as MOVE 1 finishes
+    host.move(3, 20, 1700)
+    assert kinds(host.step()) == [p.ACK, p.DONE]
+
+
+def test_a_plain_ack_rides_on_a_done_of_the_same_step():
+    host = Host()
+    host.start()
+    host.move(1, 20, 1600)
+    host.step()
+    seq = host.move(2, 20, 1700)  # taken in order as MOVE 1 finishes: the DONE carries its ack
+    got = host.step()
+    assert kinds(got) == [p.DONE] and got[0][2] == seq

@@ -140,6 +140,14 @@ def test_unpack_names_the_fields_of_board_frames():
     assert p.unpack("NOPE", []) is None
 
 
+def test_unpack_fills_a_trailing_field_left_off_with_0():
+    assert p.unpack(p.ACK, ["812"]) == {"rx_count": 812, "held": 0}
+    assert p.unpack(p.ACK, ["812", "5"]) == {"rx_count": 812, "held": 5}
+    assert p.unpack(p.ACK, []) is None and p.unpack(p.ACK, ["1", "2", "3"]) is None
+    assert p.unpack(p.PONG, ["t", "9", "4"]) == {"token": "t", "rx_count": 9, "last_done_cmd": 4, "held": 0}
+    assert p.unpack(p.PONG, ["t", "9"]) is None
+
+
 def test_random_byte_noise_is_never_accepted():
     rng = Rng(99)
     reader = FrameReader()

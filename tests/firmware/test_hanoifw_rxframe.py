@@ -120,3 +120,18 @@ def test_crc_valid_lines_that_break_the_grammar_are_dropped_as_malformed():
     stream = b"".join(framed(body) for body in bodies) + framed(b"MOVE,1,2," + b"1," * 39 + b"1")
     frames = same_as_reference([stream])
     assert len(frames) == 1 and len(frames[0][3]) == p.MAX_FIELDS
+
+
+def test_the_reader_keeps_the_start_of_each_dropped_line_even_across_chunks():
+    reader = FrameReader()
+    good = p.encode(p.DONE, 4, 2, [7])
+    spoiled = bytearray(p.encode(p.DONE, 5, 2, [8]))
+    spoiled[-4] ^= 0x01  # the CRC no longer matches
+    stream = good + bytes(spoiled) + b"AC" + b"K\n"
+    got = []
+    heads = []
+    for i in range(len(stream)):  # one byte at a time, as a slow line delivers them
+        got += reader.feed(stream[i : i + 1])
+        heads += reader.spoiled
+    assert [f[0] for f in got] == [p.DONE]
+    assert heads == [b"DONE,5,2", b"ACK"] and reader.bad_crc == 1 and reader.malformed == 1

@@ -12,10 +12,11 @@ from hanoifw.rxframe import FrameReader
 def test_a_clean_wire_passes_frames_both_ways() -> None:
     wire = FaultyWire(SimBoard())
     wire.board.run_until(0.0)
-    wire.write(protocol.encode("PING", 0, 0, ["x"]))
+    ping = protocol.encode("PING", 0, 0, ["x"])
+    wire.write(ping)
     wire.board.step()
     kinds = [(kind, fields) for kind, _s, _a, fields in FrameReader().feed(wire.read())]
-    assert kinds == [("HELLO", kinds[0][1]), ("PONG", ["x"])]
+    assert kinds == [("HELLO", kinds[0][1]), ("PONG", ["x", str(len(ping)), "0"])]  # every byte came
     assert wire.fault_counts() == {"to_board": dict.fromkeys(("flip", "drop", "insert", "dup"), 0)} | {
         "to_host": dict.fromkeys(("flip", "drop", "insert", "dup"), 0)
     }

@@ -1,7 +1,7 @@
 """The link engine a :class:`~hanoibot.link.session.Session` holds: port, handshake, frames in, timers, frames out.
 
 :class:`LinkCore` owns the port and composes the parts of the link, each with one job:
-:class:`~hanoibot.link.sender.Sender` (the go-back-N window of reliable frames and the bytes in flight),
+:class:`~hanoibot.link.sender.Sender` (the window of reliable frames and the bytes in flight),
 :class:`~hanoibot.link.probe.Questions` (PINGs, STATUS requests, heartbeats), :mod:`hanoibot.link.timers` (when
 each timer fires), :class:`~hanoibot.link.watch.BoardWatch` (reboot and takeover), :class:`~hanoibot.link.
 estop_relay.EstopRelay` (``hanoibot estop`` from another process), :class:`~hanoibot.link.rtt.RttEstimator` (the
@@ -10,9 +10,12 @@ resend timeout) and :class:`~hanoibot.link.trace.FrameTrace` (the last frames, a
 Its public surface is small: :meth:`~LinkCore.open`, :meth:`~LinkCore.send_reliable` (sequenced, acked, resent),
 :meth:`~LinkCore.send_immediate` (ESTOP, STATUS, PING: acted on at once, never queued), :meth:`~LinkCore.service`
 (read, act, run timers), :meth:`~LinkCore.request` (the one send-wait-resend loop) and the counters.
-A frame whose ack is overdue (twice the recent minimum round trip) is asked about with a PING: the PONG's cumulative
-ack tells at once whether the board took it, so a loss costs a round trip instead of a retransmission timeout; the
-adaptive RTO is the fallback. Lost ACKs and DONEs are recovered from later ACK and STATUS frames, which carry
+
+Each ACK and PONG says how far the board has read (:mod:`hanoibot.link.board_reads`) and which frames it keeps
+ahead of a lost one: a frame whose last copy the board read, yet neither took nor keeps, is resent alone and at
+once (selective repeat), and the bytes it read leave flight. A frame whose ack is overdue (twice the recent minimum
+round trip) is asked about with a PING, and so is a spoiled answer the host was waiting for; the adaptive RTO is
+the fallback. Lost DONEs are recovered from later DONEs (they are cumulative), PONGs and STATUS frames, which carry
 ``last_done_cmd``. When idle, a heartbeat keeps the firmware watchdog fed and shows a reboot quickly. A slow board
 is never flooded: every frame but ESTOP waits until the bytes in flight leave room for it. Every blocking read is
 bounded by the next timer, and on a simulator it advances the simulator's virtual clock.
@@ -32,7 +35,9 @@ from hanoifw.rxframe import FrameReader
 from ..clock import Clock, WallClock
 from ..errors import BadCommand, BoardError, LinkError, LinkLost, LinkTimeout, PortError
 from .board_port import BoardPort, board_port_of
+from .board_reads import BoardReads
 from .estop_relay import EstopRelay
+from .flight import Lifetimes
 from .port import READ_QUANTUM_S, close_quietly, open_port, read_available, reopen_port
 from .port_lock import PortLock
 from .probe import PingSent, Questions
@@ -51,6 +56,11 @@ _QUIET_ERRORS = (protocol.E_QUEUE_FULL,)
 #: resend timeout grows towards half the silence bound) is given that many chances, not only the two or three that
 #: fit in the silence bound (then LinkLost under load at 1 % bit flips).
 QUESTIONS_BEFORE_LOST = 6
+#: A gap of fewer board seqs than this in a frame that acks our frames is frames lost on the line, not a reboot (a
+#: new boot counts from 0 and acks nothing of ours). What they said comes again: DONE is cumulative, each ACK and
+#: PONG says how far the board read, and the periodic STATUS carries the rest. No STATUS is asked for them: on a
+#: noisy line that long answer would fill the board's side of the line (a PING asks what is done: the PONG says).
+MAX_BOARD_FRAMES_LOST = 32
 
 
 def stopped_by_estop_request(cmd_id: int) -> str:
@@ -72,7 +82,7 @@ class LinkCore:
         url: str,
         *,
         clock: Clock | None = None,
-        window: int = 4,
+        window: int = 8,
         silence_s: float = 1.0,
         handshake_s: float = 5.0,
         reconnect_s: float = 5.0,
@@ -101,6 +111,7 @@ class LinkCore:
         #: The last frames written and read (see :mod:`hanoibot.link.trace`).
         self.trace = FrameTrace()
         self.sender = Sender(self._write_port, self._now_s, window=window)
+        self.reads = BoardReads()
         self.questions = Questions(heartbeat_s=heartbeat_s, status_every_s=status_every_s)
         self.watch = BoardWatch(url)
         self.estop_relay = EstopRelay()
@@ -112,12 +123,14 @@ class LinkCore:
         self._board_seq: int | None = None
         self._open_cmds: deque[int] = deque()
         self._errors: list[BoardError] = []
-        self._fast_retransmit_key = (-1, 0)
+        self._refused: set[int] = set()  # cmd ids of MOVEs the board refused for a full queue (resent on timeout)
         self._handshaking = False
         self._probe_key = (-1, 0)
         self._probe_sent_s = 0.0
         self._last_rx_s = 0.0
         self._progress_s = 0.0  # when an ack last covered a new frame
+        self._question_arrives_s = 0.0  # when the last PING or STATUS reaches the board's end of the line
+        self._heard_s = -math.inf  # when the board last sent a line, valid or spoiled
         self._lock: PortLock | None = None
 
     # --- what the link says --------------------------------------------------------------------------
@@ -258,6 +271,7 @@ class LinkCore:
         the board's round trips instead of staying at its initial guess, and the questions after the handshake
         come as often as the board can answer them."""
         token = f"{self._rng.getrandbits(32):08x}"
+        self.reads.forget()
         sync_seq = self.sender.window.next_seq
         sync = protocol.encode(protocol.SYNC, sync_seq, self._rx_ack(), [token])
         start_s = self.clock.now_s()
@@ -278,7 +292,7 @@ class LinkCore:
                             f"no HELLO from {self.url!r} within {self.handshake_s:g} s: expected a hanoibot board there"
                         )
                     )
-                self.sender.flight.expire(now_s, self.resend_timeout_s())
+                self.sender.flight.expire(now_s, Lifetimes(self.resend_timeout_s()))
                 sent_s = now_s
                 self._transmit(sync)
                 self.send_ping()
@@ -300,17 +314,21 @@ class LinkCore:
         self.watch.acked_seq = sync_seq
 
     def _read_hello(self, sync_seq: int) -> Hello | None:
-        """Read once; the HELLO that acks ``sync_seq``, if it came (other frames are dropped here)."""
+        """Read once; the HELLO that acks ``sync_seq``, if it came. PONGs are taken (the one after the HELLO, read
+        with it, pins the board's byte count: the first frames after the handshake are then timed by it); other
+        frames are dropped here."""
+        hello: Hello | None = None
         for kind, seq, ack, fields in self._reader.feed(self._read(wait=True)):
             self._board_seq = seq
-            if kind == protocol.HELLO and ack == sync_seq:
-                return parse_hello(fields)
-            if kind == protocol.PONG and fields:
+            if kind == protocol.HELLO and ack == sync_seq and hello is None:
+                hello = parse_hello(fields)
+            elif kind == protocol.PONG and fields:
                 now_s = self.clock.now_s()
                 sent = self.questions.pong(fields[0], now_s)
                 if sent is not None:
                     self.rtt.sample(now_s - sent.sent_s)
-        return None
+                    self._pin_reads(sent, fields)
+        return hello
 
     def _adopt_hello(self, hello: Hello) -> None:
         """Take the board's HELLO; a changed boot id (after a reconnect) is a BoardReset."""
@@ -340,14 +358,31 @@ class LinkCore:
         damaged = self._damaged_lines()
         for frame in self._reader.feed(self._read(wait=wait)):
             self._on_frame(*frame)
+            self._heard_s = self.clock.now_s()
         if self._damaged_lines() > damaged:
+            self._heard_s = self.clock.now_s()
             # The board answered but the line spoiled the answer: the board is as quick as its round trips say,
             # so drop the back-off; lost frames are then resent a measured resend timeout later, not a doubled
             # one, and on a noisy line enough of them fit in the silence bound.
             self.rtt.clear_back_off()
+            if not all(line.startswith(b"DONE,") for line in self._reader.spoiled):
+                self._ask_after_spoiled_answer()  # (a line that still reads DONE answered nothing)
         self._run_timers()
         if self._errors:
             raise self._traced(self._errors.pop(0))
+
+    def _ask_after_spoiled_answer(self) -> None:
+        """A line from the board came spoiled. If no new frame can go (the window is full, or frames wait for room
+        in flight), and everything still to be answered (frames sent and not acked, the last question) has reached
+        the board's end of the line, the spoiled line was an answer to wait for and no later one is coming: ask
+        now (a PONG says what the board took and read) rather than when the probe timer would."""
+        if not (self.sender.has_waiting or self.sender.window.is_full):
+            return  # a new frame can go now: its answer will say as much
+        awaited_s = [entry.arrives_s for entry in self.sender.window.pending() if entry.transmissions]
+        if self.questions.query_order > self.questions.answered_order:
+            awaited_s.append(self._question_arrives_s)
+        if awaited_s and max(awaited_s) <= self.clock.now_s():
+            self.send_ping()
 
     def _read(self, *, wait: bool) -> bytes:
         """Bytes from the port; if it vanished, reconnect (or PortError when that is off)."""
@@ -378,7 +413,8 @@ class LinkCore:
         flight`)."""
         never_s = math.inf
         rto_s = self.resend_timeout_s()
-        query_room_s = self.sender.room_s(QUERY_BYTES, rto_s)
+        lives = self._lifetimes()
+        query_room_s = self.sender.room_s(QUERY_BYTES, lives)
         retransmit_s = probe_s = never_s
         oldest = self.sender.window.oldest
         if oldest is not None and oldest.transmissions and not self.sender.is_waiting(oldest):
@@ -401,9 +437,18 @@ class LinkCore:
             probe_s=probe_s,
             heartbeat_s=max(heartbeat_s, query_room_s),
             silence_s=self._last_rx_s + self.silence_bound_s(),
-            flush_s=self.sender.flush_due_s(rto_s),
+            flush_s=self.sender.flush_due_s(lives),
             reset_check_s=reset_check_s,
         )
+
+    def _lifetimes(self) -> Lifetimes:
+        """How long unproved frames count in flight (see :class:`~hanoibot.link.flight.Lifetimes`): a question
+        until its answer is overdue (the probe time, twice the shortest recent round trip; at most the resend
+        timeout), so that the next can be asked; a reliable frame a resend timeout, once the board was heard after
+        it was written (every answer since was spoiled)."""
+        probe_s = self.rtt.probe_s
+        rto_s = self.resend_timeout_s()
+        return Lifetimes(min(rto_s, probe_s) if probe_s > 0 else rto_s, rto_s, self._heard_s)
 
     def _damaged_lines(self) -> int:
         """Lines from the board dropped so far because they were damaged (bad CRC, malformed, oversized)."""
@@ -440,8 +485,12 @@ class LinkCore:
         """Act on one valid frame from the board."""
         now_s = self.clock.now_s()
         self._last_rx_s = now_s
-        if self._board_seq is not None and seq != (self._board_seq + 1) % protocol.SEQ_MOD:
-            self._ask_if_reset()  # a board frame was lost (or it rebooted): STATUS tells what it said and its boot
+        if self._board_seq is not None:
+            gap = (seq - self._board_seq - 1) % protocol.SEQ_MOD
+            if gap and not (gap < MAX_BOARD_FRAMES_LOST and self._is_ours(ack)):
+                self._ask_if_reset()  # not just a few frames lost: did it reboot? STATUS tells its boot
+            elif gap and self._unfinished() and not len(self.sender.window):
+                self.send_ping()  # a DONE may be among those lost, and no later one is coming: the PONG says
         self._board_seq = seq
         if kind == protocol.HELLO:
             if fields[2:3] != [self.watch.boot_id]:
@@ -462,16 +511,17 @@ class LinkCore:
                 self._board_reset(status.boot_id, "unknown")
             self._session_taken_over()
         self.watch.acked_seq = ack
-        if not self._take_ack(ack, now_s) and kind == protocol.ACK:
-            self._on_repeated_ack(ack)
-        if kind == protocol.ACK and len(fields) == 2:
-            self._done_up_to(protocol.parse_uint(fields[1], protocol.MAX_CMD_ID))
+        acked = self._take_ack(ack, now_s)
+        if acked and kind not in (protocol.ACK, protocol.PONG):
+            self._ask_how_far_read(acked)
+        if kind == protocol.ACK:
+            self._on_reads(fields, ack, now_s)
         elif kind == protocol.DONE and fields:
             self._done_up_to(protocol.parse_uint(fields[0], protocol.MAX_CMD_ID))
         elif kind == protocol.STATUS:
             self._on_status(parse_status(fields), now_s)
         elif kind == protocol.PONG and fields:
-            self._on_pong(fields[0], now_s)
+            self._on_pong(fields, ack, now_s)
         elif kind == protocol.ERROR:
             self._on_error(fields)
 
@@ -483,46 +533,67 @@ class LinkCore:
         """Record and raise SessionTakenOver: from now on every service call raises it (nothing more is sent)."""
         raise self._traced(self.watch.taken_over())
 
-    def _take_ack(self, ack: int, now_s: float) -> bool:
-        """Drop what a cumulative ack covers; the newest frame it covers, if sent once, is an RTT sample. True if
-        it acked something new."""
+    def _take_ack(self, ack: int, now_s: float) -> list[Pending]:
+        """Drop what a cumulative ack covers; the newest frame it covers, if sent once, is an RTT sample. Returns
+        the frames it acked."""
         acked = self.sender.take_ack(ack, now_s)
         if acked:
+            self._refused.difference_update(entry.cmd_id for entry in acked)
             self.rtt.clear_back_off()
             self._progress_s = now_s
         if acked and acked[-1].transmissions == 1:
             self.rtt.sample(now_s - acked[-1].sent_s)  # sent once: a clean round trip
-        return bool(acked)
+        return acked
 
-    def _on_repeated_ack(self, ack: int) -> None:
-        """An ACK that acks nothing new: the board read a reliable frame it could not take, a later one than it
-        expects (the oldest unacked frame, sent once, was lost on the way), so go back N now instead of a probe's
-        round trip later (TCP's fast retransmit; once per transmission of that frame)."""
-        oldest = self.sender.window.oldest
-        if oldest is None or oldest.transmissions != 1 or (oldest.seq - 1) % protocol.SEQ_MOD != ack:
-            return
-        key = (oldest.seq, oldest.transmissions)
-        if key != self._fast_retransmit_key:
-            self._fast_retransmit_key = key
-            self.sender.resend_all()
+    def _ask_how_far_read(self, acked: list[Pending]) -> None:
+        """A frame without a byte count (a DONE, a STATUS) acked frames, the newest of them sent more than once: its
+        last copy still counts in flight, since the ack may come from an earlier copy. If frames wait for that room,
+        ask now (the PONG's count says whether the board read it) instead of waiting for a later ACK."""
+        newest = acked[-1]
+        if newest.transmissions > 1 and self.sender.has_waiting and self.questions.query_order < newest.sent_order:
+            self.send_ping()
 
-    def _on_pong(self, token: str, now_s: float) -> None:
-        """A PONG gives a clean RTT sample, and proves a loss: the board saw the oldest frame's last
-        transmission before this PING, yet its ack (already taken) does not cover it."""
-        sent = self.questions.pong(token, now_s)
+    def _on_pong(self, fields: list[str], ack: int, now_s: float) -> None:
+        """A PONG gives a clean RTT sample, pins how far the board has read (its PING was written once), and with
+        that shows which frames were lost (see :meth:`_on_reads`)."""
+        sent = self.questions.pong(fields[0], now_s)
         if sent is None:
             return
         self.sender.flight.read_up_to(sent.order, now_s)
         self.rtt.sample(now_s - sent.sent_s)
-        oldest = self.sender.window.oldest
-        # Order by frames written, not by time: on a virtual clock a PING written just before the oldest frame
-        # has the same timestamp, and its PONG (whose ack cannot cover that frame) would fake a loss.
-        if oldest is None or not oldest.transmissions or sent.order < oldest.sent_order:
+        self._pin_reads(sent, fields)
+        if len(fields) > 2:
+            self._done_up_to(protocol.parse_uint(fields[2], protocol.MAX_CMD_ID))
+        self._on_reads(fields[1:2] + fields[3:4], ack, now_s)
+
+    def _pin_reads(self, sent: PingSent, fields: list[str]) -> None:
+        """Pin the board's byte count to ours with the PONG (``fields``) of the PING ``sent``."""
+        rx_count = protocol.parse_uint(fields[1], protocol.SEQ_MOD - 1) if len(fields) > 1 else -1
+        if rx_count >= 0:
+            self.reads.pin(sent.end_offset, rx_count)
+
+    def _on_reads(self, fields: list[str], ack: int, now_s: float) -> None:
+        """An ACK or PONG said how far the board had read (``fields``: rx_count and, if any frame is kept, held)
+        and, in ``ack``, what it took: the bytes before that leave flight, and every unacked frame whose last copy
+        it had read, yet neither took nor keeps, was lost and goes again at once (selective repeat: a loss costs
+        about one frame's time on the line instead of a timeout)."""
+        rx_count = protocol.parse_uint(fields[0], protocol.SEQ_MOD - 1) if fields else -1
+        mask = protocol.parse_uint(fields[1], protocol.SEQ_MOD - 1) if len(fields) > 1 else 0
+        read_to = self.reads.host_offset(rx_count, self.sender.bytes_written) if rx_count >= 0 and mask >= 0 else None
+        if read_to is None:
             return
-        key = (oldest.seq, oldest.transmissions)
-        if key != self._fast_retransmit_key:
-            self._fast_retransmit_key = key
-            self.sender.resend_all()
+        self.sender.flight.read_through(read_to, now_s)
+        held = {(ack + 2 + bit) % protocol.SEQ_MOD for bit in range(mask.bit_length()) if mask >> bit & 1}
+        lost = [
+            entry
+            for entry in self.sender.window.pending()
+            if entry.transmissions
+            and entry.end_offset <= read_to
+            and entry.seq not in held
+            and entry.cmd_id not in self._refused
+        ]
+        if lost:
+            self.sender.resend(lost)
 
     def _on_status(self, status: Status, now_s: float) -> None:
         """Keep a STATUS; a new boot id is a reset."""
@@ -544,9 +615,10 @@ class LinkCore:
     def _on_error(self, fields: list[str]) -> None:
         """Queue a board ERROR to be raised at the end of this service round (flow-control codes excepted)."""
         code = fields[0] if fields else "?"
-        if code in _QUIET_ERRORS:
-            return
         cmd_id = protocol.parse_uint(fields[1], protocol.MAX_CMD_ID) if len(fields) > 1 else -1
+        if code in _QUIET_ERRORS:
+            self._refused.add(cmd_id)  # not lost: sent again on the resend timeout, when the queue has room
+            return
         text = for_people(",".join(fields[2:]))
         where = f" for command {cmd_id}" if cmd_id > 0 else ""
         message = f"board refused{where}: {code}: {text}"
@@ -563,14 +635,27 @@ class LinkCore:
         """Retransmit on timeout, probe an overdue ack, send a heartbeat when idle, and give up after the
         silence bound."""
         now_s = self.clock.now_s()
-        self.sender.flight.expire(now_s, self.resend_timeout_s())
+        self.sender.flight.expire(now_s, self._lifetimes())
         due = self._deadlines()
         oldest = self.sender.window.oldest
         if oldest is not None and now_s >= due.retransmit_s:
             self.rtt.back_off()
+            self._refused.clear()
             self.sender.resend_all()
         else:
             self.sender.flush()  # what waited for room (after a resend timeout, the window is resent from its start)
+        oldest = self.sender.window.oldest
+        oldest_unread = self.sender.flight.oldest_order
+        if (
+            oldest is not None
+            and not oldest.transmissions
+            and oldest_unread is not None
+            and self.questions.query_order < oldest_unread
+        ):
+            # A frame waits for room, every frame sent is acked (no ACK is coming that says how far the board read:
+            # the one that would have was lost, and a DONE's ack proves no resent copy read), and no question asked
+            # since the oldest frame counted in flight: a PONG tells, a round trip from now, not at its expiry.
+            self.send_ping()
         if oldest is not None and now_s >= due.probe_s and now_s < due.retransmit_s:
             # Not acked as soon as expected: a PING now tells at once whether it was lost (see _on_pong).
             self._probe_key = (oldest.seq, oldest.transmissions)
@@ -616,6 +701,7 @@ class LinkCore:
         if kind in (protocol.STATUS, protocol.PING):
             self.questions.asked(kind == protocol.STATUS, order, self.clock.now_s())
         self._transmit(frame)
+        self._question_arrives_s = self.sender.line_done_s()
         return True
 
     def wait_acked(self, entry: Pending) -> None:
@@ -657,9 +743,10 @@ class LinkCore:
     def send_ping(self) -> str:
         """Send a PING with a fresh token and remember when; returns the token."""
         token = self.questions.new_ping_token()
-        sent = PingSent(self.clock.now_s(), self.sender.next_order)
+        sent_s = self.clock.now_s()
+        order = self.sender.next_order
         if self.send_immediate(protocol.PING, [token]):
-            self.questions.ping_sent(token, sent)
+            self.questions.ping_sent(token, PingSent(sent_s, order, self.sender.bytes_written))
         return token
 
     def ask_status(self) -> None:

@@ -20,10 +20,12 @@ MAX_PINGS = 32
 
 
 class PingSent(NamedTuple):
-    """A PING awaiting its PONG: when it was written (s) and its order among the frames written."""
+    """A PING awaiting its PONG: when it was written (s), its order among the frames written, and where it ends in
+    the bytes the host has written (see :mod:`hanoibot.link.board_reads`)."""
 
     sent_s: float
     order: int
+    end_offset: int = 0
 
 
 class Questions:

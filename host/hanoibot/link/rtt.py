@@ -2,7 +2,7 @@
 
 Only frames acked after a single transmission give samples (Karn's rule: the ack of a resent frame cannot be
 matched to one transmission). A timeout doubles the RTO; an ack that makes progress clears the doubling (as
-Linux TCP does), since go-back-N resends so much on a noisy line that clean samples become rare. Back-off stops at
+Linux TCP does), since frames resend so often on a noisy line that clean samples become rare. Back-off stops at
 ``max_rto_s``; the measured timeout may go higher, up to ``max_measured_rto_s``: a board that answers slowly (a busy
 chip) is waited for as long as it takes, not asked again before it could have answered.
 """

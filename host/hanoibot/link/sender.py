@@ -1,10 +1,11 @@
-"""The sending half of the link: the go-back-N window of reliable frames, their (re)sending as room in flight
-allows, and the count of bytes written and not yet known read.
+"""The sending half of the link: the window of reliable frames, their (re)sending as room in flight allows, and
+the count of bytes written and not yet known read.
 
 :class:`Sender` numbers every frame written (its *order*), so an answer can prove which frames the board has read
 (see :mod:`hanoibot.link.flight`). Reliable frames wait in a queue until the bytes in flight leave room for them
-and for one question (a PING or STATUS must always be askable); go-back-N resends every unacked frame, oldest
-first, through the same queue. Writing is the caller's: ``write(frame)`` puts bytes on the port.
+and for one question (a PING or STATUS must always be askable); a frame the board shows lost is resent alone
+(:meth:`Sender.resend`), a resend timeout resends every unacked frame, oldest first (:meth:`Sender.resend_all`),
+both through the same queue. Writing is the caller's: ``write(frame)`` puts bytes on the port.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from .flight import UnreadBytes
+from .flight import Lifetimes, UnreadBytes
 from .window import Pending, SendWindow
 
 #: Bytes of the longest PING or STATUS request: room in flight reliable frames leave free, so that the board can
@@ -52,17 +53,22 @@ class Sender:
         return self.frames_written + 1
 
     @property
+    def bytes_written(self) -> int:
+        """Bytes written so far: where the last frame written ends in the host's byte numbering."""
+        return self.flight.bytes_written
+
+    @property
     def has_waiting(self) -> bool:
         """True while reliable frames wait for room in flight."""
         return bool(self._to_send)
 
-    def write(self, frame: bytes) -> int:
-        """Write one frame now (reliable or not) and count it in flight; returns its order."""
+    def write(self, frame: bytes, *, reliable: bool = False) -> int:
+        """Write one frame now and count it in flight (a ``reliable`` one until proved read); returns its order."""
         self._write(frame)
         now_s = self._now_s()
         self.last_write_s = now_s
         self.frames_written += 1
-        self.flight.written(self.frames_written, len(frame), now_s)
+        self.flight.written(self.frames_written, len(frame), now_s, reliable=reliable)
         self._line_free_s = max(self._line_free_s, now_s) + len(frame) * self.line_byte_s
         return self.frames_written
 
@@ -91,6 +97,13 @@ class Sender:
             self._to_send.popleft()
             self._send(entry)
 
+    def resend(self, lost: Sequence[Pending]) -> None:
+        """Send the frames ``lost`` again (the board read their last copies and did not take them), in seq order
+        with whatever already waits, as room in flight allows."""
+        waiting = set(map(id, self._to_send)) | set(map(id, lost))
+        self._to_send = deque(entry for entry in self.window.pending() if id(entry) in waiting)
+        self.flush()
+
     def resend_all(self) -> None:
         """Go back N: send every unacked frame again, oldest first, as room in flight allows."""
         self._to_send.clear()
@@ -109,19 +122,19 @@ class Sender:
         """True if ``entry`` is next in line for room to be (re)sent."""
         return bool(self._to_send) and self._to_send[0] is entry
 
-    def room_s(self, nbytes: int, rto_s: float) -> float:
+    def room_s(self, nbytes: int, lives: Lifetimes) -> float:
         """When ``nbytes`` more may be written, in s: -inf if they fit in flight now (never "now": a wall clock
-        moves on while the timers are computed), else when the oldest frame in flight expires (more room may come
-        sooner, with an answer)."""
+        moves on while the timers are computed), else when the first question in flight expires (inf if none is:
+        room comes with an answer), see :meth:`UnreadBytes.expire`."""
         if self.flight.has_room(nbytes):
             return -math.inf
-        return self.flight.oldest_expires_s(rto_s)
+        return self.flight.oldest_expires_s(lives)
 
-    def flush_due_s(self, rto_s: float) -> float:
+    def flush_due_s(self, lives: Lifetimes) -> float:
         """When the next waiting frame will have room, in s (inf when none waits)."""
         if not self._to_send:
             return math.inf
-        return self.room_s(len(self._to_send[0].frame) + QUERY_BYTES, rto_s)
+        return self.room_s(len(self._to_send[0].frame) + QUERY_BYTES, lives)
 
     def restart(self, first_seq: int, *, ack: int) -> None:
         """After a SYNC: renumber the unacked frames from ``first_seq`` and queue them to be sent as room allows."""
@@ -142,5 +155,6 @@ class Sender:
         entry.transmissions += 1
         entry.sent_s = self._now_s()
         entry.sent_order = self.next_order
-        self.write(entry.frame)
+        self.write(entry.frame, reliable=True)
         entry.arrives_s = self.line_done_s()
+        entry.end_offset = self.bytes_written

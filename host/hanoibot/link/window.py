@@ -1,4 +1,5 @@
-"""The host's send window of go-back-N: reliable frames sent and not yet acked, in seq order.
+"""The host's send window: reliable frames sent and not yet acked, in seq order (resent one by one when the board
+shows them lost, all from the oldest on a resend timeout).
 
 The board acks cumulatively with the seq of the last frame it took in order. Sequence numbers count modulo
 :data:`hanoifw.protocol.SEQ_MOD`. After a SYNC the board expects SYNC's seq + 1, so :meth:`SendWindow.restart`
@@ -17,12 +18,13 @@ class Pending:
     """One reliable frame in flight: its seq, what it says, when it was last sent (s), when that copy will have
     reached the board's end of the line (``arrives_s``: later on a slow line with bytes queued before it) and, as
     ``sent_order``, the number of frames the host had written by then, that frame included (orders frames sent in
-    one instant)."""
+    one instant) and, as ``end_offset``, where that copy ends in the bytes the host has written."""
 
     __slots__ = (
         "acked",
         "arrives_s",
         "cmd_id",
+        "end_offset",
         "fields",
         "frame",
         "kind",
@@ -41,6 +43,7 @@ class Pending:
         self.sent_s = 0.0
         self.arrives_s = 0.0
         self.sent_order = 0
+        self.end_offset = 0
         self.transmissions = 0
         self.acked = False
 
@@ -63,7 +66,7 @@ class SendWindow:
 
     @property
     def oldest(self) -> Pending | None:
-        """The first unacked frame (the one go-back-N resends from), or None."""
+        """The first unacked frame (the one a resend timeout resends from), or None."""
         return self._pending[0] if self._pending else None
 
     def pending(self) -> list[Pending]:
