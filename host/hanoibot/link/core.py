@@ -299,8 +299,10 @@ class LinkCore:
                 damaged = self._damaged_lines()
                 while hello is None and self.clock.now_s() - now_s < self.resend_timeout_s():
                     hello = self._read_hello(sync_seq)
-                if hello is None and self._damaged_lines() == damaged:
-                    self.rtt.back_off()  # silence: maybe a slow board; a spoiled answer shows it answers in time
+                    if hello is None and any(line.startswith(b"HELLO,") for line in self._reader.spoiled):
+                        break  # the answer came spoiled (a long frame, on a noisy line): ask again at once
+                if hello is None and self._damaged_lines() == damaged and self._heard_s < now_s:
+                    self.rtt.back_off()  # silence: maybe a slow board; any line from it shows it answers in time
         finally:
             self._handshaking = False
         if attempts == 1 or self.rtt.srtt_s is None:
@@ -320,6 +322,7 @@ class LinkCore:
         hello: Hello | None = None
         for kind, seq, ack, fields in self._reader.feed(self._read(wait=True)):
             self._board_seq = seq
+            self._heard_s = self.clock.now_s()
             if kind == protocol.HELLO and ack == sync_seq and hello is None:
                 hello = parse_hello(fields)
             elif kind == protocol.PONG and fields:
