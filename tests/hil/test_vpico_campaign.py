@@ -8,10 +8,10 @@ the default robot's (the same paths in half the wall time).
 
 Both seeds are in make test-vpico (by hand). Seed 12 was in CI's covering set (make test) until 2026-12-02: since
 the on-peg share went from 0.65 to 0.67 (2026-12-01) it collides in about a third of its runs here ("held disk hits
-peg" on a lift: 2 of 5 runs with the link of 2026-12-01, 2 of 9 with protocol 4), while hundreds of randomized
-worlds at 0.67 on sim:// are clean. The chip here runs at a sixth of a Pico's speed and the joints twice as fast as
-the robot's, so its control steps come late while the servos move twice as far between them; the on-peg error
-stack (docs/margins.md) has no term for a late step. Seed 11 collided once in a fresh-clone run (session 9).
+peg" on a lift: 2 of 5 runs with the link of 2026-12-01, 2 of 9 with protocol 4; 1 of 5 at the robot's own joint
+speeds), while the same world on sim:// is clean and so are hundreds of randomized worlds at 0.67. The cause is not
+found; the chip here runs at a sixth of a Pico's speed, so its control steps come late, and the on-peg error stack
+(docs/margins.md) has no term for a late step. Seed 11 collided once in a fresh-clone run (session 9).
 """
 
 from __future__ import annotations
