@@ -4,8 +4,34 @@ on a virtual clock, which stands still while nothing blocks), and a clean link n
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from hanoibot.link.session import Session
+
+
+@contextmanager
+def core_recording_writes(*, board_hears: bool = True) -> Iterator[tuple[Any, list[bytes]]]:
+    """An open link core on a quiet sim:// board and every frame it writes from now on (which the board never sees
+    unless ``board_hears``); closed afterwards."""
+    from hanoibot.link.core import LinkCore
+
+    core = LinkCore("sim://?world=0&seed=3")
+    core.open()
+    try:
+        port: Any = core.port
+        written: list[bytes] = []
+        original_write = port.write
+
+        def write(data: bytes) -> int:
+            written.append(bytes(data))
+            return int(original_write(data)) if board_hears else len(data)
+
+        port.write = write
+        yield core, written
+    finally:
+        core.close()
 
 
 def test_reopening_over_a_lossy_wire_finishes() -> None:
@@ -50,7 +76,6 @@ def test_a_clean_link_needs_no_retransmission() -> None:
 def test_a_lost_frame_is_resent_alone_and_at_once_while_the_board_keeps_the_one_after_it() -> None:
     # The board keeps a frame that comes ahead of a lost one and acks with its old ack, how far it read and which
     # frame it keeps: the host resends only the lost frame, a round trip sooner than a probe's PONG would say.
-    from typing import Any
 
     from hanoibot.link.core import LinkCore
     from hanoifw import protocol
@@ -84,78 +109,44 @@ def test_a_lost_frame_is_resent_alone_and_at_once_while_the_board_keeps_the_one_
 def test_a_lost_board_frame_is_no_reason_to_ask_for_a_status() -> None:
     # A gap in the board's seqs on a frame that acks our frames is frames lost on the line, not a reboot: the long
     # STATUS that asking costs would crowd a noisy line. A gap with an ack that is not ours still asks.
-    from typing import Any
-
-    from hanoibot.link.core import LinkCore
     from hanoifw import protocol
 
-    core = LinkCore("sim://?world=0&seed=3")
-    core.open()
-    try:
-        port: Any = core.port
-        written: list[bytes] = []
-        original_write = port.write
-
-        def write(data: bytes) -> int:
-            written.append(bytes(data))
-            return int(original_write(data))
-
-        port.write = write
+    with core_recording_writes() as (core, written):
         board_seq = core._rx_ack()
         ours = core.watch.acked_seq
         core._on_frame(protocol.DONE, (board_seq + 3) % protocol.SEQ_MOD, ours, ["0"])
         assert not core.watch.suspect_reset and not any(frame.startswith(b"STATUS") for frame in written)
         core._on_frame(protocol.DONE, (board_seq + 9) % protocol.SEQ_MOD, (ours + 999) % protocol.SEQ_MOD, ["0"])
         assert core.watch.suspect_reset and any(frame.startswith(b"STATUS") for frame in written)
-    finally:
-        core.close()
 
 
 def test_a_spoiled_answer_while_frames_wait_for_room_is_asked_about_at_once() -> None:
     # Frames wait for room behind frames the board has read (every answer that would say so is lost): a spoiled
     # line from the board is that answer, and no later one is coming. A PING goes at once, not a probe time later;
     # a spoiled line that still reads DONE answered nothing, and nothing is asked for it.
-    from typing import Any
-
-    from hanoibot.link.core import LinkCore
     from hanoifw import protocol
 
-    core = LinkCore("sim://?world=0&seed=3")
-    core.open()
-    try:
-        port: Any = core.port
-        written: list[bytes] = []
-        port.write = lambda data: written.append(bytes(data)) or len(data)  # the board never sees them
+    with core_recording_writes(board_hears=False) as (core, written):
         for _ in range(16):
             core.rtt.sample(0.5)  # round trips of half a second: no probe timer is due within this test
         while not core.sender.has_waiting:
             core.sender.add(protocol.CLEAR, [], ack=0)
         sent = len(written)
         for spoiled, asks in ((b"DONE,77,1,5*00000000\n", False), (b"ACK,77,1,5*00000000\n", True)):
-            core._read = lambda wait, line=spoiled: line  # type: ignore[method-assign]
+            core._read = lambda wait, line=spoiled: line
             damaged = core._damaged_lines()
             core.service(wait=False)
             assert core._damaged_lines() == damaged + 1
             asked = [frame for frame in written[sent:] if frame.startswith(b"PING")]
             assert bool(asked) is asks, (spoiled, written[sent:])
-    finally:
-        core.close()
 
 
 def test_when_nothing_more_is_in_flight_a_lost_board_frame_is_asked_about_with_a_ping() -> None:
     # A DONE may be among the board frames lost, and with nothing in flight no later frame would say it: a PING's
     # PONG carries last_done_cmd (a STATUS, long and often spoiled on a noisy line, is not asked).
-    from typing import Any
-
-    from hanoibot.link.core import LinkCore
     from hanoifw import protocol
 
-    core = LinkCore("sim://?world=0&seed=3")
-    core.open()
-    try:
-        port: Any = core.port
-        written: list[bytes] = []
-        port.write = lambda data: written.append(bytes(data)) or len(data)
+    with core_recording_writes(board_hears=False) as (core, written):
         core.note_move_sent(7)  # MOVE 7 is acked and runs; its DONE will be lost
         board_seq = core._rx_ack()
         core._on_frame(protocol.ACK, (board_seq + 2) % protocol.SEQ_MOD, core.watch.acked_seq, ["999"])
@@ -164,5 +155,3 @@ def test_when_nothing_more_is_in_flight_a_lost_board_frame_is_asked_about_with_a
         fields = [token, "999", "7"]  # the PONG: token, bytes read, last done
         core._on_frame(protocol.PONG, (board_seq + 3) % protocol.SEQ_MOD, core.watch.acked_seq, fields)
         assert core.last_done_cmd == 7 and core.unfinished_cmds() == ()
-    finally:
-        core.close()

@@ -11,9 +11,9 @@ def test_a_pong_answers_its_own_ping_once() -> None:
     questions = Questions(heartbeat_s=0.075, status_every_s=0.25)
     token = questions.new_ping_token()
     questions.asked(False, order=3, now_s=1.0)
-    questions.ping_sent(token, PingSent(1.0, 3))
+    questions.ping_sent(token, PingSent(1.0, 3, 40))
     assert questions.pong("no such token", 1.01) is None
-    assert questions.pong(token, 1.02) == PingSent(1.0, 3)
+    assert questions.pong(token, 1.02) == PingSent(1.0, 3, 40)
     assert questions.pong(token, 1.03) is None, "a duplicated PONG proves nothing more"
     assert questions.take_pong_rtt_s(token) == pytest.approx(0.02)
     assert questions.answered_order == 3
@@ -23,7 +23,7 @@ def test_only_the_last_pings_are_remembered() -> None:
     questions = Questions(heartbeat_s=0.075, status_every_s=0.25)
     tokens = [questions.new_ping_token() for _ in range(MAX_PINGS + 1)]
     for order, token in enumerate(tokens):
-        questions.ping_sent(token, PingSent(0.0, order))
+        questions.ping_sent(token, PingSent(0.0, order, 30 * order))
         questions.new_ping_token()
     assert questions.pong(tokens[0], 1.0) is None and questions.pong(tokens[-1], 1.0) is not None
 
@@ -41,7 +41,7 @@ def test_only_a_status_after_a_pings_pong_counts_as_made_after_that_ping() -> No
     questions = Questions(heartbeat_s=0.075, status_every_s=0.25)
     questions.asked(True, order=1, now_s=0.0)  # a heartbeat's STATUS request
     token = questions.new_ping_token()
-    questions.ping_sent(token, PingSent(0.1, 2))
+    questions.ping_sent(token, PingSent(0.1, 2, 60))
     questions.asked(True, order=3, now_s=0.1)
     assert not questions.status_came_after_pong(token), "no PONG yet"
     questions.status_came(0.2)  # the heartbeat's answer, made before the board read the PING

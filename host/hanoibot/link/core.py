@@ -647,7 +647,6 @@ class LinkCore:
             self.sender.resend_all()
         else:
             self.sender.flush()  # what waited for room (after a resend timeout, the window is resent from its start)
-        oldest = self.sender.window.oldest
         oldest_unread = self.sender.flight.oldest_order
         if (
             oldest is not None

@@ -25,7 +25,7 @@ class PingSent(NamedTuple):
 
     sent_s: float
     order: int
-    end_offset: int = 0
+    end_offset: int
 
 
 class Questions:
