@@ -21,17 +21,26 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is
 
 SCRIPT = """
 import { PCA9685 } from %(model)s;
-const { transactions, reads } = JSON.parse(process.argv[1]);
+const { transactions, reads, times_ns, read_at_ns } = JSON.parse(process.argv[1]);
 const chip = new PCA9685();
-for (const bytes of transactions) { chip.start(); for (const b of bytes) chip.write(b); }
-const out = { pulses: [], reads: [] };
-for (let n = 0; n < 16; n++) out.pulses.push(chip.pulseUs(n));
+transactions.forEach((bytes, i) => {
+  const t = times_ns[i];
+  chip.start(t); for (const b of bytes) chip.write(b, t); chip.stop(t);
+});
+const out = { pulses: [], reads: [], since_ns: 0 };
+for (let n = 0; n < 16; n++) out.pulses.push(chip.pulseUs(n, read_at_ns));
+out.since_ns = chip.outputsSinceNs;
+out.cycle_ns = chip.cycleNs();
+out.origin_ns = chip.cycleOriginNs;
 for (const [reg, count] of reads) {
-  chip.start(); chip.write(reg); chip.start();
+  chip.start(read_at_ns); chip.write(reg, read_at_ns); chip.start(read_at_ns);
   const got = []; for (let i = 0; i < count; i++) got.push(chip.read()); out.reads.push(got);
 }
 console.log(JSON.stringify(out));
 """
+#: Transactions replayed 1 ms of emulated time apart; pulses are read back long after (every cycle has ended).
+STEP_NS = 1_000_000
+LATER_NS = 10**12
 
 
 class RecordingI2C:
@@ -51,10 +60,19 @@ class RecordingI2C:
             buf[i] = power_on.get(register + i, 0)
 
 
-def run_model(transactions: list[list[int]], reads: list[tuple[int, int]] = ()) -> dict:
+def run_model(
+    transactions: list[list[int]],
+    reads: list[tuple[int, int]] = (),
+    *,
+    times_ns: list[int] | None = None,
+    read_at_ns: int = LATER_NS,
+) -> dict:
+    """Replay ``transactions`` (at ``times_ns``, default 1 ms apart) into the JS model; read back at ``read_at_ns``."""
     script = SCRIPT % {"model": json.dumps(MODEL.as_uri())}
+    times = times_ns if times_ns is not None else [k * STEP_NS for k in range(len(transactions))]
+    arg = {"transactions": transactions, "reads": reads, "times_ns": times, "read_at_ns": read_at_ns}
     result = subprocess.run(
-        ["node", "--input-type=module", "-e", script, json.dumps({"transactions": transactions, "reads": reads})],
+        ["node", "--input-type=module", "-e", script, json.dumps(arg)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -101,3 +119,26 @@ def test_auto_increment_rolls_over_as_the_datasheet_says() -> None:
 def test_all_led_registers_write_every_output() -> None:
     out = run_model([[0x00, 0x20], [0xFA, 0x00, 0x00, 0x00, 0x02]])
     assert out["pulses"] == [pytest.approx(512 * (0x1E + 1) / 25.0)] * 16
+
+
+def test_new_pulses_take_effect_together_at_the_end_of_the_chip_s_own_cycle() -> None:
+    """Datasheet 7.3.1 (OCH = 0): LEDn_ON/OFF written in a transaction take effect at the end of the PWM cycle in
+    which its STOP came, for every output at once; the counter runs from the oscillator's wake (SLEEP cleared, plus
+    its 500 us settling time), one cycle every 4096 (PRE_SCALE + 1) / 25 MHz, and a pulse is whole counts."""
+    wake = [[0xFE, 121], [0x00, 0x20]]  # 50 Hz (PRE_SCALE 121), then wake with auto-increment
+    first = [0x06, 0, 0, 0x33, 0x01, 0, 0, 0x66, 0x01]  # LED0 OFF at 307 counts, LED1 at 358
+    second = [0x06, 0, 0, 0x66, 0x01, 0, 0, 0x33, 0x01]  # swapped
+    cycle_ns = 4096 * 122 / 25e6 * 1e9
+    wake_ns, first_ns = 0, 3_000_000
+    origin_ns = wake_ns + 500_000
+    second_ns = origin_ns + 2 * cycle_ns - 50_000  # 50 us before the end of the second cycle
+    times = [wake_ns, wake_ns, first_ns, round(second_ns)]
+    count_us = 122 / 25.0  # 4.88 us
+    before = run_model([*wake, first, second], times_ns=times, read_at_ns=round(second_ns) + 10_000)
+    assert before["origin_ns"] == origin_ns and before["cycle_ns"] == pytest.approx(cycle_ns)
+    assert before["pulses"][:2] == [pytest.approx(307 * count_us), pytest.approx(358 * count_us)]  # first, latched
+    assert before["since_ns"] == pytest.approx(origin_ns + cycle_ns)  # at the end of the cycle it was written in
+    after = run_model([*wake, first, second], times_ns=times, read_at_ns=round(origin_ns + 2 * cycle_ns) + 1)
+    assert after["pulses"][:2] == [pytest.approx(358 * count_us), pytest.approx(307 * count_us)]  # both at once
+    assert after["since_ns"] == pytest.approx(origin_ns + 2 * cycle_ns)
+    assert 1498 < after["pulses"][1] < 1499 and (after["pulses"][1] / count_us) == pytest.approx(307)  # whole counts
