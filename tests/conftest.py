@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Iterator
 
 import pytest
+import vpico_checks
 from hypothesis import HealthCheck, settings
 from link_checks import Transport, open_transport
 
@@ -65,3 +66,18 @@ def link_transport(request: pytest.FixtureRequest) -> Iterator[Transport]:
 def port_url(link_transport: Transport) -> str:
     """The port URL of the transport under test."""
     return link_transport.url
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Each test starts with no virtual-Pico URL made."""
+    vpico_checks.URLS_MADE.clear()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    """A failing virtual-Pico test on chip time names the URLs that replay it exactly (their seeds included)."""
+    report: pytest.TestReport = yield
+    if report.failed and vpico_checks.URLS_MADE:
+        report.sections.append(("replay on the virtual Pico", "\n".join(dict.fromkeys(vpico_checks.URLS_MADE))))
+    return report

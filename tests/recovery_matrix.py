@@ -22,12 +22,14 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from cli_runner import HANOIBOT, ArmedCommand, hanoibot
 from hanoibot.sim.spawn import EmulatorProcess
+from hanoibot.sim.vpico.attach import ChipTimeControl
 from world_events import bad_events, disks_after
 
 ROWS = ("done", "fault", "stopped", "ctrl-c twice", "estopped", "killed")
@@ -39,20 +41,26 @@ CELLS = [(row, column) for row in ROWS for column in COLUMNS if column != "run" 
 #: How each row's run process exits.
 ROW_EXIT = {"done": 0, "fault": 1, "stopped": 130, "ctrl-c twice": 130, "estopped": 1, "killed": -signal.SIGKILL}
 PEGS = "ABC"
+#: On chip time, a stopping row stops the run this long after the pick it waits for (s of the chip's time): the disk
+#: is lifted off its peg.
+HOLD_AFTER_PICK_S = 0.2
 
 
 @dataclass
 class Bench:
     """Where a cell runs: ``emulator`` (its port and event log), ``disks`` (where the disks are as the cell
     starts: a peg letter per disk, smallest first), ``bound_s`` (wall-clock bound on every command, in s),
-    ``stop_at_pick`` (the stopping rows stop the run once the world has logged that many picks) and ``config``
-    (the robot config file the emulator and every command use; None: the default robot)."""
+    ``stop_at_pick`` (the stopping rows stop the run once the world has logged that many picks), ``config``
+    (the robot config file the emulator and every command use; None: the default robot) and ``chip_time`` (the
+    emulator is a virtual Pico on chip time, ``--chip-time``: a stopping row holds the run at the pick in the
+    chip's time, then stops it there, the same moment on every run)."""
 
     emulator: EmulatorProcess
     disks: str
     bound_s: float
     stop_at_pick: int
     config: str | None = None
+    chip_time: bool = False
 
     @property
     def port_args(self) -> list[str]:
@@ -94,6 +102,13 @@ def wait_for_picks(bench: Bench, seen: int, count: int, run: subprocess.Popen[st
     raise AssertionError(f"the run did not pick {count} disks within {bench.bound_s:g} s")
 
 
+def release_after_a_moment(control: ChipTimeControl | None) -> None:
+    """Let a held run go on (chip time), once the signal just sent to it has surely been taken (wall time)."""
+    if control is not None:
+        time.sleep(0.3)
+        control.release()
+
+
 def end_run(bench: Bench, row: str, journal: Path) -> None:
     """Play a journaled run from ``bench.disks`` (told another board for ``fault``) and end it as ``row`` says."""
     board = fault_board(bench.disks) if row == "fault" else bench.disks
@@ -111,6 +126,10 @@ def end_run(bench: Bench, row: str, journal: Path) -> None:
     seen = len(bench.emulator.events())
     # The e-stop's process is armed ahead, so that it lands while the disk is carried however loaded the machine.
     estop = ArmedCommand("estop", *bench.port_args, timeout_s=bench.bound_s) if row == "estopped" else None
+    control = None
+    if bench.chip_time and row not in ("done", "fault"):
+        control = ChipTimeControl(bench.emulator.link_path)
+        control.hold("pick", bench.stop_at_pick, after_s=HOLD_AFTER_PICK_S)
     process = subprocess.Popen(
         [*HANOIBOT, *argv],
         stdin=subprocess.DEVNULL,
@@ -119,17 +138,29 @@ def end_run(bench: Bench, row: str, journal: Path) -> None:
         text=True,
     )
     try:
-        if row not in ("done", "fault"):
+        if control is not None:
+            control.wait_held(bench.bound_s, alive=lambda: process.poll() is None)
+        elif row not in ("done", "fault"):
             wait_for_picks(bench, seen, bench.stop_at_pick, process)
         if row == "ctrl-c twice":
             process.send_signal(signal.SIGINT)
+            release_after_a_moment(control)
             time.sleep(0.1)
             process.send_signal(signal.SIGINT)
         elif estop is not None:
+            # The run relays the e-stop between its link reads: a held run reads again only once released.
+            releasing = threading.Timer(0.5, release_after_a_moment, (control,)) if control is not None else None
+            if releasing is not None:
+                releasing.start()
             stopped = estop.fire()
+            if releasing is not None:
+                releasing.join()
             assert stopped.returncode == 0 and f"(pid {process.pid}) stopped the arm" in stopped.stdout, stopped
-        elif row in ("stopped", "killed"):
-            process.send_signal(signal.SIGINT if row == "stopped" else signal.SIGKILL)
+        elif row == "stopped":
+            process.send_signal(signal.SIGINT)
+            release_after_a_moment(control)
+        elif row == "killed":
+            process.send_signal(signal.SIGKILL)  # held or not: the host dies at that moment of the chip's time
         _out, err = process.communicate(timeout=bench.bound_s)
     finally:
         if process.poll() is None:
@@ -137,6 +168,8 @@ def end_run(bench: Bench, row: str, journal: Path) -> None:
             process.communicate()
         if estop is not None:
             estop.close()
+        if control is not None:
+            control.close()
     assert process.returncode == ROW_EXIT[row], f"{row}: exit {process.returncode}: {err}"
     if row == "done":
         goal = goal_for(board, "C") * len(board)

@@ -1,35 +1,56 @@
-"""Shared by the virtual-Pico tests: the chip's speed cap, and the skip for a machine that cannot even reach it.
+"""Shared by the virtual-Pico tests: URLs on chip time, waits in the chip's time, and the speed cap of the few tests
+that must run in real time.
 
-The emulated RP2040 runs at about 0.4x real time on a free core and at 0.1-0.3x on a busy two-core machine (CI).
-Host timing (the link's 1 s silence bound, its heartbeats and resend timeouts) is wall time, so on free-running
-chips a test would meet a different board on every machine. The timing-sensitive tests therefore cap the chip at
-1/:data:`CHIP_SLOW` of a real RP2040 (``vpico://?slow=K``, ``hanoibot emulate --pico --slow K``): chip time
-against host time is then the same on every machine that sustains the cap, and the host meets a board that slow
-through its own link policy (measured round trips, back-off), with the bounds a user's command has. Only a machine
-that stays well below the cap (busy speed under :data:`MIN_SPEED`) skips them, and the skip names the speed.
-``make test`` runs these tests alone, after the parallel run.
+Chip time (``vpico://``, the default): the chip runs in lockstep with the host and the world, and its emulated time
+is the host's clock, so a test meets the same board on every machine at any load; a slow machine makes it slower,
+never different. :func:`vpico_url` always gives a seed, so a failing test replays exactly: the URL is printed with
+the failure (``conftest.py``). Waits are counted in the chip's time (:func:`run_chip_until`).
+
+Real time (``hanoibot emulate --pico`` behind a pty, for a host in another process: mpremote, a person's pace, the
+console): the emulated RP2040 runs at about 0.4x real time on a free core and at 0.1-0.3x on a busy two-core
+machine, while the host's link bounds are wall time. Those tests cap the chip at 1/:data:`CHIP_SLOW` of a real
+RP2040 (``--slow``): chip time against host time is then the same on every machine that sustains the cap. Only a
+machine that stays well below the cap (busy speed under :data:`MIN_SPEED`) skips them, and the skip names the speed.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-#: The timing-sensitive virtual-Pico tests run the chip at most 1/CHIP_SLOW as fast as a real RP2040.
+#: The real-time virtual-Pico tests run the chip at most 1/CHIP_SLOW as fast as a real RP2040.
 CHIP_SLOW = 6
 #: Below this busy speed (a fraction of a real RP2040) the machine is too far below the cap: those tests skip.
 MIN_SPEED = 0.6 / CHIP_SLOW
 #: How long the speed probe's spinning board is timed, in s of wall time.
 _PROBE_S = 1.5
+#: The seed of every chip-time URL that does not name its own.
+DEFAULT_SEED = 1
 
 _measured: list[float] = []  # the machine's speed, measured once per test process
+#: Every chip-time URL made for the test that runs now (conftest.py prints them with a failure, to replay it).
+URLS_MADE: list[str] = []
 
 
 def vpico_url(**options: object) -> str:
-    """A ``vpico://`` URL with the chip capped at 1/CHIP_SLOW real speed and ``options`` (name=value) added."""
-    query = "&".join([f"slow={CHIP_SLOW}", *(f"{name}={value}" for name, value in options.items())])
-    return f"vpico://?{query}"
+    """A ``vpico://`` URL on chip time with ``options`` (name=value) and a seed (:data:`DEFAULT_SEED` unless
+    given): the same run on every machine, replayed exactly by the same URL."""
+    options.setdefault("seed", DEFAULT_SEED)
+    url = "vpico://?" + "&".join(f"{name}={value}" for name, value in options.items())
+    URLS_MADE.append(url)
+    return url
+
+
+def run_chip_until(pico: Any, predicate: Callable[[], bool], chip_s: float, what: str, step_s: float = 0.02) -> None:
+    """Run the driven virtual Pico ``pico`` in steps of ``step_s`` s of its time until ``predicate()``; fail naming
+    ``what`` once ``chip_s`` s of chip time passed without it."""
+    end_s = pico.time_s + chip_s
+    while not predicate():
+        assert pico.time_s < end_s, f"{what} did not happen within {chip_s:g} s of chip time"
+        pico.run_until(pico.time_s + step_s)
 
 
 def machine_speed() -> float:
@@ -50,9 +71,9 @@ def machine_speed() -> float:
 
 
 def require_machine_sustains_the_cap(min_speed: float = MIN_SPEED) -> None:
-    """Skip the calling test when this machine runs the virtual Pico below ``min_speed`` of a real RP2040 (default
-    :data:`MIN_SPEED`, for the cap of 1/CHIP_SLOW; a test with a cap of its own gives its own); the skip names
-    the measured speed."""
+    """Skip the calling real-time test when this machine runs the virtual Pico below ``min_speed`` of a real RP2040
+    (default :data:`MIN_SPEED`, for the cap of 1/CHIP_SLOW; a test with a cap of its own gives its own); the skip
+    names the measured speed."""
     speed = machine_speed()
     if speed < min_speed:
         pytest.skip(

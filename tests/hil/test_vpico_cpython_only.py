@@ -33,7 +33,8 @@ def firmware_with_cpython_only_call(tmp_path: Path) -> Path:
 
 def test_cpython_only_call_fails_on_the_virtual_pico(tmp_path: Path) -> None:
     folder = firmware_with_cpython_only_call(tmp_path)
-    with VirtualPico(files=files_on_flash(folder)) as pico, pytest.raises(BoardTraceback) as caught:
+    pico = VirtualPico(files=files_on_flash(folder), driven=True, seed=1)
+    with pico, pytest.raises(BoardTraceback) as caught:
         pico.wait_for_output(b"HELLO")
     traceback = caught.value.traceback
     assert traceback.startswith("Traceback (most recent call last):")

@@ -172,7 +172,6 @@ def test_jog_at_a_persons_pace_on_the_virtual_pico() -> None:
 
 
 def test_run_places_the_plans_disks_on_the_virtual_pico(tmp_path: Path) -> None:
-    require_machine_sustains_the_cap()
     config = speed_scaled_config(tmp_path, FASTER, gripper=False)  # see test_vpico_smoke.FASTER
     argv = ["run", "-n", "4", "--plain", "--port", vpico_url(), "--config", str(config)]
     done = hanoibot_in(user_env(tmp_path), *argv)

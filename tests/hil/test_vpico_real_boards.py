@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,25 +13,26 @@ import pytest
 from hanoibot.config import load_config
 from hanoibot.link.session import Session
 from hanoibot.run.robot import Robot
-from vpico_checks import require_machine_sustains_the_cap, vpico_url
+from vpico_checks import run_chip_until, vpico_url
 
 pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
 STAGGER_S = 0.2  # board_config.ENABLE_STAGGER_MS
 
 
-def wait_until(condition: object, session: Session, timeout_s: float = 120.0) -> None:
-    deadline_s = time.monotonic() + timeout_s
+def wait_until(condition: object, session: Session, timeout_s: float = 30.0) -> None:
+    """Serve the link in 20 ms steps of the chip's time until ``condition()``, for at most ``timeout_s`` of it."""
+    clock = session.clock
+    deadline_s = clock.now_s() + timeout_s
     while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline_s, "timed out"
+        assert clock.now_s() < deadline_s, "timed out"
         session.poll()
-        time.sleep(0.02)
+        clock.sleep(0.02)
 
 
 @contextlib.contextmanager
 def driven_pca9685() -> Iterator[tuple[Session, Any]]:
     """A session with the virtual Pico, servos on a PCA9685, configured and every output pulsing."""
-    require_machine_sustains_the_cap()
     with Session(vpico_url(world=0, servo="pca9685")) as session:
         pico = session.port.pico  # type: ignore[union-attr]
         session.configure(*Robot("sim://", load_config()).limits())
@@ -42,7 +42,6 @@ def driven_pca9685() -> Iterator[tuple[Session, Any]]:
 
 @pytest.mark.parametrize("servo", [pytest.param("pwm", marks=pytest.mark.vpico_cover), "pca9685"])  # make test: pwm
 def test_shipped_firmware_staggers_the_enable_and_releases_every_output_on_a_dead_rail(servo: str) -> None:
-    require_machine_sustains_the_cap()
     config = load_config()
     with Session(vpico_url(world=0, servo=servo)) as session:
         pico = session.port.pico  # type: ignore[union-attr]
@@ -77,14 +76,14 @@ def test_a_status_asked_after_the_rail_dies_is_not_an_older_answer_still_on_its_
     with driven_pca9685() as (session, pico):
         last_line = pico.output_since_boot().rstrip(b"\n").rsplit(b"\n", 1)[-1]
         session.core.ask_status()  # as a heartbeat does; the session reads nothing from here on until status()
-        deadline_s = time.monotonic() + 60.0
+        deadline_s = pico.time_s + 5.0
         while True:  # until the board's answer (a STATUS, each with its own seq) is its latest line, unread
             output = pico.output_since_boot()
             line = output.rstrip(b"\n").rsplit(b"\n", 1)[-1]
             if output.endswith(b"\n") and line.startswith(b"STATUS,") and line != last_line:
                 break
-            assert time.monotonic() < deadline_s, "the board did not answer the STATUS request"
-            time.sleep(0.005)
+            assert pico.time_s < deadline_s, "the board did not answer the STATUS request"
+            pico.run_until(pico.time_s + 0.005, stop_on_output=True)
         assert b",on," in line  # that answer was made while the rail was still on
         pico.set_rail_powered(False)  # GP22 low before any byte asked after this reaches the board
         status = session.status()
@@ -100,10 +99,7 @@ def test_a_pca9685_keeps_its_pulses_through_a_reset_button_but_not_through_a_pow
     with driven_pca9685() as (_session, pico):
         held = list(pico.pulses_us)
         getattr(pico, switch)()
-        deadline_s = time.monotonic() + 120.0
-        while len(pico.boots) < 2:
-            assert time.monotonic() < deadline_s, "the board did not boot again"
-            time.sleep(0.05)
+        run_chip_until(pico, lambda: len(pico.boots) >= 2, 5.0, "a second boot")
         assert pico.boots[-1]["cause"] == ("hard" if switch == "press_reset" else "power")
-        time.sleep(0.5)
+        pico.run_until(pico.time_s + 0.5)
         assert pico.pulses_us == (held if switch == "press_reset" else [None] * 5)

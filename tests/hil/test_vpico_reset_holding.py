@@ -6,7 +6,6 @@ operator confirms."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -17,13 +16,12 @@ from hanoibot.run.journal import Journal, load_journal
 from hanoibot.run.recovery import resume_after_reset
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import plan_spec
-from vpico_checks import require_machine_sustains_the_cap, vpico_url
+from vpico_checks import run_chip_until, vpico_url
 
 pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
 
 def test_a_reset_while_a_disk_is_held_lets_it_go_and_resume_closes_the_gripper_first(tmp_path: Path) -> None:
-    require_machine_sustains_the_cap()
     config = load_config()
     plan = make_plan(1)
     move = plan.move_at(0)
@@ -47,11 +45,8 @@ def test_a_reset_while_a_disk_is_held_lets_it_go_and_resume_closes_the_gripper_f
         assert world.held_disk == move.disk, "the pick worked: the disk is lifted"
         events_before = len(world.events)
         pico.press_reset()
-        deadline_s = time.monotonic() + 120
-        while len(pico.boots) < 2:
-            assert time.monotonic() < deadline_s, "the chip did not reboot"
-            time.sleep(0.05)
-        pico.wait_for_output(b"HELLO", timeout_s=120)  # the fresh boot's firmware is up
+        run_chip_until(pico, lambda: len(pico.boots) >= 2, 5.0, "a reboot")
+        pico.wait_for_output(b"HELLO")  # the fresh boot's firmware is up
         robot.session.resync()
         assert robot.session.status().grip == "unknown", "a limp gripper draws no current: no verdict"
         assert world.held_disk is None, "the limp gripper let the disk go"

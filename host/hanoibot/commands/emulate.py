@@ -20,6 +20,8 @@ EPILOG = """examples:
   hanoibot emulate --board AA --link /tmp/hb & sleep 1; hanoibot run -n 2 --port /tmp/hb
   hanoibot emulate --pico --link /tmp/pico           the virtual Pico; prints the pty once the firmware is up
   hanoibot emulate --pico --slow 6 --link /tmp/pico  the same chip at most 1/6 as fast as a real RP2040
+  hanoibot emulate --pico --chip-time --seed 3 --link /tmp/pico.sock
+                                                     on chip time: prints vpico://?attach=/tmp/pico.sock
                                                      --board must match what `run` is told (-n/--from)
 
 The simulated disks start as --board (default AAA: 3 disks on A). Like a real board, the emulator cannot tell
@@ -79,6 +81,12 @@ def register(subparsers: Any) -> None:
     pico.add_argument("--pico", action="store_true", help="serve the virtual Pico instead of the simulated board")
     pico.add_argument("--servo", choices=("pwm", "pca9685"), default="pwm", help="its servo driver (default pwm)")
     pico.add_argument("--free-running", action="store_true", help="let emulated time run ahead of the wall clock")
+    pico.add_argument(
+        "--chip-time",
+        action="store_true",
+        help="run on chip time for hosts in other processes: serve a Unix socket at --link, print its URL "
+        "(vpico://?attach=PATH); the chip runs only while a host asks, so runs repeat exactly",
+    )
     pico.add_argument(
         "--slow", metavar="K", help="run the chip at most 1/K as fast as a real RP2040 (a busy machine, repeatable)"
     )

@@ -24,9 +24,10 @@ def check_puzzle_fits_board(config: RobotConfig, n_disks: int, pegs: int) -> Non
 
 def sim_port_url(url: str, start: State, config_path: str | None, rules: Rules | None = None) -> str:
     """``url``, and for ``sim://`` or the virtual Pico's ``vpico://`` with the simulated disks placed as ``start``,
-    the same robot config and rules (options the URL gives itself stay)."""
+    the same robot config and rules (options the URL gives itself stay); a board attached in another process
+    (``vpico://?attach=PATH``) is left as it is."""
     spec = SimSpec.from_url(url)
-    if spec is None:
+    if spec is None or spec.is_attached:  # a board in another process keeps its disks where they are
         return url
     placed = spec.with_defaults(
         board=start.to_string(),

@@ -21,11 +21,22 @@ WORLD_OPTIONS = ("board", "config", "speed", "world", "rules")
 #: ``outputs=pca9685`` = the servos hang on a PCA9685, which keeps pulsing through a reset (default ``pwm``: the
 #: MCU's own PWM, which stops at a reset: the servos go limp and let go of a held disk).
 BOARD_OPTIONS = ("slow", "outputs")
-#: Every option each scheme takes (``realtime`` paces the simulator with the wall clock).
+#: Every option each scheme takes (``realtime`` paces the simulator with the wall clock; ``attach=PATH`` is a virtual
+#: Pico on chip time in another process, served by ``hanoibot emulate --pico --chip-time --link PATH``).
 SCHEME_OPTIONS = {
     "sim": (*FAULT_OPTIONS, *WORLD_OPTIONS, *BOARD_OPTIONS, "realtime"),
-    "vpico": (*(name for name in FAULT_OPTIONS if name != "reset_after"), *WORLD_OPTIONS, "servo", "realtime", "slow"),
+    "vpico": (
+        *(name for name in FAULT_OPTIONS if name != "reset_after"),
+        *WORLD_OPTIONS,
+        "servo",
+        "realtime",
+        "slow",
+        "attach",
+        "rerun",
+    ),
 }
+#: The options a ``vpico://?attach=PATH`` URL may give besides ``attach``: the wire between this host and the board.
+ATTACH_OPTIONS = ("attach", "flip", "drop", "insert", "dup", "seed")
 #: Faults that happen once (a reboot after N frames): a resumed run's board does not repeat them.
 ONE_OFF_OPTIONS = ("reset_after",)
 
@@ -59,6 +70,13 @@ class SimSpec(NamedTuple):
         realtime = spec.get("realtime")
         if realtime not in (None, "0", "1"):
             raise ConfigError(f"{scheme}:// option realtime={realtime!r} is invalid: expected 0 or 1")
+        if spec.is_attached:
+            extra = [name for name, _ in options if name not in ATTACH_OPTIONS]
+            if extra:
+                raise ConfigError(
+                    f"{scheme}:// option {extra[0]!r} cannot go with attach: the board's own options are given "
+                    "to the hanoibot emulate that serves it"
+                )
         return spec
 
     def to_url(self) -> str:
@@ -83,6 +101,12 @@ class SimSpec(NamedTuple):
         parser names that)."""
         text = self.get("seed")
         return int(text) if text is not None and text.isdigit() else None
+
+    @property
+    def is_attached(self) -> bool:
+        """True for a board served by another process (``vpico://?attach=PATH``): it has its own world and outlives
+        the host, as a board on USB does."""
+        return self.get("attach") is not None
 
     def with_defaults(self, **values: str | None) -> SimSpec:
         """This spec with each given option added where it is not set already (None values are skipped)."""

@@ -4,8 +4,10 @@
 // hanoibot/sim/sensors.py (the Python side sends them: sensors.grip_model() in vpico/sensors.py).
 
 export class GripAdc {
-  constructor(model) {
+  /** ``random`` draws uniform numbers in [0, 1) for the ADC noise (a seeded stream replays it exactly). */
+  constructor(model, random = Math.random) {
     this.m = model;
+    this.random = random;
     this.driven = false;
     this.stalled = false;
     this.filterV = 0;
@@ -60,8 +62,8 @@ export class GripAdc {
     const m = this.m;
     this.advance(tS);
     const full = (1 << m.adc_bits) - 1;
-    const u = 1 - Math.random();
-    const noise = m.noise_counts * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * Math.random());
+    const u = 1 - this.random();
+    const noise = m.noise_counts * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.random());
     return Math.max(0, Math.min(full, Math.round((this.filterV / m.adc_full_scale_v) * full + noise)));
   }
 }

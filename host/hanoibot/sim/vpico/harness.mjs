@@ -11,6 +11,8 @@
 //              {"op":"tock","t_us":T}                  with options.lockstep: the host has taken the tick at T (an
 //                                                      answer to an earlier tick, late after a wait ran out, is
 //                                                      ignored: it must not release the wait for a later tick)
+//              {"op":"run","until_ns":T,"stop_on_output":B}  with options.driven: run the chip until emulated time T
+//                                                      (ns), or, with B, until it sends output, whichever comes first
 //              {"op":"stop"}
 // Out (stdout): {"ev":"serial","hex":".."}  bytes the board sent on USB CDC
 //               {"ev":"taken","n":N}        N input bytes left the USB FIFO into the firmware
@@ -21,11 +23,15 @@
 //               {"ev":"stats", ...}         cycle counts, on request ({"op":"stats"})
 //               {"ev":"tock_late","t_us":T} with options.lockstep: the host did not answer the tick at T within
 //                                           TOCK_WAIT_MS; the chip ran on
+//               {"ev":"ran","t_ns":T}       with options.driven: a run asked for ended at emulated time T (ns)
 // Emulated time runs at most as fast as wall time (options.realtime), at most options.time_scale times wall time
 // (a throttled chip: 0.25 = a quarter of a real RP2040's speed, as on a busy machine), or free (idle time skipped).
 // With options.lockstep, the chip waits after each tick until the host answers {"op":"tock"} (at most TOCK_WAIT_MS of
 // wall time): the world the host simulates (servo horns, disks, the grip current) never trails the chip's clock.
 // A chip that falls behind the cap does not run faster than it later to catch up (lag beyond 20 ms is forgiven).
+// With options.driven, the chip runs only when and as far as the host asks ({"op":"run"}): its emulated time is the
+// host's clock, wall time plays no part, and with options.seed every random input (the ring oscillator's random bit,
+// the grip sensor's noise) comes from seeded streams, so a run replays exactly on any machine at any load.
 // With options.fast_boot, each (re)boot runs free until the board's first output or the host's first input since
 // it: nothing outside the chip times a boot before then, and MicroPython compiling the firmware is ~1.4 s of chip time.
 
@@ -86,6 +92,22 @@ patchRom(bootrom);
 
 const flash = readFileSync(flashPath);
 
+// --- random inputs: seeded streams with options.seed (mulberry32), else Math.random --------------------------
+function seededStream(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+function randomStream(salt) {
+  return options.seed === undefined || options.seed === null ? Math.random : seededStream(options.seed * 7919 + salt);
+}
+const roscRandom = randomStream(1);
+
 // --- output -------------------------------------------------------------------------------------------------
 let outBuffer = [];
 function emit(event) {
@@ -100,7 +122,7 @@ function flushOut() {
 
 // --- the chip ------------------------------------------------------------------------------------------------
 let pca = new PCA9685(); // replaced at a power cycle
-const grip = options.grip_model ? new GripAdc(options.grip_model) : null;
+const grip = options.grip_model ? new GripAdc(options.grip_model, randomStream(2)) : null;
 const inputs = { adc: [0, 0, 0, 0], gpio: {} };
 for (const [pin, level] of Object.entries(options.gpio_inputs || {})) {
   inputs.gpio[pin] = !!level;
@@ -118,8 +140,10 @@ let idleNs = 0;
 let capNs = 0; // emulated time (ns) the cap allows so far: grows with wall time at TIME_SCALE while capped
 let capWallMs = wallOriginMs; // wall time up to which capNs has grown
 let booting = true; // since the latest boot, neither the board's output nor the host's input has come yet
-let waitingTickUs = null; // with options.lockstep: the tick whose answer the chip waits for
-let tockTimer = null; // with options.lockstep: set while the chip waits for the host's answer to its latest tick
+let waitingTickUs = null; // with options.lockstep or driven: the tick whose answer the chip waits for
+let tockTimer = null; // with options.lockstep: the bound on the wait for the host's answer to the latest tick
+let grant = null; // with options.driven: the run the host asked for ({untilNs, stopOnOutput}), null while none
+let outputSeen = false; // the board sent output since the latest run began
 
 function nowNs() {
   return timeOffsetNs + chip.sim.clock.nanos;
@@ -139,7 +163,7 @@ function boot(cause, carried) {
   // ROSC RANDOMBIT (offset 0x1c): rp2040js returns a constant; the real ring oscillator jitters (gap 3's boot id).
   const rosc = rp2040.peripherals[0x40060];
   const readRosc = rosc.readUint32.bind(rosc);
-  rosc.readUint32 = (offset) => (offset === 0x1c ? (Math.random() < 0.5 ? 1 : 0) : readRosc(offset));
+  rosc.readUint32 = (offset) => (offset === 0x1c ? (roscRandom() < 0.5 ? 1 : 0) : readRosc(offset));
   rp2040.onBreak = (code) => onBreak(rp2040, code);
   watchdog.onWatchdogTrigger = () => {
     watchdog.timer.enable = false;
@@ -155,6 +179,7 @@ function boot(cause, carried) {
   };
   cdc.onSerialData = (buffer) => {
     booting = false;
+    outputSeen = true;
     emit({ ev: 'serial', t_us: Math.round(nowNs() / 1000), hex: Buffer.from(buffer).toString('hex') });
   };
   const stockRead = rp2040.usbCtrl.onEndpointRead;
@@ -217,19 +242,19 @@ function wireI2C(rp2040) {
   const bus = rp2040.i2c[options.i2c_bus || 0];
   let target = null;
   bus.onStart = () => {
-    pca.start();
+    pca.start(nowNs());
     bus.completeStart();
   };
   bus.onConnect = (address) => {
     target = address === (options.pca9685_address ?? 0x40) ? pca : null;
     if (target) {
-      target.start();
+      target.start(nowNs());
     }
     bus.completeConnect(target !== null);
   };
   bus.onWriteByte = (value) => {
     if (target) {
-      target.write(value);
+      target.write(value, nowNs());
     }
     bus.completeWrite(target !== null);
   };
@@ -237,6 +262,9 @@ function wireI2C(rp2040) {
     bus.completeRead(target ? target.read() : 0xff);
   };
   bus.onStop = () => {
+    if (target) {
+      target.stop(nowNs());
+    }
     target = null;
     bus.completeStop();
   };
@@ -287,7 +315,7 @@ function pwmWrapUs(rp2040, pin) {
 function pulses() {
   const { rp2040 } = chip;
   if (options.servo_driver === 'pca9685') {
-    return options.pca9685_channels.map((n) => round3(pca.pulseUs(n)));
+    return options.pca9685_channels.map((n) => round3(pca.pulseUs(n, nowNs())));
   }
   return options.pwm_pins.map((pin) => round3(pwmPulseUs(rp2040, pin)));
 }
@@ -295,7 +323,8 @@ function pulses() {
 /** Per channel, when the pulse of :func:`pulses` took effect (us of emulated time; null: at this tick). */
 function latchedUs() {
   if (options.servo_driver === 'pca9685') {
-    return options.pca9685_channels.map(() => null);
+    const sinceUs = Math.round(pca.outputsSinceNs / 1000);
+    return options.pca9685_channels.map(() => sinceUs); // every output took its registers at that cycle's end
   }
   return options.pwm_pins.map((pin) => pwmWrapUs(chip.rp2040, pin));
 }
@@ -352,6 +381,10 @@ lines.on('line', (line) => {
     rebootPending = {
       cause: 'power', reason: 0, scratch: new Uint32Array(watchdog.scratchData.length), flash: chip.rp2040.flash,
     };
+  } else if (message.op === 'run') {
+    grant = { untilNs: message.until_ns, stopOnOutput: !!message.stop_on_output };
+    outputSeen = false;
+    schedule();
   } else if (message.op === 'tock') {
     if (message.t_us === waitingTickUs) {
       resumeAfterTock();
@@ -359,19 +392,23 @@ lines.on('line', (line) => {
   } else if (message.op === 'stop') {
     stopping = true;
     resumeAfterTock();
+    schedule();
   }
 });
 lines.on('close', () => {
   stopping = true;
   resumeAfterTock();
+  schedule();
 });
 
 function resumeAfterTock() {
-  if (tockTimer !== null) {
-    clearTimeout(tockTimer);
-    tockTimer = null;
+  if (waitingTickUs !== null) {
+    if (tockTimer !== null) {
+      clearTimeout(tockTimer);
+      tockTimer = null;
+    }
     waitingTickUs = null;
-    setImmediate(runSlice);
+    schedule();
   }
 }
 
@@ -381,13 +418,38 @@ function tockLate() {
   resumeAfterTock();
 }
 
+let scheduled = false; // a runSlice is due (never two at once)
+function schedule(delayMs = 0) {
+  if (!scheduled) {
+    scheduled = true;
+    if (delayMs > 0) {
+      setTimeout(runSlice, delayMs);
+    } else {
+      setImmediate(runSlice);
+    }
+  }
+}
+
+/** With options.driven: true once the run asked for has gone as far as it may. */
+function grantEnded() {
+  return grant !== null && (nowNs() >= grant.untilNs || (grant.stopOnOutput && outputSeen));
+}
+
 // --- the run loop ------------------------------------------------------------------------------------------------
 function runSlice() {
+  scheduled = false;
   if (stopping) {
     flushOut();
     process.exit(0);
   }
-  const capped = options.realtime && !(booting && options.fast_boot);
+  if (waitingTickUs !== null) {
+    return; // the host has not taken the latest tick yet (lockstep): its answer schedules the next slice
+  }
+  if (options.driven && grant === null) {
+    flushOut();
+    return; // nothing asked: the chip stands still until the next run
+  }
+  const capped = !options.driven && options.realtime && !(booting && options.fast_boot);
   const wallMs = performance.now();
   capNs = capped ? Math.min(capNs + (wallMs - capWallMs) * 1e6 * TIME_SCALE, nowNs() + MAX_LAG_NS) : nowNs();
   capWallMs = wallMs;
@@ -395,14 +457,17 @@ function runSlice() {
   if (capped) {
     limitNs = Math.min(limitNs, capNs);
   }
+  if (options.driven) {
+    limitNs = Math.min(limitNs, grant.untilNs);
+  }
   const { sim, rp2040 } = chip;
   const { clock } = sim;
   const { core } = rp2040;
   let ticked = false;
-  while (nowNs() < limitNs && !rebootPending && !ticked) {
+  while (nowNs() < limitNs && !rebootPending && !ticked && !grantEnded()) {
     // Local clock nanos of the next stop: the slice limit or the next tick, whichever comes first.
     const stopNs = Math.min(limitNs, nextTickNs) - timeOffsetNs;
-    while (clock.nanosCounter < stopNs && !rebootPending) {
+    while (clock.nanosCounter < stopNs && !rebootPending && !grantEnded()) {
       if (core.waiting) {
         // Idle (WFI/WFE): skip to the next alarm, but not past the stop.
         const stepNs = Math.max(Math.min(clock.nanosToNextAlarm || SLICE_NS, stopNs - clock.nanosCounter), 1);
@@ -418,7 +483,7 @@ function runSlice() {
       const tickUs = Math.round(nextTickNs / 1000);
       emit({ ev: 'tick', t_us: tickUs, pulses_us: pulses(), latched_us: latchedUs() });
       nextTickNs += TICK_NS;
-      if (options.lockstep) {
+      if (options.lockstep || options.driven) {
         ticked = true;
         waitingTickUs = tickUs;
       }
@@ -430,19 +495,21 @@ function runSlice() {
     timeOffsetNs = nowNs();
     boot(carried.cause || 'wdt', carried);
   }
+  if (options.driven && grantEnded()) {
+    emit({ ev: 'ran', t_ns: Math.round(nowNs()) });
+    grant = null;
+  }
   flushOut();
   if (ticked && !stopping) {
-    tockTimer = setTimeout(tockLate, TOCK_WAIT_MS); // a tick went out in this slice: wait for its answer
-    return;
+    if (!options.driven) {
+      tockTimer = setTimeout(tockLate, TOCK_WAIT_MS); // a tick went out in this slice: wait for its answer
+    }
+    return; // driven: the chip waits for the world's answer however long it takes (the host is the clock)
   }
-  if (capped && nowNs() >= capNs) {
-    setTimeout(runSlice, 1);
-  } else {
-    setImmediate(runSlice);
-  }
+  schedule(capped && nowNs() >= capNs ? 1 : 0);
 }
 
 boot('power', null);
 nextTickNs = TICK_NS;
 flushOut();
-runSlice();
+schedule();

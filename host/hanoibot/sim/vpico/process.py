@@ -7,12 +7,19 @@ hardware outputs (read back from PWM slice or PCA9685 registers, every 10 ms of 
 servos and the disk physics of :mod:`hanoibot.sim.world`. Input obeys the board's 512-byte USB FIFO: a write
 waits (bounded) until the firmware has taken enough bytes. The grip sensor is an ADC input (GP26, ADC0) whose
 value comes from the world, and the servo rail sense a GPIO input (GP22) that :meth:`set_rail_powered` drives.
+
+Two ways to run the chip. **Driven** (``driven=True``): the chip runs only when the host asks
+(:meth:`VirtualPico.run_until`), so its emulated time is the host's clock (:class:`ChipClock`): the host's own work
+costs no chip time, wall time plays no part, and with a ``seed`` a run replays exactly on any machine at any load
+(a slow machine makes it slower, never different). **Real time** (the default): the chip runs by itself, capped at
+wall time (or free), for a host on the wall clock behind a pty (``hanoibot emulate --pico``) as a board on USB.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import subprocess
 import tempfile
 import threading
@@ -40,6 +47,14 @@ PWM_PINS = (2, 3, 4, 5, 6)
 PCA9685_CHANNELS = (0, 1, 2, 3, 4)
 #: Longest a boot may take until the firmware's first output, in s of wall time (a shared, loaded machine).
 BOOT_TIMEOUT_S = 120.0
+#: Longest a boot may take until the firmware's first output, in s of emulated time (driven: MicroPython compiles
+#: the firmware files at boot, about 1.4 s of chip time).
+BOOT_CHIP_S = 20.0
+#: A driven run may take this long in wall time per second of emulated time, on top of :data:`RUN_BASE_S`: the
+#: emulator runs a busy chip at 0.1-0.4x real time; beyond that bound the harness is taken for hung.
+RUN_WALL_PER_CHIP_S = 60.0
+#: Wall time any driven run may take beyond its share per emulated second, in s.
+RUN_BASE_S = 60.0
 
 Event = dict[str, Any]
 
@@ -48,7 +63,10 @@ class VirtualPico:
     """One emulated Pico running the stock MicroPython image and hanoibot's firmware; a context manager.
 
     ``servo_driver`` ("pwm" or "pca9685") is written into the board's ``board_config.py`` and tells the harness
-    which outputs to read back; ``realtime`` caps emulated time at wall time (False: free-running, idle time
+    which outputs to read back; ``driven`` runs the chip only as far as :meth:`run_until` asks (its time is then
+    the host's clock, :attr:`clock`; ``realtime``, ``slow`` and ``fast_boot`` do not apply), and ``seed`` (or None)
+    seeds every random input of the chip (its ring oscillator, the grip sensor's noise); otherwise ``realtime``
+    caps emulated time at wall time (False: free-running, idle time
     skipped); with ``realtime``, ``slow`` (>= 1) caps it at 1/``slow`` of wall time instead (a chip that many
     times slower than a real RP2040, as on a busy machine; the emulator may be slower still); ``fast_boot`` lets
     each (re)boot run free until the board's first output or the host's first input (the cap applies from then
@@ -68,10 +86,16 @@ class VirtualPico:
         files: dict[str, bytes] | None = None,
         uf2: Path | None = None,
         on_event: Callable[[Event], None] | None = None,
+        driven: bool = False,
+        seed: int | None = None,
     ) -> None:
         from .flash import files_on_flash
 
         self.servo_driver = servo_driver
+        self.driven = driven
+        self.seed = seed
+        #: The host's clock when driven: the chip's emulated time (None when the chip runs in real time).
+        self.clock: ChipClock | None = ChipClock(self) if driven else None
         self.realtime = realtime
         self.slow = slow
         self.fast_boot = fast_boot
@@ -104,6 +128,10 @@ class VirtualPico:
         self._taken = 0
         self._lock = threading.Condition()
         self._stats: Event | None = None
+        self._ran_ns: int | None = None  # driven: where the latest run ended (None while one is under way)
+        #: Driven: called in the host's thread after each run (a campaign stops a "killed" host's code there: it
+        #: sent nothing while the chip ran, so the run's end is as good a moment as any inside it).
+        self.after_run: Callable[[], None] | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._reader: threading.Thread | None = None
         self._dir: tempfile.TemporaryDirectory[str] | None = None
@@ -145,6 +173,8 @@ class VirtualPico:
             "gpio_inputs": {str(sensors.RAIL_SENSE_PIN): 1},
             "grip_model": sensors.grip_model(),
             "lockstep": True,
+            "driven": self.driven,
+            "seed": self.seed,
         }
         command = [node, str(HARNESS_PATH), esm_index, str(BOOTROM_PATH), str(flash_path), json.dumps(options)]
         self._process = subprocess.Popen(
@@ -179,7 +209,15 @@ class VirtualPico:
     # --- the USB serial ----------------------------------------------------------------------------------
     def write(self, data: bytes, *, timeout_s: float | None = 10.0) -> int:
         """Send ``data`` to the board's USB input, waiting while its 512-byte FIFO is full; returns the bytes
-        sent (fewer than ``len(data)`` when ``timeout_s`` s passed first)."""
+        sent (fewer than ``len(data)`` when ``timeout_s`` s passed first). Driven, the bytes wait in the harness
+        and enter the FIFO as the firmware makes room while the chip runs: nothing waits here."""
+        if self.driven:
+            if not self.is_running:
+                raise PortError(f"the virtual Pico has stopped: {self._stderr_line()}")
+            with self._lock:
+                self._sent += len(data)
+            self._send({"op": "serial", "hex": bytes(data).hex()})
+            return len(data)
         deadline_s = None if timeout_s is None else time.monotonic() + timeout_s
         sent = 0
         while sent < len(data):
@@ -204,6 +242,12 @@ class VirtualPico:
         with self._lock:
             return self._sent - self._taken
 
+    @property
+    def has_output(self) -> bool:
+        """True while the board has sent bytes that :meth:`read_available` has not handed out."""
+        with self._lock:
+            return bool(self._rx)
+
     def read_available(self) -> bytes:
         """Everything the board sent since the last call."""
         with self._lock:
@@ -212,7 +256,13 @@ class VirtualPico:
             return data
 
     def wait_readable(self, timeout_s: float) -> bool:
-        """Wait up to ``timeout_s`` s (wall) until output is there; True if it is."""
+        """Wait up to ``timeout_s`` s (wall; driven: emulated, the chip running meanwhile) until output is there;
+        True if it is."""
+        if self.driven:
+            if not self._rx:
+                self.run_until(self.time_s + max(timeout_s, 0.0), stop_on_output=True)
+            with self._lock:
+                return bool(self._rx)
         deadline_s = time.monotonic() + timeout_s
         with self._lock:
             while not self._rx and self.is_running:
@@ -224,6 +274,9 @@ class VirtualPico:
 
     def wait_connected(self, timeout_s: float = BOOT_TIMEOUT_S) -> None:
         """Wait until the board's USB serial port is enumerated (as a host sees a board plugged in)."""
+        if self.driven:
+            self._run_while(lambda: not self.usb_connected, "its USB port did not come up")
+            return
         deadline_s = time.monotonic() + timeout_s
         with self._lock:
             while not self.usb_connected:
@@ -233,7 +286,11 @@ class VirtualPico:
                 self._lock.wait(min(left_s, 0.5))
 
     def wait_for_output(self, marker: bytes, timeout_s: float = BOOT_TIMEOUT_S) -> None:
-        """Wait until the board's output since the last boot contains ``marker``; PortError names what it said."""
+        """Wait until the board's output since the last boot contains ``marker``; PortError names what it said
+        (driven: the chip runs until then, for at most :data:`BOOT_CHIP_S` s of its time)."""
+        if self.driven:
+            self._run_while(lambda: marker not in self._console, f"it did not print {marker!r}")
+            return
         deadline_s = time.monotonic() + timeout_s
         with self._lock:
             while marker not in self._console:
@@ -253,6 +310,47 @@ class VirtualPico:
         """What the board has printed since its latest boot (its last 4 KiB)."""
         with self._lock:
             return bytes(self._console)
+
+    # --- driven: the host is the clock --------------------------------------------------------------------
+    def run_until(self, t_s: float, *, stop_on_output: bool = False) -> None:
+        """Driven: run the chip until its emulated time is ``t_s`` (s), or, with ``stop_on_output``, until it
+        sends output, whichever comes first; the world moves with it, tick by tick. PortError if the emulator
+        stops, or takes longer than a generous wall-time bound (it is then hung)."""
+        if not self.driven:
+            raise PortError("run_until is for a driven virtual Pico (driven=True)")
+        until_ns = math.ceil(t_s * 1e9)
+        bound_s = RUN_BASE_S + RUN_WALL_PER_CHIP_S * max(t_s - self.time_s, 0.0)
+        with self._lock:
+            self._ran_ns = None
+        self._send({"op": "run", "until_ns": until_ns, "stop_on_output": stop_on_output})
+        deadline_s = time.monotonic() + bound_s
+        with self._lock:
+            while self._ran_ns is None:
+                if not self.is_running:
+                    raise PortError(f"the virtual Pico has stopped: {self._stderr_line()}")
+                left_s = deadline_s - time.monotonic()
+                if left_s <= 0:
+                    raise PortError(f"the virtual Pico did not run to {t_s:.3f} s within {bound_s:g} s of wall time")
+                self._lock.wait(min(left_s, 0.5))
+            # A run that went the whole way ends exactly at t_s (ns to s in floating point may fall one ulp short)
+            self.time_s = max(self._ran_ns / 1e9, t_s) if self._ran_ns >= until_ns else self._ran_ns / 1e9
+        if self.after_run is not None:
+            self.after_run()
+
+    def _run_while(self, waiting: Callable[[], bool], what: str) -> None:
+        """Driven: run the chip in steps of 50 ms while ``waiting()`` says so, for at most :data:`BOOT_CHIP_S` s
+        of emulated time; PortError names ``what`` did not happen (and a board traceback raises BoardTraceback)."""
+        end_s = self.time_s + BOOT_CHIP_S
+        while True:
+            with self._lock:
+                if self.tracebacks:
+                    raise BoardTraceback(self.tracebacks[-1])
+                if not waiting():
+                    return
+                said = self._console[-200:].decode("ascii", "replace")
+            if self.time_s >= end_s:
+                raise PortError(f"the virtual Pico ran {BOOT_CHIP_S:g} s and {what}; it said {said!r}")
+            self.run_until(min(self.time_s + 0.05, end_s), stop_on_output=True)
 
     # --- the world around the board ----------------------------------------------------------------------
     def power_cycle(self) -> None:
@@ -352,6 +450,8 @@ class VirtualPico:
                 self.usb_connected = True
             elif kind == "stats":
                 self._stats = event
+            elif kind == "ran":
+                self._ran_ns = int(event["t_ns"])
             self._lock.notify_all()
         for cmd_id in done:  # as the simulated board logs what it finished
             self._log({"event": "executed", "cmd_id": cmd_id})
@@ -423,3 +523,20 @@ class BoardTraceback(HanoiError, RuntimeError):
     def __init__(self, traceback: str) -> None:
         super().__init__(f"the firmware on the virtual Pico raised an exception:\n{traceback}")
         self.traceback = traceback
+
+
+class ChipClock:
+    """The emulated time of a driven :class:`VirtualPico` as the host's clock (:class:`~hanoibot.clock.Clock`):
+    :meth:`now_s` is where the chip stands, :meth:`sleep` runs it on."""
+
+    def __init__(self, pico: VirtualPico) -> None:
+        self._pico = pico
+
+    def now_s(self) -> float:
+        """The chip's emulated time, in s since it was powered up."""
+        return self._pico.time_s
+
+    def sleep(self, duration_s: float) -> None:
+        """Run the chip (and its world) ``duration_s`` s on."""
+        if duration_s > 0:
+            self._pico.run_until(self._pico.time_s + duration_s)
