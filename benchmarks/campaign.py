@@ -27,6 +27,12 @@ servos let fall clear of the pegs is put back by the person on the peg it came f
 drop: no board can hold it), and ``--board`` says where the disks are then. Each must end with the disks on the
 goal, every planned move made once (a disk put back on the peg it came from is no move), no command run twice,
 and no collision or drop.
+
+With ``--target vpico`` the worlds are played on the virtual Pico instead (the stock MicroPython rp2 image on an
+emulated RP2040, ``vpico://`` on chip time: the same run on any machine), whole runs and recoveries alike
+(``--stops`` is sim:// only). The stops are the board's: an ESTOP frame on the wire, Ctrl-C, the host's code
+stopped at the end of the chip's run in progress (kill -9), the reset button, the servo supply cut at the rail.
+``--rerun K`` plays the same worlds with other draws of the chip's and the link's random numbers (the K-th rerun).
 """
 
 from __future__ import annotations
@@ -115,25 +121,160 @@ def plan_once() -> None:
     Robot.segments_for = segments_for  # type: ignore[method-assign]
 
 
-def play_world(seed: int, n_disks: int, *, speed: float = 1.0, randomized: bool = True) -> WorldResult:
+class SimTarget:
+    """``sim://``: the firmware core in this process on a virtual clock (a :class:`SimBoard`)."""
+
+    name = "sim"
+
+    def url(self, options: str) -> str:
+        return f"sim://?{options}"
+
+    def board(self, robot: Robot) -> Any:
+        board = robot.sim_board
+        assert board is not None and board.world is not None
+        return board
+
+    def world(self, board: Any) -> Any:
+        return board.world
+
+    def now_s(self, board: Any) -> float:
+        return float(board.clock.now_s())
+
+    def run_for(self, board: Any, duration_s: float) -> None:
+        board.run_until(board.clock.now_s() + duration_s)
+
+    def boot_mark(self, board: Any) -> Any:
+        """Something that changes when the board reboots."""
+        return board.boot_id
+
+    def board_events(self, board: Any) -> list[dict[str, Any]]:
+        """The board's own events (``executed`` and ``reset``) so far."""
+        return list(board.events)
+
+    def stoppers(self, job: Run, board: Any, world: Any) -> dict[str, Callable[[], None]]:
+        """What each stop does at its moment (called between two control ticks of the board)."""
+
+        def die() -> None:
+            raise HostDied("the host died")
+
+        return {
+            "estop": board.controller.estop,
+            "ctrl-c": job.request_pause,
+            "kill -9": die,
+            "board reset": lambda: board.reset("watchdog"),
+            "rail loss": world.cut_servo_power,
+        }
+
+    def power_back(self, board: Any, world: Any) -> None:
+        """The person switches the servo supply back on."""
+        world.cut_servo_power(False)
+
+    def close(self, board: Any) -> None:
+        """Nothing to stop: the board lives in the port."""
+
+
+class PicoTarget(SimTarget):
+    """``vpico://``: the virtual Pico (stock MicroPython rp2 image, emulated RP2040) on chip time, in this process.
+
+    Its world's ticks come from the emulator's reader thread, so a stop lands there: an ESTOP frame written onto
+    the wire (the board takes it as it takes the host's), a pause asked, the reset button, the rail cut; a killed
+    host's code stops when the chip's run in progress ends (:attr:`VirtualPico.after_run`).
+    """
+
+    name = "vpico"
+
+    def url(self, options: str) -> str:
+        return f"vpico://?{options}"
+
+    def board(self, robot: Robot) -> Any:
+        pico = robot.session.port.pico  # type: ignore[attr-defined]
+        if not hasattr(pico, "campaign_events"):
+            pico.campaign_events = []
+
+            def log(event: dict[str, Any]) -> None:
+                if event.get("event") == "executed":
+                    pico.campaign_events.append(event)
+                elif event.get("event") == "boot":
+                    pico.campaign_events.append({**event, "event": "reset"})
+
+            pico.on_event = log
+        return pico
+
+    def world(self, board: Any) -> Any:
+        return board.world
+
+    def now_s(self, board: Any) -> float:
+        return float(board.time_s)
+
+    def run_for(self, board: Any, duration_s: float) -> None:
+        board.run_until(board.time_s + duration_s)
+
+    def boot_mark(self, board: Any) -> Any:
+        return len(board.boots)
+
+    def board_events(self, board: Any) -> list[dict[str, Any]]:
+        return list(board.campaign_events)
+
+    def stoppers(self, job: Run, board: Any, world: Any) -> dict[str, Callable[[], None]]:
+        def die() -> None:
+            def host_died() -> None:
+                board.after_run = None
+                raise HostDied("the host died")
+
+            board.after_run = host_died
+
+        return {
+            "estop": lambda: board.write(protocol.encode(protocol.ESTOP, 0, 0, [])),
+            "ctrl-c": job.request_pause,
+            "kill -9": die,
+            "board reset": board.press_reset,
+            "rail loss": lambda: board.set_rail_powered(False),
+        }
+
+    def power_back(self, board: Any, world: Any) -> None:
+        board.set_rail_powered(True)
+
+    def close(self, board: Any) -> None:
+        board.close()
+
+
+TARGETS = {"sim": SimTarget(), "vpico": PicoTarget()}
+
+
+def world_options(seed: int, start: str, *, randomized: bool = True, speed: float = 1.0, rerun: int = 0) -> str:
+    """The URL options of the world of ``seed`` with the disks at ``start`` (``rerun`` > 0: that rerun's draws of
+    the chip's and link's random numbers, the world the same)."""
+    world = f"world=random&seed={seed}" if randomized else "world=1"
+    options = f"{world}&board={start}&speed={speed}"
+    return options + (f"&rerun={rerun}" if rerun else "")
+
+
+def play_world(
+    seed: int,
+    n_disks: int,
+    *,
+    speed: float = 1.0,
+    randomized: bool = True,
+    target: SimTarget = TARGETS["sim"],
+    rerun: int = 0,
+) -> WorldResult:
     """One full run of the classic tower of ``n_disks`` on the randomized world of ``seed`` (``speed`` scales its
     servos' top speeds: below 1 they are slower than the config says, outside its tolerances); with
     ``randomized`` False on the nominal world, the robot exactly as configured (the baseline)."""
     plan = make_plan(n_disks)
-    world = f"world=random&seed={seed}" if randomized else "world=1"
-    url = f"sim://?{world}&board={plan.start.to_string()}&speed={speed}"
+    url = target.url(world_options(seed, plan.start.to_string(), randomized=randomized, speed=speed, rerun=rerun))
     robot = Robot(url, load_config())
     robot.open()
+    board = target.board(robot)
     try:
         job = Run(robot, plan)
         phase = job.start()
-        board = robot.sim_board
-        assert board is not None and board.world is not None
-        world: Any = board.world
+        world: Any = target.world(board)
         events = list(world.events)
-        elapsed_s = board.clock.now_s()
+        elapsed_s = target.now_s(board)
     finally:
         robot.close()
+        target.close(board)
     faults = [e for e in events if e["event"] == "fault"]
     collisions = [f"{e['t_s']:.2f} s: {e['detail']}" for e in faults if e["fault"] == "COLLISION"]
     drops = sum(1 for e in events if e["event"] == "drop")
@@ -270,12 +411,9 @@ def real_moves(events: list[dict[str, Any]]) -> list[Move] | None:
     return None if moves is None else [move for move in moves if move.src != move.dst]
 
 
-def stop_at(robot: Robot, at_s: float, stop: Callable[[], None]) -> Callable[[], None]:
+def stop_at(world: Any, at_s: float, stop: Callable[[], None]) -> Callable[[], None]:
     """At simulated time ``at_s`` (s), between two control ticks of the board, call ``stop``; returns what takes
     it back (if it has not come yet)."""
-    board = robot.sim_board
-    assert board is not None and board.world is not None
-    world: Any = board.world
     on_tick = world.on_tick
 
     def tick_then_maybe_stop(t_s: float, pulses_us: Any) -> None:
@@ -292,12 +430,23 @@ def stop_at(robot: Robot, at_s: float, stop: Callable[[], None]) -> Callable[[],
     return disarm
 
 
-def play_recovery(seed: int, n_disks: int, index: int, run_s: float) -> RecoveryResult:
+def play_recovery(
+    seed: int,
+    n_disks: int,
+    index: int,
+    run_s: float,
+    *,
+    target: SimTarget = TARGETS["sim"],
+    stops: Sequence[str] = (),
+    rerun: int = 0,
+) -> RecoveryResult:
     """Recovered run number ``index`` of the world of ``seed``: stopped at a random moment of its first ``run_s``
-    (s, about a whole run's length) by a random stop of :data:`RECOVERIES` and brought back as it says."""
+    (s, about a whole run's length) by a random stop of :data:`RECOVERIES` (of ``stops`` only, when given) and
+    brought back as it says."""
     rng = random.Random(f"hanoibot-campaign-recovery:{seed}:{index}")
-    stop, recovery = rng.choice(RECOVERIES)
-    return recover(seed, n_disks, stop, recovery, round(rng.uniform(0.5, run_s), 3))
+    stop, recovery = rng.choice([pair for pair in RECOVERIES if not stops or pair[0] in stops])
+    at_s = round(rng.uniform(0.5, run_s), 3)
+    return recover(seed, n_disks, stop, recovery, at_s, target=target, rerun=rerun)
 
 
 def no_command_twice(board_events: list[dict[str, Any]]) -> bool:
@@ -320,22 +469,33 @@ def put_fallen_disks_back(world: Any, now_s: float) -> None:
         world.put_back(now_s, disk, peg_index(picked_from[disk]))
 
 
-def recover(seed: int, n_disks: int, stop: str, recovery: str, at_s: float) -> RecoveryResult:
+def recover(
+    seed: int,
+    n_disks: int,
+    stop: str,
+    recovery: str,
+    at_s: float,
+    *,
+    target: SimTarget = TARGETS["sim"],
+    rerun: int = 0,
+) -> RecoveryResult:
     """The run of the ``n_disks`` tower on the world of ``seed``, stopped by ``stop`` ``at_s`` s after the link
     opened and brought back by ``recovery`` (one of :data:`RECOVERIES`); what came of it."""
     plan = make_plan(n_disks)
-    robot = Robot(f"sim://?world=random&seed={seed}&board={plan.start.to_string()}", load_config())
+    robot = Robot(target.url(world_options(seed, plan.start.to_string(), rerun=rerun)), load_config())
     detail = said = ""
+    board: Any = None
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "run.journal"
         robot.open()
         try:
-            board = robot.sim_board
-            assert board is not None and board.world is not None
-            world: Any = board.world
+            board = target.board(robot)
+            world: Any = target.world(board)
             with Journal.create(path) as journal:
                 job = Run(robot, plan, journal=journal)
-                disarm = stop_at(robot, board.clock.now_s() + at_s, _stopper(stop, job, board, world))
+                boot = target.boot_mark(board)
+                stopper = target.stoppers(job, board, world)[stop]
+                disarm = stop_at(world, target.now_s(board) + at_s, stopper)
                 try:
                     end: RunState | None = job.start()
                     if end is Phase.PAUSED:  # the operator answers the pause question
@@ -346,15 +506,15 @@ def recover(seed: int, n_disks: int, stop: str, recovery: str, at_s: float) -> R
                     end = Phase.FAULT
                 finally:
                     disarm()  # a stop that did not come while the run ran does not come at all
-            if board.boot_id != robot.boot_id:
+            if target.boot_mark(board) != boot:
                 robot.session.resync()  # the next command is a new process: it meets the new boot afresh
             if recovery != "continue":
                 # Each command is a process of its own: the port closes with the last one (a killed host's too),
                 # the board runs on alone while the person looks, powers the rail and puts fallen disks back.
                 robot.close()
-                board.run_until(board.clock.now_s() + 2.0)
-                world.cut_servo_power(False)
-                put_fallen_disks_back(world, board.clock.now_s())
+                target.run_for(board, 2.0)
+                target.power_back(board, world)
+                put_fallen_disks_back(world, target.now_s(board))
                 robot.open()
             if recovery.startswith("home"):
                 result = home(robot, clear="--clear" in recovery.split(",")[0], journal_path=path)
@@ -373,33 +533,21 @@ def recover(seed: int, n_disks: int, stop: str, recovery: str, at_s: float) -> R
                         end = resumption.run().start(**resumption.start_options())
             detail = detail or ("" if end is Phase.DONE or end is None else f"run ended {end.name}")
             events = list(world.events)
-            once = no_command_twice(board.events) and real_moves(events) == list(plan) and world.state == plan.goal
+            board_events = target.board_events(board)
+            once = no_command_twice(board_events) and real_moves(events) == list(plan) and world.state == plan.goal
         except Exception as err:  # a recovery that fails is the campaign's finding, with its seed
-            events, once, detail = list(robot.sim_board.world.events), False, f"{type(err).__name__}: {err}"
+            events = [] if board is None else list(target.world(board).events)
+            once, detail = False, f"{type(err).__name__}: {err}"
         finally:
             robot.close()
+            if board is not None:
+                target.close(board)
     faults = [e for e in events if e["event"] == "fault"]
     collisions = [f"{e['t_s']:.2f} s: {e['detail']}" for e in faults if e["fault"] == "COLLISION"]
     limp = {e["disk"] for e in events if e["event"] == "limp"}
     let_go = sum(1 for e in events if e["event"] == "drop" and e["disk"] in limp)
     drops = sum(1 for e in events if e["event"] == "drop") - let_go
     return RecoveryResult(seed, stop, recovery, at_s, collisions, drops, once, detail, said, let_go)
-
-
-def _stopper(stop: str, job: Run, board: Any, world: Any) -> Callable[[], None]:
-    """What ``stop`` does at its moment: latch the board's e-stop, press Ctrl-C (a pause), kill the host, reset
-    the board (the watchdog's reboot) or cut the servo rail."""
-
-    def die() -> None:
-        raise HostDied("the host died")
-
-    return {
-        "estop": board.controller.estop,
-        "ctrl-c": job.request_pause,
-        "kill -9": die,
-        "board reset": lambda: board.reset("watchdog"),
-        "rail loss": world.cut_servo_power,
-    }[stop]
 
 
 class Summary(NamedTuple):
@@ -418,17 +566,32 @@ class Summary(NamedTuple):
 
 
 def campaign(
-    worlds: int, n_disks: int, first_seed: int = 0, *, speed: float = 1.0, stops: int = 0, recoveries: int = 0
+    worlds: int,
+    n_disks: int,
+    first_seed: int = 0,
+    *,
+    speed: float = 1.0,
+    stops: int = 0,
+    recoveries: int = 0,
+    target: SimTarget = TARGETS["sim"],
+    stop_kinds: Sequence[str] = (),
+    rerun: int = 0,
+    whole: bool = True,
 ) -> Summary:
-    """Play ``worlds`` randomized worlds (seeds ``first_seed`` on), each whole, then ``stops`` times stopped and
-    ``recoveries`` times stopped and recovered, and sum up what they came to."""
+    """Play ``worlds`` randomized worlds (seeds ``first_seed`` on) on ``target``, each whole (unless ``whole`` is
+    False), then ``stops`` times stopped (sim:// only) and ``recoveries`` times stopped (by ``stop_kinds`` only,
+    when given) and recovered, and sum up what they came to."""
     plan_once()
     seeds = range(first_seed, first_seed + worlds)
-    results = [play_world(seed, n_disks, speed=speed) for seed in seeds]
-    nominal = play_world(0, n_disks, randomized=False)
+    results = [play_world(seed, n_disks, speed=speed, target=target, rerun=rerun) for seed in seeds] if whole else []
+    nominal = play_world(0, n_disks, randomized=False, target=target)
     stopped = [play_stop(seed, n_disks, i) for seed in seeds for i in range(stops)]
     run_s = nominal.seconds_per_move * nominal.moves
-    recovered = [play_recovery(seed, n_disks, i, run_s) for seed in seeds for i in range(recoveries)]
+    recovered = [
+        play_recovery(seed, n_disks, i, run_s, target=target, stops=stop_kinds, rerun=rerun)
+        for seed in seeds
+        for i in range(recoveries)
+    ]
     moves = sum(r.moves for r in results)
     seconds = sum(r.seconds_per_move * r.moves for r in results)
     return Summary(
@@ -454,10 +617,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--recoveries", type=int, default=0, help="runs stopped at random moments and recovered, per world (default 0)"
     )
+    parser.add_argument(
+        "--target", choices=sorted(TARGETS), default="sim", help="sim (default) or vpico: the virtual Pico, chip time"
+    )
+    parser.add_argument(
+        "--stop",
+        action="append",
+        default=[],
+        choices=sorted({s for s, _ in RECOVERIES}),
+        metavar="KIND",
+        help="recover only from this stop (repeat for several): estop, ctrl-c, kill -9, board reset, rail loss",
+    )
+    parser.add_argument("--rerun", type=int, default=0, help="the K-th rerun of the same worlds (other chip draws)")
+    parser.add_argument("--no-whole", action="store_true", help="play no whole runs, only the stops and recoveries")
     args = parser.parse_args(argv)
+    if args.stops and args.target != "sim":
+        parser.error("--stops plays raw segments into a sim:// board: use --recoveries on the virtual Pico")
     started = time.perf_counter()
-    summary = campaign(args.worlds, args.disks, args.first_seed, stops=args.stops, recoveries=args.recoveries)
-    print(f"{summary.worlds} randomized worlds, {args.disks} disks each, seeds {args.first_seed}..")
+    summary = campaign(
+        args.worlds,
+        args.disks,
+        args.first_seed,
+        stops=args.stops,
+        recoveries=args.recoveries,
+        target=TARGETS[args.target],
+        stop_kinds=args.stop,
+        rerun=args.rerun,
+        whole=not args.no_whole,
+    )
+    print(f"{summary.worlds} randomized worlds on {args.target}, {args.disks} disks each, seeds {args.first_seed}..")
     print(f"  collisions {summary.collisions}, drops {summary.drops}, other faults {summary.faults}")
     print(f"  runs not exactly once {summary.not_exactly_once}")
     ratio = summary.seconds_per_move / summary.nominal_seconds_per_move
