@@ -9,13 +9,14 @@ NODE_STAMP := node_modules/.installed
 CHROMIUM_STAMP := $(VENV)/.chromium
 PYTEST_ARGS ?=
 
-.PHONY: demo test check lint typecheck pytest setup clean test-slow test-long test-vpico test-all test-vpico-matrix
+.PHONY: demo test check lint typecheck pytest setup clean test-slow test-long test-vpico test-all
 
 demo: $(PY_STAMP)
 	$(BIN)/hanoibot run -n 4
 
-# The README's test command: lint, types, every test not marked slow, and the virtual Pico's covering set (a boot,
-# a noisy run, a rail loss, a person's pace): about 6 minutes on 2 cores once set up. CI runs it, then test-long.
+# The README's test command: lint, types, every test not marked slow, and the virtual Pico's covering set (a boot, a
+# rail loss, the two simulators agreeing, a host killed mid-carry, a person's pace). CI runs it, then test-long and
+# test-vpico: every test.
 test: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP) lint typecheck pytest
 
 # The fast loop while working: lint, types and every test not marked slow, without the virtual Pico.
@@ -29,29 +30,27 @@ lint: $(PY_STAMP)
 typecheck: $(PY_STAMP)
 	$(BIN)/mypy
 
-# The virtual-Pico tests run after the parallel run, one at a time, so the emulated chip has a core to itself.
+# The virtual Pico on chip time runs the same on a loaded machine, so those tests run in parallel (a module's tests
+# on one worker: they share its boards); the few in real time (a host on the wall clock behind a pty) run alone, last.
+VPICO_PARALLEL := -n 2 --dist loadfile
 pytest: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/pytest -n 2 -m "not slow and not vpico" $(PYTEST_ARGS)
-	$(BIN)/pytest -p no:xdist -m "vpico_cover" $(PYTEST_ARGS)
+	$(BIN)/pytest $(VPICO_PARALLEL) -m "vpico_cover and not vpico_realtime" $(PYTEST_ARGS)
+	$(BIN)/pytest -p no:xdist -m "vpico_cover and vpico_realtime" $(PYTEST_ARGS)
 
-# The long tests (about 33 minutes on 2 cores): test-long (about 12: 7- and 8-disk runs, a person's pace on the
-# emulated board, the CPython recovery matrix, the campaign, the console's recoveries) and test-vpico (about 21: the
-# rest of the virtual Pico, one at a time). Together with make test (make test-all) every test runs but the virtual
-# Pico's full matrix.
+# The long tests: test-long (7- and 8-disk runs, a person's pace on the emulated board, the CPython recovery matrix,
+# the campaign, the console's recoveries) and test-vpico (the rest of the virtual Pico: its whole recovery matrix,
+# kills mid-carry, randomized worlds). Together with make test (make test-all) every test runs; CI runs them all.
 test-slow: test-long test-vpico
 
 test-long: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/pytest -n 2 -m "slow and not vpico" $(PYTEST_ARGS)
 
-test-vpico: $(PY_STAMP) $(NODE_STAMP)
-	$(BIN)/pytest -p no:xdist -m "vpico and not vpico_cover and not vpico_matrix" $(PYTEST_ARGS)
+test-vpico: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
+	$(BIN)/pytest $(VPICO_PARALLEL) -m "vpico and not vpico_cover and not vpico_realtime" $(PYTEST_ARGS)
+	$(BIN)/pytest -p no:xdist -m "vpico and not vpico_cover and vpico_realtime" $(PYTEST_ARGS)
 
 test-all: test test-slow
-
-# The whole recovery matrix on the virtual Pico (32 cells, about 6 minutes; make test runs a covering set of it), and
-# the smoke run, intermittent still (see its module).
-test-vpico-matrix: $(PY_STAMP) $(NODE_STAMP)
-	$(BIN)/pytest -p no:xdist -m vpico tests/hil/test_recovery_matrix_vpico.py tests/hil/test_vpico_smoke.py $(PYTEST_ARGS)
 
 setup: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from vpico_checks import require_machine_sustains_the_cap
 from world_events import bad_events, disks_after
 
-pytestmark = [pytest.mark.slow, pytest.mark.vpico]
+pytestmark = [pytest.mark.slow, pytest.mark.vpico, pytest.mark.vpico_realtime]
 
 #: The chip runs at most 1/SLOW of a real RP2040's speed; the busy share as in test_recovery_matrix_vpico.
 SLOW = 3

@@ -36,7 +36,9 @@ BOOT_S = 120.0
 #: The two boards: the firmware core in this machine's Python, and the virtual Pico (chip capped at 1/CHIP_SLOW).
 BOARDS = [
     pytest.param((), id="emulate"),
-    pytest.param(("--pico", "--slow", str(CHIP_SLOW)), id="pico", marks=[pytest.mark.vpico]),
+    pytest.param(
+        ("--pico", "--slow", str(CHIP_SLOW)), id="pico", marks=[pytest.mark.vpico, pytest.mark.vpico_realtime]
+    ),
 ]
 
 

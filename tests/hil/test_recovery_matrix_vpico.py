@@ -101,27 +101,7 @@ def row_boards() -> Iterator[RowBoards]:
         boards.close()
 
 
-#: The cells ``make test`` runs on the virtual Pico: every row and every column at least once (the whole matrix
-#: takes about 6 minutes of the serial vpico step; ``make test-vpico-matrix`` runs all of it).
-COVERING_CELLS = (
-    ("done", "status"),
-    ("done", "run"),
-    ("fault", "home"),
-    ("stopped", "home --clear"),
-    ("ctrl-c twice", "estop"),
-    ("estopped", "resume"),
-    ("killed", "resume"),
-)
-assert set(COVERING_CELLS) <= set(CELLS)
-
-
-def cell_param(row: str, column: str) -> object:
-    """The pytest parameter of a cell: cells outside :data:`COVERING_CELLS` are marked ``vpico_matrix``."""
-    marks = () if (row, column) in COVERING_CELLS else (pytest.mark.vpico_matrix,)
-    return pytest.param(row, column, marks=marks)
-
-
-@pytest.mark.parametrize(("row", "column"), [cell_param(row, column) for row, column in CELLS])
+@pytest.mark.parametrize(("row", "column"), CELLS)
 def test_every_way_a_run_ends_leaves_a_board_the_next_command_can_use(
     row: str, column: str, tmp_path: Path, row_boards: RowBoards
 ) -> None:

@@ -12,7 +12,7 @@ import pytest
 from hanoibot.sim.vpico.flash import firmware_dir
 from vpico_checks import CHIP_SLOW, require_machine_sustains_the_cap
 
-pytestmark = [pytest.mark.slow, pytest.mark.vpico]
+pytestmark = [pytest.mark.slow, pytest.mark.vpico, pytest.mark.vpico_realtime]
 
 #: Generous bounds: the emulated chip runs far below real time on a busy machine.
 STEP_TIMEOUT_S = 600

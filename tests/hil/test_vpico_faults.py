@@ -77,7 +77,13 @@ def chip_time_board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
         yield board, config
 
 
-@pytest.mark.parametrize(("pick", "after_s"), KILLS, ids=[f"pick{p}+{a}s" for p, a in KILLS])
+def kill_param(pick: int, after_s: float) -> object:
+    """A kill moment as a pytest parameter; the first one (issue 33's dropped disk) is in make test's set."""
+    marks = (pytest.mark.vpico_cover,) if (pick, after_s) == KILLS[0] else ()
+    return pytest.param(pick, after_s, id=f"pick{pick}+{after_s}s", marks=marks)
+
+
+@pytest.mark.parametrize(("pick", "after_s"), [kill_param(p, a) for p, a in KILLS])
 def test_resume_after_the_host_is_killed_mid_carry_makes_every_move_once(
     pick: int, after_s: float, tmp_path: Path, chip_time_board: tuple[EmulatorProcess, Path]
 ) -> None:

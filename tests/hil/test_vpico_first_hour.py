@@ -59,6 +59,7 @@ def user_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+@pytest.mark.vpico_realtime
 def test_a_first_run_from_a_checkout_takes_four_commands(tmp_path: Path) -> None:
     require_machine_sustains_the_cap()
     env = user_env(tmp_path)
@@ -94,6 +95,7 @@ def test_a_first_run_from_a_checkout_takes_four_commands(tmp_path: Path) -> None
     assert len(commands) == 4  # + `make setup` after the clone: 5 commands, no file edited by hand
 
 
+@pytest.mark.vpico_realtime
 def test_the_installed_wheel_deploys_to_the_virtual_pico(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     built = subprocess.run(
@@ -153,6 +155,7 @@ def test_the_installed_wheel_deploys_to_the_virtual_pico(tmp_path: Path) -> None
 
 
 @pytest.mark.vpico_cover  # one of make test's few virtual-Pico tests
+@pytest.mark.vpico_realtime
 def test_jog_at_a_persons_pace_on_the_virtual_pico() -> None:
     require_machine_sustains_the_cap()
     with EmulatorProcess(*EMULATE_PICO, startup_s=STEP_TIMEOUT_S) as board:
@@ -187,6 +190,7 @@ def boot_id(port: str) -> str | None:
     return str(json.loads(status.stdout)["boot_id"]) if status.returncode == 0 else None
 
 
+@pytest.mark.vpico_realtime
 def test_emulate_pico_survives_usr2_and_usr1_and_removes_its_link() -> None:
     require_machine_sustains_the_cap()
     board = EmulatorProcess(*EMULATE_PICO, startup_s=STEP_TIMEOUT_S)

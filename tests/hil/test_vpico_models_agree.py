@@ -23,7 +23,7 @@ from hanoibot.run.robot import Robot
 from hanoibot.sim.servos import PWM_FRAME_S
 from vpico_checks import vpico_url
 
-pytestmark = [pytest.mark.slow, pytest.mark.vpico]
+pytestmark = [pytest.mark.slow, pytest.mark.vpico, pytest.mark.vpico_cover]
 
 #: Largest time shift (s) allowed between the two boards' traces: a control step plus a PWM frame.
 MAX_SHIFT_S = 0.03

@@ -85,6 +85,7 @@ def test_pwm_adc_and_rail_sense_from_the_chip() -> None:
         assert world.last_pulses_us[4] is None  # the world's servos went limp with the rail
 
 
+@pytest.mark.vpico_realtime
 def test_usb_input_waits_while_the_firmware_does_not_read() -> None:
     # In real time (a host on the wall clock, as behind emulate's pty): a write waits for room in the USB FIFO.
     with VirtualPico(files={"main.py": SLEEPER}) as pico:

@@ -13,7 +13,7 @@ import time
 import pytest
 from hanoibot.sim.vpico.process import VirtualPico
 
-pytestmark = [pytest.mark.slow, pytest.mark.vpico]
+pytestmark = [pytest.mark.slow, pytest.mark.vpico, pytest.mark.vpico_realtime]
 
 SLOW = 10  # a tenth of a real RP2040: below what the emulator reaches on a free core (about 0.4x)
 STALL_S = 2.0
