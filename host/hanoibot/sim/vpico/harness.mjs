@@ -323,8 +323,8 @@ function pulses() {
 /** Per channel, when the pulse of :func:`pulses` took effect (us of emulated time; null: at this tick). */
 function latchedUs() {
   if (options.servo_driver === 'pca9685') {
-    const sinceUs = Math.round(pca.outputsSinceNs / 1000);
-    return options.pca9685_channels.map(() => sinceUs); // every output took its registers at that cycle's end
+    pca.sync(nowNs());
+    return options.pca9685_channels.map((n) => Math.round(pca.sinceNs[n] / 1000)); // the end of a cycle
   }
   return options.pwm_pins.map((pin) => pwmWrapUs(chip.rp2040, pin));
 }

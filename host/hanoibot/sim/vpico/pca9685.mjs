@@ -40,7 +40,7 @@ export class PCA9685 {
     this.committed = null; // LED registers as of the latest STOP, waiting for the end of the cycle
     this.takeAtNs = 0; // when the committed registers take effect
     this.cycleOriginNs = 0; // the counter's start (the oscillator's latest wake)
-    this.outputsSinceNs = 0; // when the outputs last took new registers
+    this.sinceNs = new Array(16).fill(0); // per output: when it last took new registers (the end of a cycle)
   }
   /** The output cycle in ns (4096 counts at the prescaled oscillator). */
   cycleNs() {
@@ -56,11 +56,13 @@ export class PCA9685 {
   sync(tNs) {
     if (this.committed !== null && tNs >= this.takeAtNs) {
       for (let reg = 0; reg < 256; reg++) {
-        if (isLedRegister(reg)) {
+        if (isLedRegister(reg) && this.regs[reg] !== this.committed[reg]) {
+          if (reg <= LED_LAST) {
+            this.sinceNs[(reg - LED_FIRST) >> 2] = this.takeAtNs;
+          }
           this.regs[reg] = this.committed[reg];
         }
       }
-      this.outputsSinceNs = this.takeAtNs;
       this.committed = null;
     }
   }
