@@ -69,13 +69,15 @@ def make_servos(chip):
         driver = PCA9685(i2c, address=cfg.PCA9685_ADDRESS, freq_hz=cfg.SERVO_FREQ_HZ, osc_hz=cfg.PCA9685_OSC_HZ, oe=oe)
         servos = ChannelMap(driver, cfg.PCA9685_CHANNELS)
         return servos, servos.held_us()
-    from hanoifw.servos import PwmServos, align_rp2_slices, open_pwm
+    from hanoifw.servos import PwmServos, open_pwm
 
     pins = for_chip(cfg.PWM_PINS, chip, "PWM_PINS")
     pwms = [open_pwm(machine.PWM, machine.Pin(pin), cfg.SERVO_FREQ_HZ) for pin in pins]
     servos = PwmServos(pwms, freq_hz=cfg.SERVO_FREQ_HZ)
-    if chip in RP2_CHIPS and hasattr(machine, "mem32"):  # every slice wraps together: one frame for all joints
-        align_rp2_slices(machine.mem32, pins)
+    if chip in RP2_CHIPS:  # every slice wraps together: one frame for all joints (at this chip's addresses)
+        from hanoifw.rp2pwm import align_rp2_slices
+
+        align_rp2_slices(machine.mem32, chip, pins)
     return servos, None
 
 

@@ -15,6 +15,7 @@ from hanoifw.boardpins import BoardConfigError, check_port_version, check_wdt_ms
 from hanoifw.controller import Controller
 from hanoifw.pca9685 import PCA9685
 from hanoifw.servos import PwmServos
+from slicefakes import FakePwmBlock
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware_micropython"
 FORBIDDEN_IMPORTS = {"dataclasses", "enum", "typing", "pathlib", "logging", "__future__", "abc"}
@@ -99,6 +100,10 @@ def fake_machine(pwm: type = Esp32PWM) -> types.ModuleType:
     machine.PWRON_RESET = 1  # type: ignore[attr-defined]
     machine.WDT_RESET = 3  # type: ignore[attr-defined]
     machine.reset_cause = lambda: 3  # type: ignore[attr-defined]
+    block = FakePwmBlock("RP2040")  # the rp2 port's register access (machine.mem32) and interrupt switch
+    machine.mem32 = block  # type: ignore[attr-defined]
+    machine.disable_irq = block.disable_irq  # type: ignore[attr-defined]
+    machine.enable_irq = block.enable_irq  # type: ignore[attr-defined]
     return machine
 
 
@@ -224,6 +229,33 @@ def test_a_watchdog_timeout_the_port_refuses_stops_main_with_one_line_before_any
     board_main.main()
     out = capsys.readouterr().out.strip().splitlines()
     assert len(out) == 1 and f"HARDWARE_WDT_MS = {timeout_ms}: chip {chip}" in out[0] and made == []
+
+
+def rp2_pwm_block(board_main: Any, monkeypatch: pytest.MonkeyPatch, chip: str) -> FakePwmBlock:
+    """Give the fake machine module ``chip``'s PWM block (slicefakes.py), with machine.PWM on it as MicroPython
+    v1.27 drives it: every register access takes 4 counts (1.2 us), the wrap may fall between any two."""
+    block = FakePwmBlock(chip, counts_per_access=4)
+    monkeypatch.setattr(board_main.machine, "PWM", block.pwm_class())
+    monkeypatch.setattr(board_main.machine, "mem32", block)
+    monkeypatch.setattr(board_main.machine, "disable_irq", block.disable_irq)
+    monkeypatch.setattr(board_main.machine, "enable_irq", block.enable_irq)
+    return block
+
+
+def test_an_rp2350_board_never_touches_an_rp2040_pwm_address(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34, item 2: on the RP2350, 0x40050000 (the RP2040's PWM block) is PLL_SYS; a servo on slice 0 wrote
+    0 into its feedback divider. main.py's outputs on an RP2350 (its PWM block at 0x400a8000; any other address
+    raises here) are made, aligned, driven and released without an access outside it."""
+    monkeypatch.setitem(board_main.cfg.PWM_PINS, "RP2350", (0, 1, 2, 3, 4))  # slices 0, 0, 1, 1, 2
+    block = rp2_pwm_block(board_main, monkeypatch, "RP2350")
+    block.recording = True
+    servos, _ = board_main.make_servos("RP2350")
+    for channel in range(5):
+        servos.set_pulse_us(channel, 1500 + 10 * channel)
+    for channel in range(5):
+        servos.release(channel)
+    assert block.accesses and not [a for a, _ in block.accesses if 0x40050000 <= a < 0x40054000]
+    assert all(block.cc[n] == 0 for n in range(3)) and block.csr[0] & 1
 
 
 def test_pca9685_servos_map_channels_to_outputs(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
