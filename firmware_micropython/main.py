@@ -73,12 +73,20 @@ def make_servos(chip):
 
     pins = for_chip(cfg.PWM_PINS, chip, "PWM_PINS")
     pwms = [open_pwm(machine.PWM, machine.Pin(pin), cfg.SERVO_FREQ_HZ) for pin in pins]
-    servos = PwmServos(pwms, freq_hz=cfg.SERVO_FREQ_HZ)
-    if chip in RP2_CHIPS:  # every slice wraps together: one frame for all joints (at this chip's addresses)
-        from hanoifw.rp2pwm import align_rp2_slices
+    if chip in RP2_CHIPS:  # the slices wrap together and take each step's compare values in one frame
+        from hanoifw.rp2pwm import Rp2PwmServos
 
-        align_rp2_slices(machine.mem32, chip, pins)
-    return servos, None
+        servos = Rp2PwmServos(
+            pwms,
+            pins,
+            chip=chip,
+            mem32=machine.mem32,
+            disable_irq=machine.disable_irq,
+            enable_irq=machine.enable_irq,
+            freq_hz=cfg.SERVO_FREQ_HZ,
+        )
+        return servos, None
+    return PwmServos(pwms, freq_hz=cfg.SERVO_FREQ_HZ), None
 
 
 def make_grip_sensor(chip):

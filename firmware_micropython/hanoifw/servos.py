@@ -7,6 +7,10 @@ starts released, so nothing moves before the controller's first CONFIG.
 :func:`open_pwm` makes each ``machine.PWM`` so that it never gives a pulse on its own: the esp32 port starts a
 ``PWM(pin)`` at 5 kHz and 50 % duty (a servo twitches or slams), so the frame rate and zero duty are given at
 construction; the rp2 port of MicroPython 1.20 takes no keywords there, and its ``PWM(pin)`` starts at duty 0.
+
+:class:`PwmServos` writes one channel at a time (``duty_u16``), and a new duty takes effect at the next wrap of its
+timer, so a step whose writes straddle a wrap reaches the servos in two frames. On an RP2 ``main.py`` therefore
+drives the slices' registers with :class:`hanoifw.rp2pwm.Rp2PwmServos`, which stores a whole step in one frame.
 """
 
 DUTY_U16_FULL = 65535  # machine.PWM.duty_u16 at 100 %

@@ -13,9 +13,10 @@ import fwfakes
 import pytest
 from hanoifw.boardpins import BoardConfigError, check_port_version, check_wdt_ms, chip_name
 from hanoifw.controller import Controller
+from hanoifw.outputs import Outputs
 from hanoifw.pca9685 import PCA9685
 from hanoifw.servos import PwmServos
-from slicefakes import FakePwmBlock
+from slicefakes import FakePwmBlock, mixed_frames, sweep_steps
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware_micropython"
 FORBIDDEN_IMPORTS = {"dataclasses", "enum", "typing", "pathlib", "logging", "__future__", "abc"}
@@ -242,18 +243,44 @@ def rp2_pwm_block(board_main: Any, monkeypatch: pytest.MonkeyPatch, chip: str) -
     return block
 
 
+def test_rp2_servo_outputs_take_each_control_step_in_one_pwm_frame(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33, cause B: with duty_u16 written channel by channel, a wrap between two of a step's writes gave
+    some servos the step in one frame and the rest in the next. The outputs main.py builds on an RP2040 are driven
+    through 300 steps, the slices' wrap placed before each register access of a step in turn: every frame the
+    slices latch holds one step's pulses on every channel."""
+    block = rp2_pwm_block(board_main, monkeypatch, "RP2040")
+    servos, held_us = board_main.make_servos("RP2040")
+    assert held_us is None
+    steps = sweep_steps(Outputs(servos, 5, stagger_ms=0), block, list(range(300)))
+    assert mixed_frames(block, board_main.cfg.PWM_PINS["RP2040"], steps) == []
+
+
+def test_two_servos_on_one_rp2_pwm_output_are_a_board_config_error(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GPIO 2 and 18 are both output A of slice 1: main.py names them (and stops with BOARD_ERROR) instead of
+    driving two servos with one pulse."""
+    monkeypatch.setitem(board_main.cfg.PWM_PINS, "RP2040", (2, 3, 18, 5, 6))
+    block = rp2_pwm_block(board_main, monkeypatch, "RP2040")
+    with pytest.raises(BoardConfigError, match="PWM_PINS: GPIO 2 and GPIO 18 are one PWM output of chip RP2040"):
+        board_main.make_servos("RP2040")
+    assert block.cc == [0] * 8
+
+
 def test_an_rp2350_board_never_touches_an_rp2040_pwm_address(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 34, item 2: on the RP2350, 0x40050000 (the RP2040's PWM block) is PLL_SYS; a servo on slice 0 wrote
     0 into its feedback divider. main.py's outputs on an RP2350 (its PWM block at 0x400a8000; any other address
-    raises here) are made, aligned, driven and released without an access outside it."""
+    raises here) are aligned, driven and released without an access outside it."""
     monkeypatch.setitem(board_main.cfg.PWM_PINS, "RP2350", (0, 1, 2, 3, 4))  # slices 0, 0, 1, 1, 2
     block = rp2_pwm_block(board_main, monkeypatch, "RP2350")
     block.recording = True
     servos, _ = board_main.make_servos("RP2350")
-    for channel in range(5):
-        servos.set_pulse_us(channel, 1500 + 10 * channel)
+    steps = sweep_steps(Outputs(servos, 5, stagger_ms=0), block, [0, 5, 10, 100])
     for channel in range(5):
         servos.release(channel)
+    assert mixed_frames(block, (0, 1, 2, 3, 4), steps) == []
     assert block.accesses and not [a for a, _ in block.accesses if 0x40050000 <= a < 0x40054000]
     assert all(block.cc[n] == 0 for n in range(3)) and block.csr[0] & 1
 

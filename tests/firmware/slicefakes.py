@@ -274,3 +274,69 @@ class FakeRp2PWM:
             block[self.address + CSR + 0x1000] = 0
             csr = block[self.address + CSR]  # pwm_set_enabled
             block[self.address + CSR + 0x1000] = (csr ^ 1) & 1
+
+
+def step_pulses_us(k, channels):
+    """Step ``k``'s pulses (us), within 1000..2400 us: each channel's differs from its pulse in every other step
+    (1 us apart, about 3 counts at 50 Hz) for 1000 steps, then they repeat."""
+    return [1000 + k % 1000 + 100 * ch for ch in range(channels)]
+
+
+def sweep_steps(outputs, block, positions, first_ms=0):
+    """Enable every output of ``outputs`` (an :class:`~hanoifw.outputs.Outputs` whose servo HAL drives ``block``)
+    at step 0, then give it one step per entry of ``positions``: before step k (from 1) every running slice is put
+    ``positions[k - 1]`` accesses before its wrap, after it the counters run on to the next wrap. Returns the
+    pulses of each step; the frames are in ``block.frames``."""
+    channels = outputs.channels
+    mins_us = [500] * channels
+    maxs_us = [2500] * channels
+    steps = [step_pulses_us(0, channels)]
+    outputs.start_enable(first_ms)
+    outputs.update(first_ms, steps[0], mins_us, maxs_us)
+    block.run_to_wrap()
+    for k in range(1, len(positions) + 1):
+        steps.append(step_pulses_us(k, channels))
+        block.place_wrap(positions[k - 1])
+        outputs.update(first_ms + 10 * k, steps[k], mins_us, maxs_us)
+        block.run_to_wrap()
+    return steps
+
+
+def compares_today(chip, pins, steps):
+    """The compare values each step's pulses get the way the firmware drove them before the one-frame HAL:
+    ``PwmServos`` (``duty_u16`` per channel) on ``machine.PWM`` (v1.27): ``[{compare: step}, ...]`` per channel."""
+    from hanoifw.servos import PwmServos
+
+    block = FakePwmBlock(chip)
+    pwm = block.pwm_class()
+    servos = PwmServos([pwm(pin, freq=50, duty_u16=0) for pin in pins])
+    table = [{} for _ in pins]
+    for k in range(len(steps)):
+        for ch in range(len(pins)):
+            servos.set_pulse_us(ch, steps[k][ch])
+            slice_cc = block.cc[gpio_slice(chip, pins[ch])]
+            table[ch][(slice_cc >> 16 if pins[ch] & 1 else slice_cc) & 0xFFFF] = k
+    return table
+
+
+def mixed_frames(block, pins, steps):
+    """The frames of ``block`` in which the servos on ``pins`` latched the compare values of more than one step
+    of ``steps`` (each as ``(frame number, [step of each channel])``; a value of no step counts as step None)."""
+    table = compares_today(block.chip, pins, steps)
+    mixed = []
+    for number in range(len(block.frames)):
+        frame = block.frames[number]
+        taken = [table[ch].get(block.latched(frame, pins[ch])) for ch in range(len(pins))]
+        if None in taken or min(taken) != max(taken):
+            mixed.append((number, taken))
+    return mixed
+
+
+def last_steps(block, pins, steps):
+    """The step each frame of ``block`` latched (None for a mixed one), in order."""
+    table = compares_today(block.chip, pins, steps)
+    latched = []
+    for frame in block.frames:
+        taken = [table[ch].get(block.latched(frame, pins[ch])) for ch in range(len(pins))]
+        latched.append(taken[0] if None not in taken and min(taken) == max(taken) else None)
+    return latched
