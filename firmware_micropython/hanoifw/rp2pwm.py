@@ -41,10 +41,10 @@ DIV = const(0x04)
 CTR = const(0x08)
 CC = const(0x0C)  # A in bits 0-15, B in bits 16-31
 TOP = const(0x10)
-#: How close to its wrap (us) the counter may be when the stores start. From the counter read to the last store
-#: takes about 130 us on the virtual Pico (MicroPython v1.27, 125 MHz; measured with a probe whose own reads are in
-#: it, tests/hil/test_vpico_pwm_frames.py); the rest is margin for flash cache misses. A step waits at most this
-#: long, in 1 of 40 steps at 50 Hz.
+#: How close to its wrap (us) the counter may be when the stores start. From the counter's read to the last store
+#: takes under 160 us on the virtual Pico (MicroPython v1.27, 125 MHz: 509 counts, measured with a probe whose own
+#: reads are in it, tests/hil/test_vpico_pwm_frames.py); the rest is margin for flash cache misses. A step waits at
+#: most this long, in 1 of 40 steps at 50 Hz.
 GUARD_US = 500
 _DUTY_U16_FULL = const(65535)
 
