@@ -86,6 +86,10 @@ def make_servos(chip):
             freq_hz=cfg.SERVO_FREQ_HZ,
         )
         return servos, None
+    from hanoifw.ledc import LEDC_CHIPS, LedcServos
+
+    if chip in LEDC_CHIPS:  # each step's duties clear of the LEDC timer's overflow: one frame for all joints
+        return LedcServos(pwms, pins, chip=chip, mem32=machine.mem32, freq_hz=cfg.SERVO_FREQ_HZ), None
     return PwmServos(pwms, freq_hz=cfg.SERVO_FREQ_HZ), None
 
 

@@ -10,7 +10,9 @@ construction; the rp2 port of MicroPython 1.20 takes no keywords there, and its 
 
 :class:`PwmServos` writes one channel at a time (``duty_u16``), and a new duty takes effect at the next wrap of its
 timer, so a step whose writes straddle a wrap reaches the servos in two frames. On an RP2 ``main.py`` therefore
-drives the slices' registers with :class:`hanoifw.rp2pwm.Rp2PwmServos`, which stores a whole step in one frame.
+drives the slices' registers with :class:`hanoifw.rp2pwm.Rp2PwmServos`, which stores a whole step in one frame, and
+on an ESP32 or ESP32-S3 it uses :class:`hanoifw.ledc.LedcServos`, which keeps a step's writes clear of the LEDC
+timer's overflow.
 """
 
 DUTY_U16_FULL = 65535  # machine.PWM.duty_u16 at 100 %

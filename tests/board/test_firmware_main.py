@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import fwfakes
+import ledcfakes
 import pytest
 from hanoifw.boardpins import BoardConfigError, check_port_version, check_wdt_ms, chip_name
 from hanoifw.controller import Controller
 from hanoifw.outputs import Outputs
 from hanoifw.pca9685 import PCA9685
 from hanoifw.servos import PwmServos
+from ledcfakes import FakeLedc
 from slicefakes import FakePwmBlock, mixed_frames, sweep_steps
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware_micropython"
@@ -102,10 +104,30 @@ def fake_machine(pwm: type = Esp32PWM) -> types.ModuleType:
     machine.WDT_RESET = 3  # type: ignore[attr-defined]
     machine.reset_cause = lambda: 3  # type: ignore[attr-defined]
     block = FakePwmBlock("RP2040")  # the rp2 port's register access (machine.mem32) and interrupt switch
-    machine.mem32 = block  # type: ignore[attr-defined]
+    machine.mem32 = BoardMem32(block, FakeLedc("ESP32"), FakeLedc("ESP32S3"))  # type: ignore[attr-defined]
     machine.disable_irq = block.disable_irq  # type: ignore[attr-defined]
     machine.enable_irq = block.enable_irq  # type: ignore[attr-defined]
     return machine
+
+
+class BoardMem32:
+    """``machine.mem32`` over the fake register blocks of the chips main.py is tested for, by address (the GPIO
+    matrix of an ESP32 whose PWM objects are no LEDC fake's routes every pin to a plain output)."""
+
+    def __init__(self, *blocks: Any) -> None:
+        self.blocks = blocks
+
+    def _block(self, address: int) -> Any:
+        for block in self.blocks:
+            if block.owns(address):
+                return block
+        raise ValueError(f"address 0x{address:08x}: no register modelled")
+
+    def __getitem__(self, address: int) -> int:
+        return int(self._block(address)[address])
+
+    def __setitem__(self, address: int, value: int) -> None:
+        self._block(address)[address] = value
 
 
 @pytest.fixture
@@ -255,6 +277,25 @@ def test_rp2_servo_outputs_take_each_control_step_in_one_pwm_frame(
     assert held_us is None
     steps = sweep_steps(Outputs(servos, 5, stagger_ms=0), block, list(range(300)))
     assert mixed_frames(block, board_main.cfg.PWM_PINS["RP2040"], steps) == []
+
+
+@pytest.mark.parametrize("chip", ["ESP32", "ESP32S3"])
+def test_esp32_servo_outputs_take_each_control_step_in_one_pwm_frame(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, chip: str
+) -> None:
+    """Issue 33, cause B, on the esp32 port: duty_u16 takes effect at the LEDC timer's next overflow, so a step
+    written across it was split as on an RP2. main.py's outputs on each ESP32 (the timer found from the GPIO
+    matrix) are driven through steps with the overflow placed at every 16 counts from the guard's far edge to the
+    last write: every frame holds one step on every channel."""
+    ledc = FakeLedc(chip, counts_per_call=64 if chip == "ESP32" else 8)
+    monkeypatch.setattr(board_main.machine, "PWM", ledc.pwm_class())
+    monkeypatch.setattr(board_main.machine, "mem32", ledc)
+    servos, held_us = board_main.make_servos(chip)
+    step_counts = 16 if chip == "ESP32" else 2
+    positions = list(range(0, 3600 if chip == "ESP32" else 460, step_counts))
+    steps = ledcfakes.sweep_steps(Outputs(servos, 5, stagger_ms=0), ledc, positions)
+    assert ledcfakes.mixed_frames(ledc, board_main.cfg.PWM_PINS[chip], steps) == []
+    assert held_us is None and servos.is_guarded
 
 
 def test_two_servos_on_one_rp2_pwm_output_are_a_board_config_error(

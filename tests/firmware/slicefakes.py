@@ -58,6 +58,10 @@ class FakePwmBlock:
         self.freq_set = [False] * n
 
     # --- machine.mem32 --------------------------------------------------------------------------------------
+    def owns(self, address):
+        """True for an address in this block (or its atomic aliases)."""
+        return 0 <= address - self.base < 0x4000
+
     def __getitem__(self, address):
         slice_number, reg, _alias = self._decode(address)
         self._access(address, None)
