@@ -13,6 +13,8 @@ SERVO_FREQ_HZ = 50  # hobby servo frame rate
 
 # GPIO numbers of the 5 servo signal wires (SERVO_DRIVER = "pwm"). ESP32: not the strapping pins 0, 2, 5, 12, 15;
 # ESP32-S3: not the strapping pins 0, 3, 45, 46, nor USB (19, 20) or the flash/PSRAM pins (26-37).
+# RP2040, RP2350: GPIO n is output A (even n) or B (odd n) of PWM slice (n >> 1) & 7 (the RP2350B's GPIO 32-47:
+# slice 8 + ((n >> 1) & 3)); no two servos on one output (GPIO n and n + 16 share one), main.py refuses them.
 PWM_PINS = {
     "ESP32": (13, 14, 27, 26, 25),
     "ESP32S3": (10, 11, 12, 13, 14),

@@ -69,14 +69,28 @@ def make_servos(chip):
         driver = PCA9685(i2c, address=cfg.PCA9685_ADDRESS, freq_hz=cfg.SERVO_FREQ_HZ, osc_hz=cfg.PCA9685_OSC_HZ, oe=oe)
         servos = ChannelMap(driver, cfg.PCA9685_CHANNELS)
         return servos, servos.held_us()
-    from hanoifw.servos import PwmServos, align_rp2_slices, open_pwm
+    from hanoifw.servos import PwmServos, open_pwm
 
     pins = for_chip(cfg.PWM_PINS, chip, "PWM_PINS")
     pwms = [open_pwm(machine.PWM, machine.Pin(pin), cfg.SERVO_FREQ_HZ) for pin in pins]
-    servos = PwmServos(pwms, freq_hz=cfg.SERVO_FREQ_HZ)
-    if chip in RP2_CHIPS and hasattr(machine, "mem32"):  # every slice wraps together: one frame for all joints
-        align_rp2_slices(machine.mem32, pins)
-    return servos, None
+    if chip in RP2_CHIPS:  # the slices wrap together and take each step's compare values in one frame
+        from hanoifw.rp2pwm import Rp2PwmServos
+
+        servos = Rp2PwmServos(
+            pwms,
+            pins,
+            chip=chip,
+            mem32=machine.mem32,
+            disable_irq=machine.disable_irq,
+            enable_irq=machine.enable_irq,
+            freq_hz=cfg.SERVO_FREQ_HZ,
+        )
+        return servos, None
+    from hanoifw.ledc import LEDC_CHIPS, LedcServos
+
+    if chip in LEDC_CHIPS:  # each step's duties clear of the LEDC timer's overflow: one frame for all joints
+        return LedcServos(pwms, pins, chip=chip, mem32=machine.mem32, freq_hz=cfg.SERVO_FREQ_HZ), None
+    return PwmServos(pwms, freq_hz=cfg.SERVO_FREQ_HZ), None
 
 
 def make_grip_sensor(chip):

@@ -7,16 +7,15 @@ starts released, so nothing moves before the controller's first CONFIG.
 :func:`open_pwm` makes each ``machine.PWM`` so that it never gives a pulse on its own: the esp32 port starts a
 ``PWM(pin)`` at 5 kHz and 50 % duty (a servo twitches or slams), so the frame rate and zero duty are given at
 construction; the rp2 port of MicroPython 1.20 takes no keywords there, and its ``PWM(pin)`` starts at duty 0.
+
+:class:`PwmServos` writes one channel at a time (``duty_u16``), and a new duty takes effect at the next wrap of its
+timer, so a step whose writes straddle a wrap reaches the servos in two frames. On an RP2 ``main.py`` therefore
+drives the slices' registers with :class:`hanoifw.rp2pwm.Rp2PwmServos`, which stores a whole step in one frame, and
+on an ESP32 or ESP32-S3 it uses :class:`hanoifw.ledc.LedcServos`, which keeps a step's writes clear of the LEDC
+timer's overflow.
 """
 
 DUTY_U16_FULL = 65535  # machine.PWM.duty_u16 at 100 %
-
-# RP2040 PWM block (datasheet 4.5.3): slice n's registers at PWM_BASE + 0x14 n (CSR, DIV, CTR, CC, TOP); EN at
-# 0xA0 aliases every slice's CSR_EN bit, so one write starts (or stops) several slices on the same cycle.
-RP2_PWM_BASE = 0x40050000
-RP2_PWM_SLICE_STRIDE = 0x14
-RP2_PWM_CTR = 0x08
-RP2_PWM_EN = 0xA0
 
 
 def duty_u16_for(pulse_us: int, period_us: int) -> int:
@@ -37,29 +36,6 @@ def open_pwm(pwm_class, pin, freq_hz: int):
         pwm.duty_u16(0)
         pwm.freq(freq_hz)
         return pwm
-
-
-def rp2_slices(pins) -> int:
-    """The bit mask of the RP2040 PWM slices that GPIO ``pins`` use (GPIO n is on slice (n >> 1) & 7)."""
-    mask = 0
-    for pin in pins:
-        mask |= 1 << ((pin >> 1) & 7)
-    return mask
-
-
-def align_rp2_slices(mem32, pins) -> None:
-    """Start the RP2040 PWM slices of ``pins`` together: stop them (one EN write), zero their counters, start them
-    again with one EN write. ``machine.PWM`` enables each slice on its own, so their periods start at different
-    times and a step's new duties reach the servos in different frames; aligned, every slice wraps on the same
-    cycle (they share the 50 Hz divider and TOP). ``mem32`` is ``machine.mem32``. Call it before any output is on.
-    """
-    mask = rp2_slices(pins)
-    enabled = mem32[RP2_PWM_BASE + RP2_PWM_EN]
-    mem32[RP2_PWM_BASE + RP2_PWM_EN] = enabled & ~mask
-    for slice_number in range(8):
-        if mask & (1 << slice_number):
-            mem32[RP2_PWM_BASE + RP2_PWM_SLICE_STRIDE * slice_number + RP2_PWM_CTR] = 0
-    mem32[RP2_PWM_BASE + RP2_PWM_EN] = (enabled & ~mask) | mask
 
 
 class PwmServos:

@@ -10,11 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import fwfakes
+import ledcfakes
 import pytest
 from hanoifw.boardpins import BoardConfigError, check_port_version, check_wdt_ms, chip_name
 from hanoifw.controller import Controller
+from hanoifw.outputs import Outputs
 from hanoifw.pca9685 import PCA9685
 from hanoifw.servos import PwmServos
+from ledcfakes import FakeLedc
+from slicefakes import FakePwmBlock, mixed_frames, sweep_steps
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware_micropython"
 FORBIDDEN_IMPORTS = {"dataclasses", "enum", "typing", "pathlib", "logging", "__future__", "abc"}
@@ -99,7 +103,31 @@ def fake_machine(pwm: type = Esp32PWM) -> types.ModuleType:
     machine.PWRON_RESET = 1  # type: ignore[attr-defined]
     machine.WDT_RESET = 3  # type: ignore[attr-defined]
     machine.reset_cause = lambda: 3  # type: ignore[attr-defined]
+    block = FakePwmBlock("RP2040")  # the rp2 port's register access (machine.mem32) and interrupt switch
+    machine.mem32 = BoardMem32(block, FakeLedc("ESP32"), FakeLedc("ESP32S3"))  # type: ignore[attr-defined]
+    machine.disable_irq = block.disable_irq  # type: ignore[attr-defined]
+    machine.enable_irq = block.enable_irq  # type: ignore[attr-defined]
     return machine
+
+
+class BoardMem32:
+    """``machine.mem32`` over the fake register blocks of the chips main.py is tested for, by address (the GPIO
+    matrix of an ESP32 whose PWM objects are no LEDC fake's routes every pin to a plain output)."""
+
+    def __init__(self, *blocks: Any) -> None:
+        self.blocks = blocks
+
+    def _block(self, address: int) -> Any:
+        for block in self.blocks:
+            if block.owns(address):
+                return block
+        raise ValueError(f"address 0x{address:08x}: no register modelled")
+
+    def __getitem__(self, address: int) -> int:
+        return int(self._block(address)[address])
+
+    def __setitem__(self, address: int, value: int) -> None:
+        self._block(address)[address] = value
 
 
 @pytest.fixture
@@ -224,6 +252,78 @@ def test_a_watchdog_timeout_the_port_refuses_stops_main_with_one_line_before_any
     board_main.main()
     out = capsys.readouterr().out.strip().splitlines()
     assert len(out) == 1 and f"HARDWARE_WDT_MS = {timeout_ms}: chip {chip}" in out[0] and made == []
+
+
+def rp2_pwm_block(board_main: Any, monkeypatch: pytest.MonkeyPatch, chip: str) -> FakePwmBlock:
+    """Give the fake machine module ``chip``'s PWM block (slicefakes.py), with machine.PWM on it as MicroPython
+    v1.27 drives it: every register access takes 4 counts (1.2 us), the wrap may fall between any two."""
+    block = FakePwmBlock(chip, counts_per_access=4)
+    monkeypatch.setattr(board_main.machine, "PWM", block.pwm_class())
+    monkeypatch.setattr(board_main.machine, "mem32", block)
+    monkeypatch.setattr(board_main.machine, "disable_irq", block.disable_irq)
+    monkeypatch.setattr(board_main.machine, "enable_irq", block.enable_irq)
+    return block
+
+
+def test_rp2_servo_outputs_take_each_control_step_in_one_pwm_frame(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33, cause B: with duty_u16 written channel by channel, a wrap between two of a step's writes gave
+    some servos the step in one frame and the rest in the next. The outputs main.py builds on an RP2040 are driven
+    through 300 steps, the slices' wrap placed before each register access of a step in turn: every frame the
+    slices latch holds one step's pulses on every channel."""
+    block = rp2_pwm_block(board_main, monkeypatch, "RP2040")
+    servos, held_us = board_main.make_servos("RP2040")
+    assert held_us is None
+    steps = sweep_steps(Outputs(servos, 5, stagger_ms=0), block, list(range(300)))
+    assert mixed_frames(block, board_main.cfg.PWM_PINS["RP2040"], steps) == []
+
+
+@pytest.mark.parametrize("chip", ["ESP32", "ESP32S3"])
+def test_esp32_servo_outputs_take_each_control_step_in_one_pwm_frame(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, chip: str
+) -> None:
+    """Issue 33, cause B, on the esp32 port: duty_u16 takes effect at the LEDC timer's next overflow, so a step
+    written across it was split as on an RP2. main.py's outputs on each ESP32 (the timer found from the GPIO
+    matrix) are driven through steps with the overflow placed at every 16 counts from the guard's far edge to the
+    last write: every frame holds one step on every channel."""
+    ledc = FakeLedc(chip, counts_per_call=64 if chip == "ESP32" else 8)
+    monkeypatch.setattr(board_main.machine, "PWM", ledc.pwm_class())
+    monkeypatch.setattr(board_main.machine, "mem32", ledc)
+    servos, held_us = board_main.make_servos(chip)
+    step_counts = 16 if chip == "ESP32" else 2
+    positions = list(range(0, 3600 if chip == "ESP32" else 460, step_counts))
+    steps = ledcfakes.sweep_steps(Outputs(servos, 5, stagger_ms=0), ledc, positions)
+    assert ledcfakes.mixed_frames(ledc, board_main.cfg.PWM_PINS[chip], steps) == []
+    assert held_us is None and servos.is_guarded
+
+
+def test_two_servos_on_one_rp2_pwm_output_are_a_board_config_error(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GPIO 2 and 18 are both output A of slice 1: main.py names them (and stops with BOARD_ERROR) instead of
+    driving two servos with one pulse."""
+    monkeypatch.setitem(board_main.cfg.PWM_PINS, "RP2040", (2, 3, 18, 5, 6))
+    block = rp2_pwm_block(board_main, monkeypatch, "RP2040")
+    with pytest.raises(BoardConfigError, match="PWM_PINS: GPIO 2 and GPIO 18 are one PWM output of chip RP2040"):
+        board_main.make_servos("RP2040")
+    assert block.cc == [0] * 8
+
+
+def test_an_rp2350_board_never_touches_an_rp2040_pwm_address(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34, item 2: on the RP2350, 0x40050000 (the RP2040's PWM block) is PLL_SYS; a servo on slice 0 wrote
+    0 into its feedback divider. main.py's outputs on an RP2350 (its PWM block at 0x400a8000; any other address
+    raises here) are aligned, driven and released without an access outside it."""
+    monkeypatch.setitem(board_main.cfg.PWM_PINS, "RP2350", (0, 1, 2, 3, 4))  # slices 0, 0, 1, 1, 2
+    block = rp2_pwm_block(board_main, monkeypatch, "RP2350")
+    block.recording = True
+    servos, _ = board_main.make_servos("RP2350")
+    steps = sweep_steps(Outputs(servos, 5, stagger_ms=0), block, [0, 5, 10, 100])
+    for channel in range(5):
+        servos.release(channel)
+    assert mixed_frames(block, (0, 1, 2, 3, 4), steps) == []
+    assert block.accesses and not [a for a, _ in block.accesses if 0x40050000 <= a < 0x40054000]
+    assert all(block.cc[n] == 0 for n in range(3)) and block.csr[0] & 1
 
 
 def test_pca9685_servos_map_channels_to_outputs(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:

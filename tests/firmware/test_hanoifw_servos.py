@@ -40,34 +40,3 @@ def test_a_frame_rate_no_servo_takes_is_refused():
             assert str(freq_hz) in str(err)
         else:
             raise AssertionError(f"accepted {freq_hz} Hz")
-
-
-class Mem32:
-    """``machine.mem32`` stand-in: a dict of 32-bit words, every write recorded as (address, value)."""
-
-    def __init__(self):
-        self.words = {}
-        self.writes = []
-
-    def __getitem__(self, address):
-        return self.words.get(address, 0)
-
-    def __setitem__(self, address, value):
-        self.words[address] = value & 0xFFFFFFFF
-        self.writes.append((address, value & 0xFFFFFFFF))
-
-
-def test_rp2_slices_of_the_servo_pins_restart_together_with_one_enable_write():
-    from hanoifw.servos import align_rp2_slices, rp2_slices
-
-    pins = (2, 3, 4, 5, 6)  # slices 1, 1, 2, 2, 3
-    assert rp2_slices(pins) == 0b1110
-    mem = Mem32()
-    mem[0x400500A0] = 0b1000_0110  # slices 1, 2 already running (each enabled on its own), 7 is not ours
-    mem.writes.clear()
-    align_rp2_slices(mem, pins)
-    en_writes = [value for address, value in mem.writes if address == 0x400500A0]
-    assert en_writes == [0b1000_0000, 0b1000_1110], "stopped, then started by one write"
-    counters = [address for address, value in mem.writes if address != 0x400500A0]
-    assert counters == [0x40050000 + 0x14 * n + 0x08 for n in (1, 2, 3)]  # zeroed while stopped
-    assert mem.writes.index((0x400500A0, 0b1000_1110)) == len(mem.writes) - 1

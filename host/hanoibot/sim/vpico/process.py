@@ -285,11 +285,11 @@ class VirtualPico:
                     raise PortError(f"the virtual Pico's USB port did not come up within {timeout_s:g} s")
                 self._lock.wait(min(left_s, 0.5))
 
-    def wait_for_output(self, marker: bytes, timeout_s: float = BOOT_TIMEOUT_S) -> None:
+    def wait_for_output(self, marker: bytes, timeout_s: float = BOOT_TIMEOUT_S, *, chip_s: float = BOOT_CHIP_S) -> None:
         """Wait until the board's output since the last boot contains ``marker``; PortError names what it said
-        (driven: the chip runs until then, for at most :data:`BOOT_CHIP_S` s of its time)."""
+        (driven: the chip runs until then, for at most ``chip_s`` s of its time)."""
         if self.driven:
-            self._run_while(lambda: marker not in self._console, f"it did not print {marker!r}")
+            self._run_while(lambda: marker not in self._console, f"it did not print {marker!r}", chip_s)
             return
         deadline_s = time.monotonic() + timeout_s
         with self._lock:
@@ -337,10 +337,10 @@ class VirtualPico:
         if self.after_run is not None:
             self.after_run()
 
-    def _run_while(self, waiting: Callable[[], bool], what: str) -> None:
-        """Driven: run the chip in steps of 50 ms while ``waiting()`` says so, for at most :data:`BOOT_CHIP_S` s
-        of emulated time; PortError names ``what`` did not happen (and a board traceback raises BoardTraceback)."""
-        end_s = self.time_s + BOOT_CHIP_S
+    def _run_while(self, waiting: Callable[[], bool], what: str, chip_s: float = BOOT_CHIP_S) -> None:
+        """Driven: run the chip in steps of 50 ms while ``waiting()`` says so, for at most ``chip_s`` s of emulated
+        time; PortError names ``what`` did not happen (and a board traceback raises BoardTraceback)."""
+        end_s = self.time_s + chip_s
         while True:
             with self._lock:
                 if self.tracebacks:
@@ -349,7 +349,7 @@ class VirtualPico:
                     return
                 said = self._console[-200:].decode("ascii", "replace")
             if self.time_s >= end_s:
-                raise PortError(f"the virtual Pico ran {BOOT_CHIP_S:g} s and {what}; it said {said!r}")
+                raise PortError(f"the virtual Pico ran {chip_s:g} s and {what}; it said {said!r}")
             self.run_until(min(self.time_s + 0.05, end_s), stop_on_output=True)
 
     # --- the world around the board ----------------------------------------------------------------------
