@@ -165,11 +165,11 @@ class ClockedGrip(CountingWorld):
 
     def __init__(self, clock: VirtualClock) -> None:
         super().__init__()
-        self.clock = clock
+        self.now_s = clock.now_s
         self.read_at_s: list[float] = []
 
     def read_u16(self) -> int:
-        self.read_at_s.append(self.clock.now_s())
+        self.read_at_s.append(self.now_s())
         return 40000
 
 
@@ -194,3 +194,23 @@ def test_the_grip_current_is_sampled_as_the_firmware_timer_does(slow: float | No
     board.reset("watchdog")
     board.run_until(0.43)
     assert len(world.read_at_s) == before, "the reset board's gripper is limp: the new boot reads nothing"
+
+
+def test_a_board_catching_up_on_a_clock_advanced_by_someone_else_samples_at_the_timer_s_times() -> None:
+    # A host that sleeps on the virtual clock (waiting a PWM frame between two grip reads) and then polls: the
+    # board catches up, and its timer's readings keep their 2 ms grid instead of all landing at the late instant
+    # (which leaves a gap of the whole sleep in the frame: no verdict).
+    clock = VirtualClock()
+    world = ClockedGrip(clock)
+    board = SimBoard(clock=clock, world=world, stagger_ms=0)  # type: ignore[arg-type]
+    board.feed(session_frames())
+    board.run_until(0.1)
+    world.now_s = board._board_now_s  # the time the board sees at each conversion
+    before = len(world.read_at_s)
+    clock.sleep(0.05)
+    board.catch_up()
+    assert [round(t_s * 1000, 6) for t_s in world.read_at_s[before:]] == list(range(102, 151, 2))
+    board.feed(protocol.encode("STATUS", 0, 0))
+    board.step()
+    status = [fields for kind, _s, _a, fields in frames(board) if kind == "STATUS"][-1]
+    assert status[7] == "40000", "the frame is covered"

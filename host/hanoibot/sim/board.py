@@ -118,9 +118,10 @@ class SimBoard:
         )
         if world is not None and hasattr(world, "on_event"):
             world.on_event = self._log_world_event
-        self._connect_sensors(tick_s / 2)
         self._grip_timer: GripTimer | None = None
         self._samples_run = 0
+        self._sample_at_s: float | None = None  # while the grip timer fires: its expiry time, in s
+        self._connect_sensors(tick_s / 2)
         # Boot ids come from the OS's entropy, so boards in different processes (two `hanoibot emulate` runs,
         # an emulator restarted at the same path) never look like the same boot to `resume`. An explicit seed
         # makes them repeatable (in the order boards are made in one process) for tests.
@@ -170,7 +171,13 @@ class SimBoard:
                 self.clock.advance(max(0.0, sample_s - self.clock.now_s()))
                 self._samples_run += 1
                 if self._grip_timer is not None:
-                    self._grip_timer.fire()
+                    # At its expiry time, also when the board catches up on a clock somebody else advanced (a
+                    # host sleeping on it): the chip's timer fired then, not all at once now.
+                    self._sample_at_s = sample_s
+                    try:
+                        self._grip_timer.fire()
+                    finally:
+                        self._sample_at_s = None
                 continue
             if self.chip is not None and frame_s < self.next_tick_s:
                 self.clock.advance(max(0.0, frame_s - self.clock.now_s()))
@@ -267,8 +274,8 @@ class SimBoard:
             stall_a = grip.servo.mean_a(True) if grip is not None and grip.is_stalled() and gripper_is_driven() else 0
             return driven * SERVO_REST_A + stall_a
 
-        if grip is not None and hasattr(grip, "connect"):
-            grip.connect(now_s=self.clock.now_s, is_driven=gripper_is_driven, frame_phase_s=frame_phase_s)
+        if grip is not None and hasattr(grip, "connect"):  # the ADC converts at the board's time
+            grip.connect(now_s=self._board_now_s, is_driven=gripper_is_driven, frame_phase_s=frame_phase_s)
         if rail is not None and hasattr(rail, "connect"):
             rail.connect(now_s=self.clock.now_s, load_a=load_a)
 
@@ -303,9 +310,13 @@ class SimBoard:
             self.log("reset", boot_id=self._boot_id, cause=cause)
         return controller
 
+    def _board_now_s(self) -> float:
+        """The board's time in s: the virtual time, or, while the grip timer fires, its expiry time."""
+        return self.clock.now_s() if self._sample_at_s is None else self._sample_at_s
+
     def _ticks_ms(self) -> int:
-        """The board's ``time.ticks_ms()``: the virtual time in whole ms."""
-        return round(self.clock.now_s() * 1000.0)
+        """The board's ``time.ticks_ms()``: :meth:`_board_now_s` in whole ms."""
+        return round(self._board_now_s() * 1000.0)
 
     def _run_controller(self, t_s: float) -> None:
         """Step the controller at ``t_s`` and log what its output frames say."""
