@@ -2,8 +2,9 @@
 sense and the hardware watchdog around the hanoifw Controller. Wiring comes from board_config.py, looked up by
 the chip family (hanoifw/boardpins.py); a setting that does not fit the chip, or an esp32 MicroPython older than
 1.26, is printed in one line naming it, before any output is touched, and the board then answers the host's
-HELLO with mode BOARD_ERROR and that line (never an output on). Everything testable lives in hanoifw; this file
-only touches the hardware.
+HELLO with mode BOARD_ERROR and that line (never an output on). The grip sensor is sampled every 2 ms from a
+machine.Timer (hanoifw.board.start_grip_timer: a hard interrupt on rp2, a scheduled callback on esp32; the loop
+samples only where no timer can be made). Everything testable lives in hanoifw; this file only touches the hardware.
 
 What the servos do when this program stops (hardware/README.md says the same):
 * Ctrl-C works only while no output is on (``micropython.kbd_intr``); then it drops to the REPL.
@@ -24,7 +25,7 @@ import time
 
 import board_config as cfg
 import machine
-from hanoifw.board import StreamPort, make_boot_id, reset_cause_name, serve
+from hanoifw.board import StreamPort, make_boot_id, reset_cause_name, serve, start_grip_timer
 from hanoifw.boardpins import RP2_CHIPS, BoardConfigError, check_port_version, check_wdt_ms, chip_name, for_chip
 from hanoifw.controller import Controller
 
@@ -102,6 +103,14 @@ def make_grip_sensor(chip):
     if atten is None:
         return machine.ADC(machine.Pin(pin))
     return machine.ADC(machine.Pin(pin), atten=atten)
+
+
+def make_grip_timer(period_ms, callback, hard):
+    """A periodic machine.Timer calling ``callback`` every ``period_ms`` ms (``hard``: from the interrupt itself).
+    rp2 has soft timers (id -1) whose hard callbacks run in an interrupt; esp32 has hardware timers 0..3 and
+    refuses ``hard=True`` (ValueError): its callback is scheduled, and wakes the loop from its poll wait."""
+    timer_id = 0 if sys.platform == "esp32" else -1
+    return machine.Timer(timer_id, mode=machine.Timer.PERIODIC, period=period_ms, callback=callback, hard=hard)
 
 
 def make_rail_sense(chip):
@@ -186,15 +195,22 @@ def serve_host(servos, held_us, grip_sensor, rail_sense):
             return machine.WDT(timeout=cfg.HARDWARE_WDT_MS)
 
     gc.collect()
-    result = serve(
-        controller,
-        port,
-        time,
-        make_wdt=make_wdt,
-        period_ms=cfg.CONTROL_PERIOD_MS,
-        kbd_intr=micropython.kbd_intr,
-        collect=gc.collect,
-    )
+    # The grip current is sampled at a fixed rate by a timer (the loop's own sampling comes late while it handles
+    # frames or collects garbage); without one the loop samples while it waits.
+    grip_timer = start_grip_timer(controller, make_grip_timer, time.ticks_ms)
+    try:
+        result = serve(
+            controller,
+            port,
+            time,
+            make_wdt=make_wdt,
+            period_ms=cfg.CONTROL_PERIOD_MS,
+            kbd_intr=micropython.kbd_intr,
+            collect=gc.collect,
+        )
+    finally:
+        if grip_timer is not None:  # nothing samples into a controller that no loop serves
+            grip_timer.deinit()
     if result == "interrupted":
         print("hanoibot: Ctrl-C: stopped with every servo output off; REPL follows")
 

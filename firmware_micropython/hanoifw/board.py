@@ -28,10 +28,12 @@ handling. (Counting input is cheap; asking ``gc.mem_free()`` walks the whole hea
 
 import binascii
 
+from hanoifw.sensing import GRIP_SAMPLE_MS
+
 GC_EVERY_MS = 1000  # least time between two idle garbage collections
 COLLECT_EVERY_RX_BYTES = 2048  # input handled between two collections at most (also while moving): ~50 KB garbage
 READ_CHUNK_BYTES = 32  # input read and handled at once: under one MOVE frame, a few ms of work at 125 MHz
-SAMPLE_EVERY_MS = 2  # grip-current samples while the loop waits: ten per 20 ms PWM frame (hanoifw.sensing)
+SAMPLE_EVERY_MS = GRIP_SAMPLE_MS  # where no timer samples the grip current, the loop does this often while it waits
 
 _RESET_CAUSES = (
     ("PWRON_RESET", "power"),
@@ -50,6 +52,28 @@ def reset_cause_name(cause: int, machine: object) -> str:
         if value is not None and value == cause:
             return name
     return "unknown"
+
+
+def start_grip_timer(controller, make_timer, ticks_ms, *, period_ms: int = GRIP_SAMPLE_MS):
+    """Sample ``controller``'s grip sensor from a timer every ``period_ms`` ms; returns the timer, or None (no
+    sensor, or no timer could be made: the loop in :func:`serve` samples then).
+
+    ``make_timer(period_ms, callback, hard)`` makes and starts a periodic ``machine.Timer`` (``main.py``): a hard
+    callback first (rp2: it runs in an interrupt, on time, also during a garbage collection), then a soft one
+    (esp32 refuses ``hard=True`` with ValueError; its timer schedules the callback and wakes the loop from its
+    poll wait). Each call takes one sample at ``ticks_ms()``; the loop and the control step stop sampling first,
+    so only the timer writes the meter's readings."""
+    if controller.grip_sensor is None:
+        return None
+    callback = controller.grip_timer_callback(ticks_ms)
+    controller.grip_timed = True
+    for hard in (True, False):
+        try:
+            return make_timer(period_ms, callback, hard)
+        except Exception:  # this port has no such timer (or none left): try the next kind, then the loop
+            pass
+    controller.grip_timed = False
+    return None
 
 
 def make_boot_id(random_bytes: bytes) -> str:
@@ -141,12 +165,14 @@ def serve(
     first configured, and returns an object with ``feed`` (a ``machine.WDT``). ``kbd_intr`` (or None) is
     ``micropython.kbd_intr``: given -1 while an output is on, 3 otherwise. ``collect`` (or None) is
     ``gc.collect``, called when idle, and right after a step once COLLECT_EVERY_RX_BYTES of input were handled
-    since the last collection. With a grip sensor the wait between two steps is cut into slices of at most
-    ``sample_every_ms``, each followed by a grip-current sample (``port.wait`` returns True when input came: the
-    loop then handles it at once). Returns "interrupted" after Ctrl-C (ESTOP latched, every output off) or
+    since the last collection. With a grip sensor that no timer samples (:func:`start_grip_timer` found none),
+    the wait between two steps is cut into slices of at most ``sample_every_ms``, each followed by a grip-current
+    sample (``port.wait`` returns True when input came: the loop then handles it at once); the readings then come
+    late while frames are handled or garbage collected, and the grip meter gives no verdict for such a frame.
+    Returns "interrupted" after Ctrl-C (ESTOP latched, every output off) or
     "stopped" after ``max_loops`` loops.
     """
-    sampling = controller.grip_sensor is not None
+    sampling = controller.grip_sensor is not None and not controller.grip_timed
     sample_ms = sample_every_ms
     next_ms = clock.ticks_ms()  # the first step at once: it announces the boot (HELLO)
     collected_ms = clock.ticks_ms()

@@ -15,8 +15,9 @@ Safety rules enforced here (docs/protocol.md has the wire side):
 * host silence longer than ``watchdog_ms`` while moving holds the pose and latches HOST_LOST;
 * ESTOP holds the pose (the servos stay powered so a raised arm does not fall), discards all queued motion and
   is latched, like every fault, until CLEAR;
-* the grip verdict is the gripper current averaged over a whole PWM frame (:mod:`hanoifw.sensing`), and there is
-  none while the gripper output is off: an undriven servo draws no current, disk or not.
+* the grip verdict is the gripper current averaged over the latest PWM frame, from readings that cover it
+  (:mod:`hanoifw.sensing`: none unless no two readings are more than two sample periods apart), and there is none
+  while the gripper output is off: an undriven servo draws no current, disk or not.
 """
 
 from hanoifw import FW_VERSION, reports
@@ -64,8 +65,9 @@ class Controller:
     ``servos`` has ``set_pulse_us(channel, pulse_us)`` and ``release(channel)``; ``grip_sensor`` (or None) has
     ``read_u16() -> int`` (the supply current of the gripper servo, channel ``grip_channel`` (default: the last),
     as a 0..65535 ADC reading: a held disk stalls the driven servo, so the reading is high); ``rail_sense`` (or
-    None) has ``value() -> int`` (1 while the servo rail is powered): both are sampled at every step, the grip
-    sensor also at every :meth:`sample_sensors` between steps. ``held_us`` (or None) are pulses the outputs were
+    None) has ``value() -> int`` (1 while the servo rail is powered): the rail is sampled at every step; the grip
+    sensor by a timer at a fixed rate (:meth:`grip_timer_callback`), or, where the board has none, at every step
+    and every :meth:`sample_sensors` between steps. ``held_us`` (or None) are pulses the outputs were
     found giving at boot (a PCA9685 keeps running through an MCU reset): they are reported and kept. ``boot_id``
     is random per boot. ``min_pulse_us``/
     ``max_pulse_us`` bound every CONFIG limit; ``max_step_ms`` caps the time one ``step`` may advance motion (a
@@ -110,6 +112,8 @@ class Controller:
         self.watchdog_ms = watchdog_ms
         self.grip_sensor = grip_sensor
         self.grip = GripMeter(grip_sensor)
+        self.grip_timed = False  # True while a timer samples the grip current (grip_timer_callback), not the loop
+        self._grip_ticks_ms = None
         self.grip_channel = grip_channel if grip_channel >= 0 else channels - 1
         self.grip_threshold = 0  # from CONFIG; 0 = not set: STATUS says "unknown"
         self.rail_sense = rail_sense
@@ -245,9 +249,23 @@ class Controller:
         self.is_held = False
 
     def sample_sensors(self, now_ms: int) -> None:
-        """Take one grip-current sample at ``now_ms`` (the board's loop calls this every few ms between steps, so
-        the average spans the whole PWM frame). Never raises."""
-        self.grip.sample(now_ms, self.outputs.written_us[self.grip_channel] != 0)
+        """Take one grip-current sample at ``now_ms``: the board's loop calls this every few ms between steps
+        where no timer samples (see :meth:`grip_timer_callback`); it does nothing while one does. Never raises."""
+        if not self.grip_timed:
+            self.grip.sample(now_ms, self.outputs.written_us[self.grip_channel] != 0)
+
+    def grip_timer_callback(self, ticks_ms):
+        """The callback for a ``machine.Timer`` that samples the grip current at a fixed rate: each call (with the
+        timer as its argument) takes one sample at ``ticks_ms()`` (``time.ticks_ms``). It allocates nothing, so it
+        may run as a hard interrupt, also in the middle of a garbage collection. The bound method is made here,
+        once. Set :attr:`grip_timed` once the timer runs: the loop and the step then leave the sampling to it
+        (one writer of the meter's ring)."""
+        self._grip_ticks_ms = ticks_ms
+        return self._on_grip_timer
+
+    def _on_grip_timer(self, _timer) -> None:
+        """One timed grip sample (hard interrupt or scheduled callback): no allocation, never raises."""
+        self.grip.sample(self._grip_ticks_ms(), self.outputs.written_us[self.grip_channel] != 0)
 
     def report_status(self) -> None:
         """Queue a STATUS frame for the next ``step`` (unasked, e.g. after a Ctrl-C on the board)."""
@@ -264,7 +282,8 @@ class Controller:
             self._last_rx_ms = now_ms
         if self._hello_due:
             self._send_hello()
-        self.grip.sample(now_ms, self.outputs.written_us[self.grip_channel] != 0)
+        if not self.grip_timed:
+            self.grip.sample(now_ms, self.outputs.written_us[self.grip_channel] != 0)
         rail = self.rail
         if dt_ms or last is None:  # one rail sample per control period (a step at the same instant is no new one)
             rail.sample()

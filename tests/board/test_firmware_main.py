@@ -7,7 +7,7 @@ import importlib.util
 import sys
 import types
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import fwfakes
 import ledcfakes
@@ -93,6 +93,30 @@ class FakeWDT:
         self.timeout = timeout
 
 
+class FakeTimer:
+    """machine.Timer as the ports have it (MicroPython 1.27): rp2 has soft timers only (id -1) and runs hard
+    callbacks in an interrupt; esp32 has hardware timers 0..3 and refuses ``hard=True`` (ValueError). ``PORT`` says
+    which; every timer made is kept in ``made``."""
+
+    PERIODIC = 1
+    PORT = "rp2"
+    made: ClassVar[list["FakeTimer"]] = []
+
+    def __init__(self, timer_id: int, *, mode: int, period: int, callback: Any, hard: bool = False) -> None:
+        if self.PORT == "rp2" and timer_id != -1:
+            raise ValueError("Timer doesn't exist")
+        if self.PORT == "esp32" and not 0 <= timer_id <= 3:
+            raise ValueError("invalid Timer number")
+        if self.PORT == "esp32" and hard:
+            raise ValueError("hard Timers are not implemented")
+        self.timer_id, self.mode, self.period, self.callback, self.hard = timer_id, mode, period, callback, hard
+        self.running = True
+        FakeTimer.made.append(self)
+
+    def deinit(self) -> None:
+        self.running = False
+
+
 def fake_machine(pwm: type = Esp32PWM) -> types.ModuleType:
     machine = types.ModuleType("machine")
     machine.Pin = FakePin  # type: ignore[attr-defined]
@@ -100,6 +124,7 @@ def fake_machine(pwm: type = Esp32PWM) -> types.ModuleType:
     machine.I2C = FakeI2C  # type: ignore[attr-defined]
     machine.ADC = FakeADC  # type: ignore[attr-defined]
     machine.WDT = FakeWDT  # type: ignore[attr-defined]
+    machine.Timer = FakeTimer  # type: ignore[attr-defined]
     machine.PWRON_RESET = 1  # type: ignore[attr-defined]
     machine.WDT_RESET = 3  # type: ignore[attr-defined]
     machine.reset_cause = lambda: 3  # type: ignore[attr-defined]
@@ -372,6 +397,7 @@ def test_main_wires_controller_sensors_watchdog_and_usb(board_main: Any, monkeyp
 
     def fake_serve(controller: Controller, port: Any, clock: Any, *, make_wdt: Any, period_ms: int, **kw: Any) -> str:
         seen.update(controller=controller, wdt=make_wdt(), period_ms=period_ms, **kw)
+        seen["timer_running"] = [timer.running for timer in FakeTimer.made]
         return "interrupted"
 
     class Poll:
@@ -393,8 +419,14 @@ def test_main_wires_controller_sensors_watchdog_and_usb(board_main: Any, monkeyp
         ),
     )
     monkeypatch.setitem(sys.modules, "micropython", types.SimpleNamespace(kbd_intr=lambda char: None))
+    monkeypatch.setattr(FakeTimer, "made", [])
+    monkeypatch.setattr(board_main, "time", types.SimpleNamespace(ticks_ms=lambda: 0))  # MicroPython's time
     board_main.main()
     controller = seen["controller"]
+    # the grip current is sampled by a hard timer at a fixed rate, running while serve does, stopped after it
+    [timer] = FakeTimer.made
+    assert (timer.timer_id, timer.mode, timer.period, timer.hard) == (-1, FakeTimer.PERIODIC, 2, True)
+    assert seen["timer_running"] == [True] and not timer.running and controller.grip_timed
     assert isinstance(controller, Controller)
     assert len(controller.boot_id) == 8 and int(controller.boot_id, 16) >= 0
     assert controller.reset_cause == "wdt" and controller.watchdog_ms == 300 and controller.channels == 5
@@ -402,6 +434,19 @@ def test_main_wires_controller_sensors_watchdog_and_usb(board_main: Any, monkeyp
     assert seen["wdt"].timeout == board_main.cfg.HARDWARE_WDT_MS and seen["registered"] is stdin
     assert seen["period_ms"] <= 20  # >= 50 Hz
     assert seen["kbd_intr"] is not None and seen["collect"] is not None
+
+
+def test_esp32_samples_the_grip_from_a_soft_hardware_timer(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # esp32 refuses hard=True: start_grip_timer asks for a hard one first, then takes a soft one (timer 0, whose
+    # callback is scheduled and wakes the loop's poll wait).
+    from hanoifw.board import start_grip_timer
+
+    monkeypatch.setattr(FakeTimer, "PORT", "esp32")
+    monkeypatch.setattr(FakeTimer, "made", [])
+    monkeypatch.setattr(board_main, "sys", types.SimpleNamespace(platform="esp32"))
+    controller = Controller(fwfakes.FakeServos(), boot_id="e5932000", grip_sensor=FakeADC(FakePin(34)))
+    timer = start_grip_timer(controller, board_main.make_grip_timer, lambda: 0)
+    assert (timer.timer_id, timer.period, timer.hard) == (0, 2, False) and controller.grip_timed
 
 
 def test_a_failure_after_boot_switches_every_output_off(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:

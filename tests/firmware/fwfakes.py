@@ -36,6 +36,18 @@ class FakeGrip:
         return self.value
 
 
+class CountingGrip(FakeGrip):
+    """A grip ADC that counts its reads."""
+
+    def __init__(self, value):
+        super().__init__(value)
+        self.reads = 0
+
+    def read_u16(self):
+        self.reads += 1
+        return super().read_u16()
+
+
 def sample_grip(ctl, start_ms, duration_ms, every_ms=2):
     """Let ``ctl`` sample its grip sensor every ``every_ms`` from ``start_ms`` for ``duration_ms`` (as the board's
     loop does between steps); returns the time after the last sample."""

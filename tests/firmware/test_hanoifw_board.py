@@ -2,8 +2,8 @@
 
 from fwfakes import (
     CONTROL_PERIOD_MS,
+    CountingGrip,
     FakeClock,
-    FakeGrip,
     FakeSerialIn,
     FakeSerialPoller,
     FakeServos,
@@ -11,7 +11,15 @@ from fwfakes import (
     heap_bytes_during,
 )
 from hanoifw import protocol as p
-from hanoifw.board import COLLECT_EVERY_RX_BYTES, StreamPort, make_boot_id, reset_cause_name, serve
+from hanoifw.board import (
+    COLLECT_EVERY_RX_BYTES,
+    SAMPLE_EVERY_MS,
+    StreamPort,
+    make_boot_id,
+    reset_cause_name,
+    serve,
+    start_grip_timer,
+)
 from hanoifw.controller import Controller
 from hanoifw.rxframe import FrameReader
 
@@ -97,6 +105,7 @@ class ScriptedPort:
         self.interrupt_at = interrupt_at
         self.loop = 0
         self.written = b""
+        self.waits_ms = []
         self._waited = True
 
     def read_available(self):
@@ -111,6 +120,7 @@ class ScriptedPort:
     def wait(self, timeout_ms):
         self.clock.advance(timeout_ms)
         self._waited = True
+        self.waits_ms.append(timeout_ms)
 
     def write(self, data):
         self.written += data
@@ -176,18 +186,6 @@ def test_ctrl_c_latches_estop_switches_every_output_off_and_returns():
     assert len(servos.history) == writes
 
 
-class CountingGrip(FakeGrip):
-    """A grip ADC that counts its reads."""
-
-    def __init__(self, value):
-        super().__init__(value)
-        self.reads = 0
-
-    def read_u16(self):
-        self.reads += 1
-        return super().read_u16()
-
-
 def test_serve_samples_the_grip_current_every_few_ms_between_steps():
     clock = FakeClock()
     script = {1: p.encode(p.SYNC, 0, 0, ("t",)), 2: p.encode(p.CONFIG, 1, 0, config_fields(5, grip_threshold=100))}
@@ -198,6 +196,80 @@ def test_serve_samples_the_grip_current_every_few_ms_between_steps():
     # 30 loops of 10 ms; a step samples too: at least one sample per 2 ms while the gripper is driven
     assert grip.reads >= 280 // 2, grip.reads
     assert ctl.grip.mean_u16 == 4000
+
+
+class FakeTimer:
+    """A periodic ``machine.Timer`` as ``make_timer`` makes it: ``fire()`` is one expiry."""
+
+    def __init__(self, period_ms, callback, hard):
+        self.period_ms = period_ms
+        self.callback = callback
+        self.hard = hard
+        self.running = True
+
+    def fire(self):
+        if self.running:
+            self.callback(self)
+
+    def deinit(self):
+        self.running = False
+
+
+class TimerMaker:
+    """``main.py``'s ``make_timer``: makes FakeTimers, refusing hard ones (esp32: ValueError) or every one."""
+
+    def __init__(self, hard_refused=False, all_refused=False):
+        self.hard_refused = hard_refused
+        self.all_refused = all_refused
+        self.asked = []
+
+    def __call__(self, period_ms, callback, hard):
+        self.asked.append((period_ms, hard))
+        if self.all_refused or (hard and self.hard_refused):
+            raise ValueError("hard Timers are not implemented")
+        return FakeTimer(period_ms, callback, hard)
+
+
+def test_the_grip_current_is_sampled_by_a_hard_timer_at_a_fixed_rate():
+    clock = FakeClock()
+    grip = CountingGrip(4000)
+    ctl = Controller(FakeServos(), boot_id="feedf00d", stagger_ms=0, grip_sensor=grip)
+    make_timer = TimerMaker()
+    timer = start_grip_timer(ctl, make_timer, clock.ticks_ms)
+    assert make_timer.asked == [(SAMPLE_EVERY_MS, True)] and timer.hard and ctl.grip_timed
+    ctl.feed(p.encode(p.SYNC, 0, 0, ("t",)) + p.encode(p.CONFIG, 1, 0, config_fields(5, grip_threshold=100)))
+    ctl.step(clock.ticks_ms())
+    assert grip.reads == 0, "the step leaves the sampling to the timer"
+    for _ in range(11):
+        clock.advance(SAMPLE_EVERY_MS)
+        timer.fire()
+    assert grip.reads == 11 and ctl.grip.mean_u16 == 4000
+
+
+def test_a_port_without_hard_timers_samples_from_a_soft_one_and_one_without_timers_from_the_loop():
+    clock = FakeClock()
+    ctl = Controller(FakeServos(), boot_id="feedf00d", grip_sensor=CountingGrip(4000))
+    esp32 = TimerMaker(hard_refused=True)
+    timer = start_grip_timer(ctl, esp32, clock.ticks_ms)
+    assert esp32.asked == [(SAMPLE_EVERY_MS, True), (SAMPLE_EVERY_MS, False)] and not timer.hard and ctl.grip_timed
+    ctl = Controller(FakeServos(), boot_id="feedf00d", grip_sensor=CountingGrip(4000))
+    none = TimerMaker(all_refused=True)
+    assert start_grip_timer(ctl, none, clock.ticks_ms) is None and not ctl.grip_timed
+    assert len(none.asked) == 2
+    ctl = Controller(FakeServos(), boot_id="feedf00d")
+    assert start_grip_timer(ctl, TimerMaker(), clock.ticks_ms) is None and not ctl.grip_timed, "no sensor"
+
+
+def test_with_a_grip_timer_serve_waits_whole_periods_and_never_samples():
+    clock = FakeClock()
+    script = {1: p.encode(p.SYNC, 0, 0, ("t",)), 2: p.encode(p.CONFIG, 1, 0, config_fields(5, grip_threshold=100))}
+    port = ScriptedPort(clock, script)
+    grip = CountingGrip(4000)
+    ctl = Controller(FakeServos(), boot_id="feedf00d", stagger_ms=0, grip_sensor=grip)
+    start_grip_timer(ctl, TimerMaker(), clock.ticks_ms)
+    serve(ctl, port, clock, period_ms=CONTROL_PERIOD_MS, max_loops=30)
+    assert grip.reads == 0 and ctl.grip.mean_u16 == -1, "only the timer samples (and it never fired here)"
+    assert min(port.waits_ms) == CONTROL_PERIOD_MS, "no 2 ms slices: the timer wakes nothing in the loop"
 
 
 def test_ctrl_c_is_off_while_an_output_is_on_and_garbage_is_collected_when_idle():

@@ -465,7 +465,7 @@ def test_the_longest_frames_the_board_can_send_still_fit():
         )
     )
     host.ctl.outputs.written_us[8] = 1500  # the gripper is driven: its current is averaged
-    sample_grip(host.ctl, 0, 40)
+    host.now_ms = sample_grip(host.ctl, 0, 40) - 2 - CONTROL_PERIOD_MS  # the step comes with the last sample
     for name in ("COLLISION_OF_THE_ARM", "DROP", "MISSED_PICK", "HOST_LOST", "LIMIT", "INTERNAL"):
         host.ctl.latch_fault(name)
     host.ctl.estop()

@@ -1,15 +1,23 @@
 """The virtual Pico's hardware models seen from MicroPython code on the chip: PWM pulses read back from the
-slice registers, the grip sensor's ADC input (GP26) and the rail-sense GPIO (GP22), and USB back-pressure.
+slice registers, the grip sensor's ADC input (GP26) and the rail-sense GPIO (GP22), USB back-pressure, and a
+hard machine.Timer; then the grip verdict of the shipped firmware on a held disk.
 
-The board runs a small main.py of its own (the real-boards firmware reads these pins in its own way); it answers
-each line it gets with ``READ <line> <ADC0 read_u16> <GP22 level>``.
+The first tests run a small main.py of their own (the real-boards firmware reads these pins in its own way); it
+answers each line it gets with ``READ <line> <ADC0 read_u16> <GP22 level>``.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
+from hanoibot.config import load_config
+from hanoibot.motion.phases import MotionPhase
+from hanoibot.planner import make_plan
+from hanoibot.run.robot import Robot
 from hanoibot.sim.vpico import sensors
 from hanoibot.sim.vpico.process import USB_FIFO_BYTES, VirtualPico
+from vpico_checks import vpico_url
 
 pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
@@ -47,7 +55,8 @@ ASKED = [0]
 
 
 def ask(pico: VirtualPico) -> tuple[int, int]:
-    """Send a numbered question, return the probe's answer to it: (ADC read_u16 averaged over a frame, GP22)."""
+    """Send a numbered question, return the probe's two numbers in answer (e.g. the ADC read_u16 averaged over a
+    frame and GP22)."""
     ASKED[0] += 1
     marker = b"READ q%d " % ASKED[0]
     pico.write(b"q%d\n" % ASKED[0])
@@ -93,3 +102,72 @@ def test_usb_input_waits_while_the_firmware_does_not_read() -> None:
         sent = pico.write(b"x" * 8 * USB_FIFO_BYTES, timeout_s=5.0)
         # the host side stops at the board's buffers (rp2040js's 512-byte FIFO plus what TinyUSB holds)
         assert USB_FIFO_BYTES <= sent < 4 * USB_FIFO_BYTES
+
+
+TIMER_PROBE = b"""import machine, sys, time
+fired = [0]
+def tick(timer):
+    fired[0] += 1
+timer = machine.Timer(-1, mode=machine.Timer.PERIODIC, period=2, callback=tick, hard=True)
+while True:
+    line = sys.stdin.readline().strip()
+    if line:
+        print("READ", line, fired[0], time.ticks_ms())
+"""
+
+
+def test_a_hard_timer_fires_every_2_ms_on_the_stock_image() -> None:
+    # main.py samples the grip current from such a timer (a soft timer of the rp2 port whose hard callback runs in
+    # PendSV): the stock image on rp2040js runs it on time.
+    with VirtualPico(files={"main.py": TIMER_PROBE}, driven=True, seed=1) as pico:
+        pico.wait_connected()
+        first_fired, first_ms = ask(pico)
+        pico.run_until(pico.time_s + 1.0)
+        fired, now_ms = ask(pico)
+        assert now_ms - first_ms >= 100, "some chip time passed"
+        assert abs((fired - first_fired) - (now_ms - first_ms) / 2) <= 2, (fired - first_fired, now_ms - first_ms)
+        assert pico.tracebacks == []
+
+
+#: STATUS frames read while the gripper holds a disk (issue 33 saw 6 "empty" in 640 of them).
+HELD_READS = 300
+
+
+def test_a_held_disk_never_reads_empty_through_the_shipped_firmware() -> None:
+    # Issue 33: with the grip current sampled by the loop, a frame read while the arm moved now and then had one
+    # quiet-phase reading stand for half of it, and STATUS said "empty" on a disk the stalled gripper held. With
+    # the timer's readings at a fixed rate, a held disk reads "held" (or "unknown", which the host asks again),
+    # never "empty": asked HELD_READS times while the arm lifts and carries it and holds it still.
+    config = load_config()
+    plan = make_plan(1)
+    move = plan.move_at(0)
+    with Robot(vpico_url(board="A"), config) as robot:
+        robot.open()
+        session = robot.session
+        pico = session.port.pico  # type: ignore[union-attr]
+        world = pico.world
+        session.configure(*robot.limits())
+        home = robot.home_segment()
+        segments = [home, *robot.segments_for(plan.start, move, tuple(home.pulses_us))]
+        picked = max(i for i, s in enumerate(segments) if s.phase == MotionPhase.GRIP) + 1
+        carried = max(i for i, s in enumerate(segments) if s.phase == MotionPhase.TRAVEL) + 1
+        for cmd_id, segment in enumerate(segments[:picked], start=1):
+            session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms, ramp_ms=segment.ramp_ms)
+            session.wait_done(cmd_id, timeout_s=120)
+        assert world.held_disk == move.disk, "the pick worked"
+        words: Counter[str] = Counter()
+        cmd_id = picked
+        for segment in segments[picked:carried]:  # lift and travel: the arm moves with the disk
+            cmd_id += 1
+            session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms, ramp_ms=segment.ramp_ms)
+        hold = segments[carried - 1]
+        while sum(words.values()) < HELD_READS:
+            if session.last_done_cmd >= cmd_id:  # then held still where the travel ended
+                cmd_id += 1
+                session.send_move(cmd_id, list(hold.pulses_us), 500)
+            status = session.status()
+            assert world.held_disk == move.disk
+            words[str(status.grip)] += 1
+        assert words["empty"] == 0, words
+        assert words["held"] >= HELD_READS * 9 // 10, words
+        assert pico.tracebacks == []

@@ -16,6 +16,7 @@ from hanoibot.link.status import Status
 from hanoibot.motion.segments import segments_for_move
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move, Rules, State
+from hanoibot.run.grip_check import EMPTY_READS, READ_GAP_S
 from hanoibot.run.journal import Journal, load_journal
 from hanoibot.run.recovery import check_journal, resume_after_reset, resume_same_boot
 from hanoibot.run.robot import Robot
@@ -170,17 +171,28 @@ def test_an_empty_gripper_while_carrying(tmp_path: Path, last_done: int, phase: 
             assert point.first_phase == phase, "a pick that missed is made again from the start"
 
 
-def test_the_grip_is_read_once_from_the_status_after_the_settle_hold(tmp_path: Path) -> None:
-    # Id 5 is the grip's settle hold: once it is DONE the gripper has settled, so an empty reading is final (as
-    # in the sequencer), not asked again a settle time later.
+def test_one_empty_reading_then_held_resumes_the_lift_with_the_disk(tmp_path: Path) -> None:
+    # Issue 33: after the resume's ESTOP the board said "empty" once (one frame's mean) while the gripper was still
+    # stalled on the disk; the resumed LIFT became an APPROACH, its first MOVE opened the fingers and the disk fell.
+    # Id 5 is the grip's settle hold: the gripper has settled, and the next read, a PWM frame later, says "held".
     path, plan = journal_with(tmp_path, 0, 1)
-    held_late = {"last_done_cmd": 5, "last_queued_cmd": 15, "grip": "held"}
-    session = FakeBoard([{**held_late, "grip": "empty"}, held_late])
+    after_hold = {"last_done_cmd": 5, "last_queued_cmd": 15}
+    session = FakeBoard([{**after_hold, "grip": "empty", "grip_raw": 25878}, {**after_hold, "grip": "held"}])
+    robot = robot_with(session)
+    with Journal.open_append(path) as journal:
+        point = resume_same_boot(load_journal(path), plan, robot, journal)
+    assert (point.first_k, point.first_phase) == (0, "lift"), "the disk is held: the lift goes on"
+    assert session.asked == 2 and session.clock.now_s() >= READ_GAP_S, "asked again a PWM frame later"
+    robot.session.poll.assert_called()  # the link was served while waiting
+
+
+def test_a_missed_pick_is_believed_only_when_every_read_a_frame_apart_says_empty(tmp_path: Path) -> None:
+    path, plan = journal_with(tmp_path, 0, 1)
+    session = FakeBoard([{"last_done_cmd": 5, "last_queued_cmd": 15, "grip": "empty", "grip_raw": 900}])
     with Journal.open_append(path) as journal:
         point = resume_same_boot(load_journal(path), plan, robot_with(session), journal)
     assert point.first_phase == "approach", "the pick missed: it is made again"
-    assert session.asked == 1, "one STATUS: the one that says which ids finished also carries the grip reading"
-    assert session.clock.now_s() == 0.0, "no waiting"
+    assert session.asked == EMPTY_READS and session.clock.now_s() >= (EMPTY_READS - 1) * READ_GAP_S
 
 
 def test_a_run_stopped_during_the_settle_hold_resumes_at_the_grip(tmp_path: Path) -> None:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import math
+from unittest import mock
 
 import pytest
+from hanoibot.clock import VirtualClock
 from hanoibot.config import load_config
 from hanoibot.errors import ConfigError
+from hanoibot.link.session import Session
+from hanoibot.link.status import Grip, Mode, Rail, Status
 from hanoibot.motion.margins import on_peg_speed_ratio
 from hanoibot.motion.phases import MotionPhase
 from hanoibot.motion.timing import channel_times_s
@@ -45,6 +49,26 @@ def test_home_segment_is_timed_from_where_the_arm_is() -> None:
         coming_back = robot.home_segment()
         assert coming_back.duration_ms > at_rest.duration_ms
         assert coming_back.duration_ms >= robot.duration_between_ms(tuple(far), config.start_pulses_us())
+
+
+def test_home_keeps_the_fingers_shut_when_one_of_several_grip_reads_says_held() -> None:
+    # An "empty" read once would send the fingers to the start pose's opening with the disk between them: the grip
+    # is read as run/grip_check.py reads it (held wins), so the fingers stay shut on the disk.
+    config = load_config()
+    shut = (*config.start_pulses_us()[:-1], config.gripper.closed_us)
+    answers = [status_at(shut, "empty"), status_at(shut, "held")]
+    robot = Robot("sim://", config)
+    robot.session = mock.create_autospec(Session, instance=True)
+    robot.session.clock = VirtualClock()
+    robot.session.status.side_effect = lambda: answers.pop(0) if len(answers) > 1 else answers[0]
+    assert robot.home_segment().pulses_us[-1] == config.gripper.closed_us
+    answers[:] = [status_at(shut, "empty")]
+    assert robot.home_segment().pulses_us == config.start_pulses_us(), "every read empty: nothing is held"
+
+
+def status_at(pulses_us: tuple[int, ...], grip: str) -> Status:
+    """A STATUS of an idle board giving ``pulses_us`` whose grip sensor says ``grip``."""
+    return Status("b", Mode.IDLE, 1, 1, 8, (), Grip(grip), 40000, Rail.ON, pulses_us)
 
 
 def test_segments_start_from_the_given_pose() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -11,12 +12,14 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from hanoibot.clock import VirtualClock
 from hanoibot.errors import BoardError, LinkLost, PortError
 from hanoibot.link.session import Session
 from hanoibot.link.status import Status
 from hanoibot.motion.phases import MotionPhase
 from hanoibot.motion.segment import Segment
 from hanoibot.puzzle import Move, State
+from hanoibot.run.grip_check import EMPTY_READS, MAX_READS, READ_GAP_S
 from hanoibot.run.journal import Journal, load_journal
 from hanoibot.run.sequencer import ACTIVE, MOTION, STATES, TRANSITIONS, Phase, RunState, Sequencer, diagram_markdown
 from hypothesis import given, settings
@@ -79,6 +82,7 @@ def fake_link() -> Any:
     link = mock.create_autospec(Session, instance=True, name="link")
     link.boot_id = "b00t"
     link.last_sent_cmd = 0
+    link.clock = VirtualClock()  # waits between grip reads sleep on it
     return link
 
 
@@ -212,8 +216,12 @@ def test_with_a_grip_sensor_nothing_past_lift_is_sent_before_the_grip_is_confirm
     assert order == ["status after 7 sent"]
 
 
+#: What the grip sensor says of one missed pick: "empty" on every read (one read would not be believed).
+MISSED = ["empty"] * EMPTY_READS
+
+
 def test_a_missed_pick_is_retried_with_fresh_ids_and_then_succeeds(mocker: Any, tmp_path: Path) -> None:
-    board = FakeBoard(grips=["empty", "empty", "held"])
+    board = FakeBoard(grips=[*MISSED, *MISSED, "held"])
     journal = Journal.create(tmp_path / "j")
     journal.record_plan({"n_disks": 1}, config_hash="h", boot_id="b00t")
     seq, _ = make(mocker, board, [Move(1, 0, 2)], n=1, journal=journal, grip_retries=2)
@@ -252,26 +260,46 @@ def held_segments(
 
 
 @pytest.mark.parametrize("queue_ahead", [2, 3, 4])
-def test_the_grip_sensor_is_read_once_per_pick_after_the_settle_hold_is_done(mocker: Any, queue_ahead: int) -> None:
+def test_the_grip_sensor_is_read_after_the_settle_hold_is_done_a_frame_apart(mocker: Any, queue_ahead: int) -> None:
     # DONE of the closing move means its command arrived; the servo trails it, so only after the hold is the
-    # sensor's verdict final. The first pick misses, the retry holds the disk.
-    board = FakeBoard(grips=["empty", "held"])
+    # sensor's verdict final. The first pick misses (every read says so), the retry holds the disk.
+    board = FakeBoard(grips=[*MISSED, "held"])
     seq, link = make(mocker, board, [Move(1, 0, 2)], n=1, queue_ahead=queue_ahead, segments_for=held_segments)
     read_after: list[str] = []
+    read_at_s: list[float] = []
 
     def status() -> Status:
         piece = {cmd: p[0] % 100 for cmd, p, _ in board.sent}[board.done[-1]]
         read_after.append(f"{HELD_PIECES[piece]}{piece}")
+        read_at_s.append(link.clock.now_s())
         return board.status()
 
     link.status.side_effect = status
     seq.connect()
     assert seq.run() is Phase.DONE
-    assert read_after == ["grip3", "grip3"], "read once per pick, after the second grip segment (the hold)"
+    assert read_after == ["grip3"] * (EMPTY_READS + 1), "read after the second grip segment (the hold), each pick"
+    gaps_s = [later - earlier for earlier, later in itertools.pairwise(read_at_s[:EMPTY_READS])]
+    assert min(gaps_s) >= READ_GAP_S, "the reads of one pick are a PWM frame apart: each a fresh frame mean"
+    assert link.poll.called, "the link is served while the reads wait"
+
+
+def test_one_empty_reading_after_the_grip_hold_does_not_retry_the_pick(mocker: Any) -> None:
+    # Issue 33: a grip-hold DONE, then one frame read "empty" with the disk held (a quiet-phase reading), and the
+    # retry reopened the fingers and placed the disk again. One "held" of the reads wins: no retry.
+    board = FakeBoard(grips=["empty", "held"])
+    seq, link = make(mocker, board, [Move(1, 0, 2)], n=1, segments_for=held_segments)
+    seen: list[str] = []
+    seq.machine.after_state_change = [lambda event: seen.append(seq.state.value)]
+    seq.connect()
+    seen.clear()
+    assert seq.run() is Phase.DONE
+    assert seen == [*dict.fromkeys(HELD_PIECES), "done"], "every phase once: the pick was not made again"
+    assert len(board.sent) == 1 + len(HELD_PIECES), "the home segment and the move, nothing sent twice"
+    assert link.status.call_count == 2
 
 
 def test_a_pick_missed_too_often_is_a_fault_naming_disk_and_peg(mocker: Any) -> None:
-    board = FakeBoard(grips=["empty", "empty", "empty"])
+    board = FakeBoard(grips=MISSED * 3)
     seq, link = make(mocker, board, [Move(1, 1, 2)], n=1, grip_retries=2)
     seq.load(State([(), (1,), ()]), iter([Move(1, 1, 2)]), 1)
     seq.connect()
@@ -283,8 +311,9 @@ def test_a_pick_missed_too_often_is_a_fault_naming_disk_and_peg(mocker: Any) -> 
 
 @pytest.mark.parametrize("word", ["unknown", "none"])
 def test_a_grip_without_a_verdict_stops_the_run_before_the_lift_carries_on(mocker: Any, word: str) -> None:
-    """A sensor that gives no reading must not count as holding: the arm would travel without the disk."""
-    board = FakeBoard(grips=[word])
+    """A sensor that gives no reading must not count as holding: the arm would travel without the disk ("unknown"
+    is asked again, a bounded number of times)."""
+    board = FakeBoard(grips=[word] * MAX_READS)
     seq, link = make(mocker, board, [Move(1, 0, 2)], n=1)
     seq.connect()
     assert seq.run() is Phase.FAULT

@@ -158,3 +158,59 @@ def test_world_events_join_the_board_log_and_servo_speeds_are_limited() -> None:
     assert board.servos.pulses_us()[0] == 1000
     # The firmware interpolates toward 1000 µs; the horn follows at 100 µs/s at most (an independent bound).
     assert board.servos.position_us(0) >= 1500 - 100.0 * 1.0 - 1e-9
+
+
+class ClockedGrip(CountingWorld):
+    """A stand-in world whose grip sensor records the virtual time of every read."""
+
+    def __init__(self, clock: VirtualClock) -> None:
+        super().__init__()
+        self.now_s = clock.now_s
+        self.read_at_s: list[float] = []
+
+    def read_u16(self) -> int:
+        self.read_at_s.append(self.now_s())
+        return 40000
+
+
+@pytest.mark.parametrize("slow", [None, 5.0])
+def test_the_grip_current_is_sampled_as_the_firmware_timer_does(slow: float | None) -> None:
+    # main.py samples the grip ADC from a machine.Timer every GRIP_SAMPLE_MS, whatever the loop does; so does the
+    # simulated board: on a fixed grid of virtual time, not from the control step, also while frames cost chip time.
+    clock = VirtualClock()
+    world = ClockedGrip(clock)
+    board = SimBoard(clock=clock, world=world, stagger_ms=0, slow=slow)  # type: ignore[arg-type]
+    board.feed(session_frames((1, 200, 1800)))
+    board.run_until(0.3)
+    assert board.controller.grip_timed
+    reads_ms = [round(t_s * 1000, 6) for t_s in world.read_at_s]
+    assert reads_ms and reads_ms == [float(t_ms) for t_ms in range(int(reads_ms[0]), 301, 2)]
+    assert len(reads_ms) == len(set(reads_ms)), "one reading per expiry: the step does not sample"
+    board.feed(protocol.encode("STATUS", 0, 0))
+    board.run_until(0.33)  # answered at once, or once the chip has handled it
+    status = [fields for kind, _s, _a, fields in frames(board) if kind == "STATUS"][-1]
+    assert status[6:8] == ["unknown", "40000"], "a frame mean (no threshold in this CONFIG)"
+    before = len(world.read_at_s)
+    board.reset("watchdog")
+    board.run_until(0.43)
+    assert len(world.read_at_s) == before, "the reset board's gripper is limp: the new boot reads nothing"
+
+
+def test_a_board_catching_up_on_a_clock_advanced_by_someone_else_samples_at_the_timer_s_times() -> None:
+    # A host that sleeps on the virtual clock (waiting a PWM frame between two grip reads) and then polls: the
+    # board catches up, and its timer's readings keep their 2 ms grid instead of all landing at the late instant
+    # (which leaves a gap of the whole sleep in the frame: no verdict).
+    clock = VirtualClock()
+    world = ClockedGrip(clock)
+    board = SimBoard(clock=clock, world=world, stagger_ms=0)  # type: ignore[arg-type]
+    board.feed(session_frames())
+    board.run_until(0.1)
+    world.now_s = board._board_now_s  # the time the board sees at each conversion
+    before = len(world.read_at_s)
+    clock.sleep(0.05)
+    board.catch_up()
+    assert [round(t_s * 1000, 6) for t_s in world.read_at_s[before:]] == list(range(102, 151, 2))
+    board.feed(protocol.encode("STATUS", 0, 0))
+    board.step()
+    status = [fields for kind, _s, _a, fields in frames(board) if kind == "STATUS"][-1]
+    assert status[7] == "40000", "the frame is covered"

@@ -4,8 +4,9 @@
 (:func:`~hanoibot.run.release.release_board`), and then:
 
 1. works out where the disks are: the run's journal (the moves it confirmed and the move that was open) and the
-   board (which segment of that move it finished, and the grip sensor) say which disk, if any, is in the gripper
-   and where the others stand (:func:`disks_at_stop`);
+   board (which segment of that move it finished, and the grip sensor, read as
+   :func:`~hanoibot.run.grip_check.read_grip` does: ``empty`` only when several reads a PWM frame apart agree) say
+   which disk, if any, is in the gripper and where the others stand (:func:`disks_at_stop`);
 2. closes the fingers firmly on a held disk and lifts straight up until it clears every peg and stack;
 3. carries the disk to a legal peg (the one it came from when it may go back, else any peg the run's rules allow
    it to move to, :func:`peg_for`), lowers it onto the stack and lets go;

@@ -1,7 +1,8 @@
 """Where a journaled run goes on after the host stopped: same board boot, or a board that was reset.
 
 Same boot: the board is asked which command ids finished (motion still queued on it is flushed first), finished
-moves are journaled done, and the run continues at the phase of the first unfinished segment. Board reset: the
+moves are journaled done, and the run continues at the phase of the first unfinished segment (a pick that the grip
+sensor says missed, every one of several reads a PWM frame apart, is made again from its approach). Board reset: the
 gripper is driven closed and the grip sensor read first (an undriven sensor says nothing; a disk still in the
 gripper stays held and must be taken out by hand: homing a reset arm with the fingers open would drop it), then
 the rest is replanned from the board state the operator confirmed. Nothing is ever replayed blindly.
@@ -12,12 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import JournalError, RunFault
+from ..link.session import Session
 from ..link.status import Fault, Grip, Mode, Status
 from ..motion.phases import MotionPhase
 from ..planner import make_plan
 from ..planner.base import Plan
 from ..planner.colour_run import ColourRunPlan
 from ..puzzle import State, peg_letter
+from .grip_check import read_grip
 from .journal import Journal, JournalLog
 from .release import SILENCE_FAULTS, disk_in_gripper, grip_verdict, release_board
 from .robot import Robot
@@ -125,7 +128,7 @@ def resume_same_boot(
             journal.record_done(k)
         state = state.apply(entry.move, plan.rules)
         k += 1
-    if phase.carries_disk and robot.config.gripper.grip_sensor and _grip_after_hold(status) == Grip.EMPTY:
+    if phase.carries_disk and robot.config.gripper.grip_sensor and _grip_after_hold(session, status) == Grip.EMPTY:
         if phase in (MotionPhase.LIFT, MotionPhase.TRAVEL):
             phase = MotionPhase.APPROACH  # the pick missed and the disk is still on its peg: pick it again
         else:
@@ -136,15 +139,17 @@ def resume_same_boot(
     return ResumePoint(plan, k, phase, state, first_cmd_id, same_boot=True, pose_us=pose_us)
 
 
-def _grip_after_hold(status: Status) -> str:
-    """The board's grip verdict (held, empty, unknown, none) in ``status``, read once, as the sequencer does.
+def _grip_after_hold(session: Session, status: Status) -> Grip:
+    """The grip verdict (held, empty, unknown, none) to resume on, as the sequencer reads it: ``status`` and more
+    reads a PWM frame apart (:func:`~.grip_check.read_grip`): ``empty`` only when every read says so, since on
+    ``empty`` a resumed lift becomes an approach, whose first MOVE opens the fingers low on the peg.
 
     Only called when the journal puts the run past its grip phase, and that phase ends with a settle hold (see
     :mod:`hanoibot.motion.timing`), so ``status`` reports that hold DONE: the gripper servo, which trails its
     command, has had the settle time to close. A run stopped before the hold's DONE resumes at ``grip`` instead,
     which closes and holds again and is checked by the sequencer.
     """
-    return str(status.grip)
+    return read_grip(session, status).grip
 
 
 def recorded_board(log: JournalLog) -> State | None:

@@ -20,6 +20,7 @@ from ..errors import RunFault
 from ..link.session import Session
 from ..link.status import Fault, Grip, Mode, Status
 from ..motion.timing import PWM_FRAME_MS
+from .grip_check import read_grip
 
 if TYPE_CHECKING:
     from .robot import Robot
@@ -68,9 +69,19 @@ def disk_in_gripper(robot: Robot, status: Status) -> bool:
 
     The sensor measures the gripper servo's current, and a servo without pulses draws none, disk or not: on a board
     whose gripper output is off (after a reset, RELEASE or POWER_LOST) ``status`` has no verdict (``unknown``) and
-    this says False. Where a disk may be in a limp gripper, ask :func:`grip_verdict` first.
+    this says False. Where a disk may be in a limp gripper, ask :func:`grip_verdict` first; ``status`` is one that
+    :func:`grip_verdict`, :func:`settled_status` or :func:`grip_status` read (any ``held`` of several reads wins).
     """
     return robot.config.gripper.grip_sensor and status.grip == Grip.HELD
+
+
+def grip_status(robot: Robot, status: Status | None = None) -> Status:
+    """A STATUS (``status``, just read, or a new one) whose grip word is the verdict to act on: with a grip sensor
+    in the config, read as :func:`~.grip_check.read_grip` does (``held`` wins, ``empty`` only when several reads a
+    PWM frame apart agree); without one, as the board gave it."""
+    if not robot.config.gripper.grip_sensor:
+        return status if status is not None else robot.session.status()
+    return read_grip(robot.session, status)
 
 
 #: Extra time in s the hold that lets the grip sensor measure may take beyond its duration and the staggered
@@ -88,17 +99,18 @@ def grip_verdict(robot: Robot, *, first_cmd_id: int = 1) -> Status:
     gripper on first, then the joints to the start pose, one at a time): a disk still between the fingers is
     gripped and carried, never let go, and the fingers close on nothing otherwise. The pose is then held for the
     grip hold time (settle time and one PWM frame) after every output is on (one MOVE, its command id
-    ``first_cmd_id`` or above), and the board asked. Without a grip sensor, or with a verdict already, the board
-    is only asked.
+    ``first_cmd_id`` or above), and the board asked (:func:`grip_status`: ``held`` wins, ``empty`` only when
+    several reads agree). Without a grip sensor the board is only asked; with a verdict already, or a gripper
+    that is on, it is only read.
     """
     from ..motion.timing import grip_hold_ms
 
     session, config = robot.session, robot.config
     status = session.status()
-    if not config.gripper.grip_sensor or status.grip in (Grip.HELD, Grip.EMPTY, Grip.NONE):
+    if not config.gripper.grip_sensor:
         return status
-    if status.mode != Mode.UNCONFIGURED or status.is_stopped:
-        return status  # configured with the gripper on, or faulted: nothing is switched on here
+    if status.grip != Grip.UNKNOWN or status.mode != Mode.UNCONFIGURED or status.is_stopped:
+        return grip_status(robot, status)  # configured with the gripper on, or faulted: nothing is switched on here
     mins, maxs, starts, speeds, threshold = robot.limits()
     kept = tuple(int(pulse) for pulse in status.pulses_us)
     # A PCA9685 keeps pulsing through an MCU reset (the board reports those pulses): the arm stays where it is
@@ -113,7 +125,7 @@ def grip_verdict(robot: Robot, *, first_cmd_id: int = 1) -> Status:
     session.send_move(cmd_id, list(closed), hold_ms)  # runs once every output is on
     enable_s = ENABLE_STAGGER_S * len(closed)
     session.wait_done(cmd_id, timeout_s=enable_s + hold_ms / 1000 + GRIP_PROBE_MARGIN_S)
-    return session.status()
+    return grip_status(robot)
 
 
 def settled_status(robot: Robot, *, first_cmd_id: int) -> Status:
@@ -123,25 +135,28 @@ def settled_status(robot: Robot, *, first_cmd_id: int) -> Status:
     closing for a few tens of ms, and may yet shut on a disk: a grip verdict read at once can say ``empty`` about a
     disk that the fingers are about to hold. On an idle board with a grip sensor the pose is therefore held for the
     grip hold time (settle time and one PWM frame, at least two frames: one MOVE to the pulses the board holds,
-    command id ``first_cmd_id`` or above) before the board is asked; otherwise it is only asked.
+    command id ``first_cmd_id`` or above) before the board is asked; otherwise it is only asked. With a grip
+    sensor the answer is read as :func:`grip_status` does (``held`` wins, ``empty`` only when several reads agree).
     """
     from ..motion.timing import grip_hold_ms
 
     session, config = robot.session, robot.config
     status = session.status()
-    if not config.gripper.grip_sensor or status.mode != Mode.IDLE or not all(status.pulses_us):
+    if not config.gripper.grip_sensor:
         return status
+    if status.mode != Mode.IDLE or not all(status.pulses_us):
+        return grip_status(robot, status)
     cmd_id = max(session.last_sent_cmd + 1, first_cmd_id)
     hold_ms = max(grip_hold_ms(config), 2 * PWM_FRAME_MS)
     session.send_move(cmd_id, [int(pulse) for pulse in status.pulses_us], hold_ms)
     session.wait_done(cmd_id, timeout_s=hold_ms / 1000 + GRIP_PROBE_MARGIN_S)
-    return session.status()
+    return grip_status(robot)
 
 
 def refuse_held_disk(robot: Robot) -> None:
     """RunFault, before anything moves, when the grip sensor reads a disk in the gripper: homing would carry it
     home and open the fingers there, so it is put down first (``hanoibot home --clear``)."""
-    if disk_in_gripper(robot, robot.session.status()):
+    if disk_in_gripper(robot, grip_status(robot)):
         raise RunFault(
             "the gripper holds a disk (grip sensor): nothing moved; put it down with hanoibot home --clear (it "
             "finds the stopped run's journal; --journal FILE names one), or take it out by hand, then start again"

@@ -8,9 +8,11 @@ segments (2–4) queued on the firmware and moves to the next phase when the boa
 command id DONE, so the arm never waits for the host between segments.
 
 Grip check: the ``grip`` phase closes the fingers and then holds still for the servo's settle time (see
-:mod:`hanoibot.motion.timing`); the grip sensor is read once, when the board reports that hold DONE, so the
-fingers have shut on the disk. With a grip sensor, nothing past the ``lift`` of a move is sent until the sensor
-confirms the disk is held (the arm is lifting meanwhile, so it does not wait). A missed pick is retried
+:mod:`hanoibot.motion.timing`); the grip sensor is read when the board reports that hold DONE, so the fingers
+have shut on the disk, with :func:`~hanoibot.run.grip_check.read_grip`: one ``held`` confirms the disk, a miss
+takes several ``empty`` reads a PWM frame apart (one frame's mean can read a held disk as empty, and a retry
+opens the fingers). With a grip sensor, nothing past the ``lift`` of a move is sent until the sensor confirms
+the disk is held (the arm is lifting meanwhile, so it does not wait). A missed pick is retried
 ``grip_retries`` times with fresh command ids, then the run stops in ``fault`` naming the disk and the peg. A
 fault latched by the board (DROP, COLLISION, ...) or any link error also ends in ``fault``; the reason is kept in
 :attr:`Sequencer.reason`.
@@ -35,6 +37,7 @@ from ..link.status import Fault, Grip, Status
 from ..motion.phases import MotionPhase
 from ..motion.segment import Segment
 from ..puzzle import Move, Rules, State, peg_letter
+from .grip_check import read_grip
 from .journal import Journal
 from .pick_recovery import PickAndRecovery
 from .segment_queue import DurationBetween, Item, SegmentsFor, SegmentSource
@@ -540,8 +543,8 @@ class Sequencer:
     def _is_holding(self) -> bool:
         """Ask the grip sensor, once the grip phase (closing and settle hold) is DONE, whether a disk is held.
 
-        RunFault when the board gives no verdict (``unknown``: its ADC read failed; ``none``: no sensor): lifting
-        on a guess is what lets a missed pick drive the arm into a disk."""
+        RunFault when the board gives no verdict (``unknown``: its ADC read failed, or its readings never covered
+        a frame; ``none``: no sensor): lifting on a guess is what lets a missed pick drive the arm into a disk."""
         word = self._grip_word()
         if word == Grip.HELD:
             self.pick_recovery.grip_held()
@@ -553,9 +556,10 @@ class Sequencer:
             "(hardware/README.md, Grip sensor), or set grip_sensor = false in [gripper]"
         )
 
-    def _grip_word(self) -> str:
-        """The board's grip verdict: held, empty, unknown or none (RunFault if the board latched a fault meanwhile)."""
-        status = self.link.status()
+    def _grip_word(self) -> Grip:
+        """The board's grip verdict as :func:`~hanoibot.run.grip_check.read_grip` reads it: held, empty (every
+        read said so), unknown or none (RunFault if the board latched a fault meanwhile)."""
+        status = read_grip(self.link)
         faults = [f for f in status.faults if f != Fault.HOST_LOST]  # a frozen arm still holds: grip is valid
         if faults:
             raise RunFault(f"board latched fault {', '.join(faults)} while gripping")

@@ -16,8 +16,10 @@ import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from hanoifw.board import start_grip_timer
 from hanoifw.controller import Controller
 from hanoifw.rxframe import FrameReader
+from hanoifw.sensing import GRIP_SAMPLE_MS
 
 from ..clock import VirtualClock
 from ..motion.servo_model import ServoTraits
@@ -26,8 +28,9 @@ from .servos import PWM_FRAME_S, VirtualServos
 
 #: Control period of the simulated firmware loop, in seconds.
 TICK_S = 0.01
-#: The firmware's loop samples the grip current this often between two control ticks, in s (hanoifw.board).
-GRIP_SAMPLE_S = 0.002
+#: The firmware's timer samples the grip current this often, in s, on a fixed grid of virtual time whatever the
+#: control ticks do (hanoifw.board.start_grip_timer; main.py's machine.Timer).
+GRIP_SAMPLE_S = GRIP_SAMPLE_MS / 1000.0
 #: Current in A a driven servo draws from the rail at rest (the grip sensor's stall comes on top).
 SERVO_REST_A = 0.05
 #: Times closer than this (s) are the same instant (float sums of ticks are not exact).
@@ -43,6 +46,32 @@ class World(Protocol):
     grip_sensor: Any
 
     def on_tick(self, t_s: float, pulses_us: list[int | None]) -> None: ...
+
+
+class GripTimer:
+    """The board's grip-sampling ``machine.Timer`` as :func:`hanoifw.board.start_grip_timer` makes it: a hard
+    periodic timer, as on rp2. :meth:`SimBoard.run_until` fires it every :data:`GRIP_SAMPLE_S` of virtual time."""
+
+    def __init__(self, callback: Callable[[object], None]) -> None:
+        self.callback = callback
+        self.is_running = True
+
+    def fire(self) -> None:
+        """One expiry: the firmware's callback takes one grip sample."""
+        if self.is_running:
+            self.callback(self)
+
+    def deinit(self) -> None:
+        """Stop the timer."""
+        self.is_running = False
+
+
+def make_grip_timer(period_ms: int, callback: Callable[[object], None], hard: bool) -> GripTimer:
+    """``main.py``'s timer maker for :func:`hanoifw.board.start_grip_timer`: the simulated board samples every
+    :data:`GRIP_SAMPLE_S` whatever ``period_ms`` (a ValueError names a period the grid does not have)."""
+    if period_ms != GRIP_SAMPLE_MS:
+        raise ValueError(f"grip timer period {period_ms} ms: the simulated board samples every {GRIP_SAMPLE_MS} ms")
+    return GripTimer(callback)
 
 
 class SimBoard:
@@ -89,8 +118,10 @@ class SimBoard:
         )
         if world is not None and hasattr(world, "on_event"):
             world.on_event = self._log_world_event
+        self._grip_timer: GripTimer | None = None
+        self._samples_run = 0
+        self._sample_at_s: float | None = None  # while the grip timer fires: its expiry time, in s
         self._connect_sensors(tick_s / 2)
-        self._next_sample_s = math.inf
         # Boot ids come from the OS's entropy, so boards in different processes (two `hanoibot emulate` runs,
         # an emulator restarted at the same path) never look like the same boot to `resume`. An explicit seed
         # makes them repeatable (in the order boards are made in one process) for tests.
@@ -133,13 +164,20 @@ class SimBoard:
         with chip time, handing it each frame when the chip is done with it)."""
         while True:
             frame_s = self.next_frame_done_s
-            sample_s = self._next_sample_s
+            sample_s = self.next_sample_s
             if min(frame_s, self.next_tick_s, sample_s) > t_s + _TIME_EPSILON_S:
                 break
-            if sample_s < min(frame_s, self.next_tick_s) - _TIME_EPSILON_S:  # the loop samples the grip current
+            if sample_s < min(frame_s, self.next_tick_s) - _TIME_EPSILON_S:  # the timer samples the grip current
                 self.clock.advance(max(0.0, sample_s - self.clock.now_s()))
-                self.controller.sample_sensors(round(sample_s * 1000.0))
-                self._next_sample_s = sample_s + GRIP_SAMPLE_S
+                self._samples_run += 1
+                if self._grip_timer is not None:
+                    # At its expiry time, also when the board catches up on a clock somebody else advanced (a
+                    # host sleeping on it): the chip's timer fired then, not all at once now.
+                    self._sample_at_s = sample_s
+                    try:
+                        self._grip_timer.fire()
+                    finally:
+                        self._sample_at_s = None
                 continue
             if self.chip is not None and frame_s < self.next_tick_s:
                 self.clock.advance(max(0.0, frame_s - self.clock.now_s()))
@@ -154,8 +192,6 @@ class SimBoard:
             if self.world is not None:
                 self.world.on_tick(tick_s, self._horn_pulses_us())
             self._ticks_run += 1
-            if self.controller.grip_sensor is not None:
-                self._next_sample_s = tick_s + GRIP_SAMPLE_S
         self.clock.advance(t_s - self.clock.now_s())
 
     def catch_up(self) -> None:
@@ -178,6 +214,14 @@ class SimBoard:
     def next_frame_done_s(self) -> float:
         """Virtual time in s when the chip finishes the next waiting frame (inf: none waits, or no chip time)."""
         return self.chip.next_frame_done_s() if self.chip is not None else math.inf
+
+    @property
+    def next_sample_s(self) -> float:
+        """Virtual time in s of the grip timer's next expiry (inf: the board has no grip sensor)."""
+        if self._grip_timer is None:
+            return math.inf
+        # Counted, like the ticks: expiry k is at origin + k * GRIP_SAMPLE_S, apart from the ticks and the frames.
+        return self._origin_s + self._samples_run * GRIP_SAMPLE_S
 
     @property
     def next_tick_s(self) -> float:
@@ -230,8 +274,8 @@ class SimBoard:
             stall_a = grip.servo.mean_a(True) if grip is not None and grip.is_stalled() and gripper_is_driven() else 0
             return driven * SERVO_REST_A + stall_a
 
-        if grip is not None and hasattr(grip, "connect"):
-            grip.connect(now_s=self.clock.now_s, is_driven=gripper_is_driven, frame_phase_s=frame_phase_s)
+        if grip is not None and hasattr(grip, "connect"):  # the ADC converts at the board's time
+            grip.connect(now_s=self._board_now_s, is_driven=gripper_is_driven, frame_phase_s=frame_phase_s)
         if rail is not None and hasattr(rail, "connect"):
             rail.connect(now_s=self.clock.now_s, load_a=load_a)
 
@@ -256,12 +300,23 @@ class SimBoard:
             rail_sense=rail_sense,
             stagger_ms=self.stagger_ms,
         )
+        if self._grip_timer is not None:  # a reset stops the old boot's timer; the new boot starts its own
+            self._grip_timer.deinit()
+        self._grip_timer = start_grip_timer(controller, make_grip_timer, self._ticks_ms)
         attach = getattr(self.world, "attach", None)
         if attach is not None:
             attach(controller)
         if self._boot_count > 1:
             self.log("reset", boot_id=self._boot_id, cause=cause)
         return controller
+
+    def _board_now_s(self) -> float:
+        """The board's time in s: the virtual time, or, while the grip timer fires, its expiry time."""
+        return self.clock.now_s() if self._sample_at_s is None else self._sample_at_s
+
+    def _ticks_ms(self) -> int:
+        """The board's ``time.ticks_ms()``: :meth:`_board_now_s` in whole ms."""
+        return round(self._board_now_s() * 1000.0)
 
     def _run_controller(self, t_s: float) -> None:
         """Step the controller at ``t_s`` and log what its output frames say."""
