@@ -398,6 +398,7 @@ class RecoveryResult(NamedTuple):
     detail: str
     home_said: str = ""
     let_go: int = 0
+    held: bool | None = None  # whether the gripper held a disk when the stop came (None: it never came)
 
     @property
     def failed(self) -> bool:
@@ -411,14 +412,23 @@ def real_moves(events: list[dict[str, Any]]) -> list[Move] | None:
     return None if moves is None else [move for move in moves if move.src != move.dst]
 
 
-def stop_at(world: Any, at_s: float, stop: Callable[[], None]) -> Callable[[], None]:
-    """At simulated time ``at_s`` (s), between two control ticks of the board, call ``stop``; returns what takes
-    it back (if it has not come yet)."""
+def stop_at(
+    world: Any, at_s: float, stop: Callable[[], None], *, after_pick: tuple[int, float] | None = None
+) -> Callable[[], None]:
+    """At simulated time ``at_s`` (s), between two control ticks of the board, call ``stop``; with ``after_pick``
+    (k, delay_s) instead ``delay_s`` after the world's k-th pick from now (or at once if the disk was placed
+    first). Returns what takes it back (if it has not come yet)."""
     on_tick = world.on_tick
+    seen = len(world.events)
+    when_s = [at_s if after_pick is None else float("inf")]
 
     def tick_then_maybe_stop(t_s: float, pulses_us: Any) -> None:
         on_tick(t_s, pulses_us)
-        if t_s >= at_s:
+        if after_pick is not None and when_s[0] == float("inf"):
+            picks = [e for e in world.events[seen:] if e["event"] == "pick"]
+            if len(picks) >= after_pick[0]:
+                when_s[0] = picks[after_pick[0] - 1]["t_s"] + after_pick[1]
+        if t_s >= when_s[0] or (after_pick is not None and when_s[0] < float("inf") and world.held_disk is None):
             world.on_tick = on_tick
             stop()
 
@@ -439,14 +449,24 @@ def play_recovery(
     target: SimTarget = TARGETS["sim"],
     stops: Sequence[str] = (),
     rerun: int = 0,
+    mid_carry: bool = False,
 ) -> RecoveryResult:
     """Recovered run number ``index`` of the world of ``seed``: stopped at a random moment of its first ``run_s``
-    (s, about a whole run's length) by a random stop of :data:`RECOVERIES` (of ``stops`` only, when given) and
+    (s, about a whole run's length; with ``mid_carry`` a random moment of a random move's carry: up to
+    :data:`CARRY_S` after its pick) by a random stop of :data:`RECOVERIES` (of ``stops`` only, when given) and
     brought back as it says."""
     rng = random.Random(f"hanoibot-campaign-recovery:{seed}:{index}")
     stop, recovery = rng.choice([pair for pair in RECOVERIES if not stops or pair[0] in stops])
     at_s = round(rng.uniform(0.5, run_s), 3)
-    return recover(seed, n_disks, stop, recovery, at_s, target=target, rerun=rerun)
+    after_pick = None
+    if mid_carry:
+        after_pick = (rng.randint(1, 2**n_disks - 1), round(rng.uniform(0.05, CARRY_S), 3))
+    return recover(seed, n_disks, stop, recovery, at_s, target=target, rerun=rerun, after_pick=after_pick)
+
+
+#: The longest a stop lands after the pick it follows with ``--mid-carry``, in s: about a carry of the default robot
+#: (lift, travel, lower); a stop drawn later lands as the disk is placed.
+CARRY_S = 1.2
 
 
 def no_command_twice(board_events: list[dict[str, Any]]) -> bool:
@@ -478,13 +498,16 @@ def recover(
     *,
     target: SimTarget = TARGETS["sim"],
     rerun: int = 0,
+    after_pick: tuple[int, float] | None = None,
 ) -> RecoveryResult:
     """The run of the ``n_disks`` tower on the world of ``seed``, stopped by ``stop`` ``at_s`` s after the link
-    opened and brought back by ``recovery`` (one of :data:`RECOVERIES`); what came of it."""
+    opened (or, with ``after_pick`` (k, delay_s), that long after the run's k-th pick) and brought back by
+    ``recovery`` (one of :data:`RECOVERIES`); what came of it."""
     plan = make_plan(n_disks)
     robot = Robot(target.url(world_options(seed, plan.start.to_string(), rerun=rerun)), load_config())
     detail = said = ""
     board: Any = None
+    held_at_stop: list[bool] = []
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "run.journal"
         robot.open()
@@ -495,7 +518,12 @@ def recover(
                 job = Run(robot, plan, journal=journal)
                 boot = target.boot_mark(board)
                 stopper = target.stoppers(job, board, world)[stop]
-                disarm = stop_at(world, target.now_s(board) + at_s, stopper)
+
+                def stop_now(stopper: Callable[[], None] = stopper) -> None:
+                    held_at_stop.append(world.held_disk is not None)
+                    stopper()
+
+                disarm = stop_at(world, target.now_s(board) + at_s, stop_now, after_pick=after_pick)
                 try:
                     end: RunState | None = job.start()
                     if end is Phase.PAUSED:  # the operator answers the pause question
@@ -547,7 +575,8 @@ def recover(
     limp = {e["disk"] for e in events if e["event"] == "limp"}
     let_go = sum(1 for e in events if e["event"] == "drop" and e["disk"] in limp)
     drops = sum(1 for e in events if e["event"] == "drop") - let_go
-    return RecoveryResult(seed, stop, recovery, at_s, collisions, drops, once, detail, said, let_go)
+    held = held_at_stop[0] if held_at_stop else None
+    return RecoveryResult(seed, stop, recovery, at_s, collisions, drops, once, detail, said, let_go, held)
 
 
 class Summary(NamedTuple):
@@ -577,18 +606,25 @@ def campaign(
     stop_kinds: Sequence[str] = (),
     rerun: int = 0,
     whole: bool = True,
+    mid_carry: bool = False,
+    reruns: int = 1,
 ) -> Summary:
     """Play ``worlds`` randomized worlds (seeds ``first_seed`` on) on ``target``, each whole (unless ``whole`` is
     False), then ``stops`` times stopped (sim:// only) and ``recoveries`` times stopped (by ``stop_kinds`` only,
     when given) and recovered, and sum up what they came to."""
     plan_once()
     seeds = range(first_seed, first_seed + worlds)
-    results = [play_world(seed, n_disks, speed=speed, target=target, rerun=rerun) for seed in seeds] if whole else []
+    draws = range(rerun, rerun + reruns)  # each world played once per draw of the chip's and link's random numbers
+    results = (
+        [play_world(seed, n_disks, speed=speed, target=target, rerun=k) for seed in seeds for k in draws]
+        if whole
+        else []
+    )
     nominal = play_world(0, n_disks, randomized=False, target=target)
     stopped = [play_stop(seed, n_disks, i) for seed in seeds for i in range(stops)]
     run_s = nominal.seconds_per_move * nominal.moves
     recovered = [
-        play_recovery(seed, n_disks, i, run_s, target=target, stops=stop_kinds, rerun=rerun)
+        play_recovery(seed, n_disks, i, run_s, target=target, stops=stop_kinds, rerun=rerun, mid_carry=mid_carry)
         for seed in seeds
         for i in range(recoveries)
     ]
@@ -629,7 +665,13 @@ def main(argv: list[str] | None = None) -> int:
         help="recover only from this stop (repeat for several): estop, ctrl-c, kill -9, board reset, rail loss",
     )
     parser.add_argument("--rerun", type=int, default=0, help="the K-th rerun of the same worlds (other chip draws)")
+    parser.add_argument(
+        "--reruns", type=int, default=1, help="play each world whole this many times, reruns K, K+1, ... (default 1)"
+    )
     parser.add_argument("--no-whole", action="store_true", help="play no whole runs, only the stops and recoveries")
+    parser.add_argument(
+        "--mid-carry", action="store_true", help="stop each recovered run while it carries a disk (after a pick)"
+    )
     args = parser.parse_args(argv)
     if args.stops and args.target != "sim":
         parser.error("--stops plays raw segments into a sim:// board: use --recoveries on the virtual Pico")
@@ -644,8 +686,12 @@ def main(argv: list[str] | None = None) -> int:
         stop_kinds=args.stop,
         rerun=args.rerun,
         whole=not args.no_whole,
+        mid_carry=args.mid_carry,
+        reruns=args.reruns,
     )
-    print(f"{summary.worlds} randomized worlds on {args.target}, {args.disks} disks each, seeds {args.first_seed}..")
+    runs = f" ({args.reruns} runs each, reruns {args.rerun}..)" if args.reruns > 1 else ""
+    worlds = f"{summary.worlds} randomized worlds on {args.target}{runs}"
+    print(f"{worlds}, {args.disks} disks each, seeds {args.first_seed}..")
     print(f"  collisions {summary.collisions}, drops {summary.drops}, other faults {summary.faults}")
     print(f"  runs not exactly once {summary.not_exactly_once}")
     ratio = summary.seconds_per_move / summary.nominal_seconds_per_move
@@ -667,6 +713,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  recovered runs {len(done)} ({kinds})")
         print(f"  recovered runs with a collision or drop, or not every move once {sum(1 for x in done if x.failed)}")
         print(f"  disks the limp servos let fall clear of the pegs (reset, rail loss) {sum(x.let_go for x in done)}")
+        print(f"  stopped with a disk in the gripper {sum(1 for x in done if x.held)} of {len(done)}")
         for x in (x for x in done if x.failed):
             print(f"  FAILED recovery: seed {x.seed} {x.stop} at {x.at_s} s, {x.recovery}: {x.collisions} {x.detail}")
     print(f"  wall-clock {time.perf_counter() - started:.1f} s")

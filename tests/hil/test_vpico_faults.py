@@ -62,9 +62,10 @@ def test_a_run_with_flipped_bits_makes_every_move_once(tmp_path: Path) -> None:
         pico.close()
 
 
-#: Where each kill lands: (the pick it follows, s of chip time after it). Each is mid-carry: the disk is in the
-#: gripper, being lifted off its peg, carried, or lowered onto the next one.
-KILLS = ((1, 0.15), (2, 0.5), (3, 0.9), (1, 0.35), (2, 0.75), (3, 0.25))
+#: Where each kill lands: (the pick it follows, s of chip time after it), for each of the run's three picks: the disk
+#: in the gripper, being lifted off its peg (0.1 s), carried (0.3 s) or lowered onto the next peg (0.55 s; each carry
+#: of the faster arm takes 0.65 s or more). The first is where issue 33 saw the disk dropped.
+KILLS = ((1, 0.15), *((pick, after_s) for pick in (1, 2, 3) for after_s in (0.1, 0.3, 0.55)))
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +105,7 @@ def test_resume_after_the_host_is_killed_mid_carry_makes_every_move_once(
         host = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             control.wait_held(WAIT_S, alive=lambda: host.poll() is None)
+            assert control.disk_in_gripper() is not None, "the kill did not come while a disk was carried"
             host.send_signal(signal.SIGKILL)
             host.wait(timeout=30)
         finally:

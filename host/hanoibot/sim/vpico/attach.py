@@ -225,7 +225,15 @@ class ChipTimeServer:
             self._hold = _Hold(str(request["event"]), int(request["count"]), float(request.get("after_s", 0.0)))
             conn.send({"ok": True})
         elif op == "state":
-            conn.send({"held": self._held is not None, "host": self._host is not None, "t_s": self.pico.time_s})
+            world = self.pico.world
+            conn.send(
+                {
+                    "held": self._held is not None,
+                    "host": self._host is not None,
+                    "t_s": self.pico.time_s,
+                    "disk_in_gripper": None if world is None else world.held_disk,
+                }
+            )
         elif op == "release":
             self._hold = None
             held, self._held = self._held, None
@@ -387,6 +395,11 @@ class ChipTimeControl:
             if time.monotonic() > deadline_s:
                 raise AssertionError(f"the host was not held within {timeout_s:g} s")
             time.sleep(0.02)
+
+    def disk_in_gripper(self) -> int | None:
+        """The disk the world's gripper holds now (None: none, or no world)."""
+        disk = self._ask({"op": "state"})["disk_in_gripper"]
+        return None if disk is None else int(disk)
 
     def release(self) -> None:
         """Let a held host go on (and forget the hold)."""

@@ -204,6 +204,7 @@ function boot(cause, carried) {
     const stockAdcRead = rp2040.adc.onADCRead;
     rp2040.adc.onADCRead = (channel) => {
       if (channel === 0) {
+        grip.m.frame_phase_s = gripperFrameStartS(); // the servo draws its burst after the pulse it is given
         rp2040.adc.channelValues[0] = grip.read(nowNs() / 1e9); // the burst's value at this conversion
       }
       stockAdcRead(channel);
@@ -327,6 +328,16 @@ function latchedUs() {
     return options.pca9685_channels.map((n) => Math.round(pca.sinceNs[n] / 1000)); // the end of a cycle
   }
   return options.pwm_pins.map((pin) => pwmWrapUs(chip.rp2040, pin));
+}
+
+/** When the gripper's PWM frames start (s of emulated time, any frame's): its slice's latest wrap, or the
+ * PCA9685's cycle; the gripper is the last servo channel. */
+function gripperFrameStartS() {
+  if (options.servo_driver === 'pca9685') {
+    return pca.cycleOriginNs / 1e9;
+  }
+  const pins = options.pwm_pins;
+  return pwmWrapUs(chip.rp2040, pins[pins.length - 1]) / 1e6;
 }
 
 function round3(value) {
