@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import PortError
+from .board_output import ChipClock
 
 #: Chip time the board runs on after its host went, in s: its watchdog (300 ms of silence while moving) fires.
 DETACH_S = 1.0
@@ -273,13 +274,11 @@ class RemotePico:
     world = None
 
     def __init__(self, path: str, *, connect_s: float = 5.0) -> None:
-        from .process import ChipClock
-
         self.path = path
         self.time_s = 0.0
         #: The seed this host's random numbers come from (the server's seed and how many hosts came before), or None.
         self.seed: int | None = None
-        self.clock = ChipClock(self)  # type: ignore[arg-type]
+        self.clock = ChipClock(self)
         self._rx = bytearray()
         self._buffer = b""
         self._lock = threading.Lock()

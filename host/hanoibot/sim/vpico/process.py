@@ -30,9 +30,10 @@ from typing import Any
 
 from hanoifw.rxframe import FrameReader
 
-from ...errors import HanoiError, PortError
+from ...errors import PortError
 from ..servos import VirtualServos
 from . import sensors
+from .board_output import BoardTraceback, ChipClock, last_traceback
 from .flash import pico_flash
 from .tools import find_node, find_rp2040js
 
@@ -487,19 +488,9 @@ class VirtualPico:
 
     def _find_traceback(self) -> None:
         """Keep the board's own traceback when MicroPython prints one (a firmware exception)."""
-        text = self._console.decode("ascii", "replace")
-        start = text.rfind("Traceback (most recent call last):")
-        if start < 0:
-            return
-        block = text[start:]
-        lines = block.split("\r\n") if "\r\n" in block else block.split("\n")
-        # The traceback ends with the exception line: the first line that is not indented after the header.
-        for index in range(1, len(lines) - 1):  # the last piece may be a line still arriving
-            if lines[index] and not lines[index].startswith(" "):
-                traceback = "\n".join(lines[: index + 1])
-                if not self.tracebacks or self.tracebacks[-1] != traceback:
-                    self.tracebacks.append(traceback)
-                return
+        traceback = last_traceback(self._console.decode("ascii", "replace"))
+        if traceback is not None and (not self.tracebacks or self.tracebacks[-1] != traceback):
+            self.tracebacks.append(traceback)
 
     def _log_world_event(self, event: Event) -> None:
         """A pick, place, drop or fault seen by the world, logged like the board's own events (as ``emulate`` does)."""
@@ -515,28 +506,3 @@ class VirtualPico:
     def _stderr_line(self) -> str:
         text = " ".join(self._stderr.decode("utf-8", "replace").split())
         return text[-300:] or "no error output"
-
-
-class BoardTraceback(HanoiError, RuntimeError):
-    """The firmware raised an exception on the virtual Pico; the message ends with the board's own traceback."""
-
-    def __init__(self, traceback: str) -> None:
-        super().__init__(f"the firmware on the virtual Pico raised an exception:\n{traceback}")
-        self.traceback = traceback
-
-
-class ChipClock:
-    """The emulated time of a driven :class:`VirtualPico` as the host's clock (:class:`~hanoibot.clock.Clock`):
-    :meth:`now_s` is where the chip stands, :meth:`sleep` runs it on."""
-
-    def __init__(self, pico: VirtualPico) -> None:
-        self._pico = pico
-
-    def now_s(self) -> float:
-        """The chip's emulated time, in s since it was powered up."""
-        return self._pico.time_s
-
-    def sleep(self, duration_s: float) -> None:
-        """Run the chip (and its world) ``duration_s`` s on."""
-        if duration_s > 0:
-            self._pico.run_until(self._pico.time_s + duration_s)
