@@ -74,7 +74,6 @@ class _Hold:
         self.left = count
         self.after_s = after_s
         self.at_s: float | None = None  # chip time of the stop, once the events have come
-        self.reached = False
 
     def saw(self, event: Event) -> None:
         if self.at_s is None and event.get("event") == self.event:
