@@ -52,3 +52,27 @@ def test_a_resumed_board_drops_the_one_off_faults() -> None:
 def test_bad_urls_name_the_problem(url: str, word: str) -> None:
     with pytest.raises(ConfigError, match=word):
         SimSpec.from_url(url)
+
+
+def test_an_attached_board_takes_only_the_wire_s_options_and_keeps_its_disks() -> None:
+    """A board served by ``hanoibot emulate --pico --chip-time`` has its own world: the URL may add wire faults and
+    a seed, nothing of the board's, and a run's start state is not written into it (the board keeps its disks)."""
+    from hanoibot.puzzle import State
+    from hanoibot.run.board_setup import sim_port_url
+
+    spec = SimSpec.from_url("vpico://?attach=/tmp/pico.sock&flip=1e-3&seed=4")
+    assert spec is not None and spec.is_attached
+    assert sim_port_url(spec.to_url(), State.parse("AAA"), "robot.toml") == spec.to_url()
+    with pytest.raises(ConfigError, match="'board' cannot go with attach"):
+        SimSpec.from_url("vpico://?attach=/tmp/pico.sock&board=AAA")
+
+
+@pytest.mark.parametrize(
+    ("url", "word"),
+    [("vpico://?slow=3", "add realtime=1"), ("vpico://?rerun=x", "rerun='x'")],
+)
+def test_vpico_options_that_need_another_say_so(url: str, word: str) -> None:
+    from hanoibot.link.urlhandler.protocol_vpico import parse_vpico_url
+
+    with pytest.raises(ConfigError, match=word):
+        parse_vpico_url(url)
