@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
+from ..cli_support.port_options import CONFIG_RULE
+
 EPILOG = """examples:
   hanoibot emulate                                   serve a simulated board; prints /dev/pts/N
   hanoibot emulate --link /tmp/hanoibot --log run.jsonl
@@ -37,7 +39,7 @@ SIMULATOR_OPTIONS = (
     ("--link", "PATH", "keep a symlink to the current pty at PATH"),
     ("--speed", "X", "servo speed factor for the simulated world (default 1)"),
     ("--board", "STATE", "start state of the disks (default AAA); must match `run -n/--from`"),
-    ("--config", "FILE", "robot TOML (default hardware/robot.toml)"),
+    ("--config", "FILE", f"robot TOML ({CONFIG_RULE})"),
     (
         "--rules",
         "R",
