@@ -107,3 +107,26 @@ def test_an_in_memory_stdin_is_read_whole() -> None:
     assert [next(keys), next(keys)] == ["1", "+"]
     assert person.read_line() == ""  # the second, empty line: Enter
     assert person.read_line() is None
+
+
+@pytest.fixture
+def terminal() -> Iterator[tuple[io.TextIOWrapper, int]]:
+    """A stdin that is a terminal (a pty's child end, as a text file) and the descriptor a test types into."""
+    import pty
+
+    typing_fd, child_fd = pty.openpty()
+    stdin = os.fdopen(child_fd, "r")
+    try:
+        yield stdin, typing_fd
+    finally:
+        stdin.close()
+        os.close(typing_fd)
+
+
+def test_an_arrow_key_at_a_terminal_is_one_key_not_its_letters(terminal: tuple[io.TextIOWrapper, int]) -> None:
+    stdin, typing_fd = terminal
+    person = Person(stdin=stdin, out=io.StringIO())
+    later(typing_fd, 0.05, b"\x1b[A1")  # the up arrow, then 1: never "[" (halve the step) and "A" (go to peg A)
+    keys = person.pressed_keys()
+    assert [next(keys), next(keys)] == ["\x1b[A", "1"]
+    keys.close()

@@ -139,16 +139,31 @@ class Person:
 
     def pressed_keys(self) -> Iterator[str]:
         """Keys one at a time until the end of input or a stop: on a terminal each key as it is pressed (Enter is
-        ``"\\n"``), from piped input every character that is not white space."""
+        ``"\\n"``; a key that sends an escape sequence, such as an arrow key, is one key: the whole sequence, never
+        its letters), from piped input every character that is not white space."""
         with self._keys_mode():
-            while True:
-                while not self._buffer:
-                    if not self._fill():
-                        return
-                key, self._buffer = self._buffer[0], self._buffer[1:]
-                if self.is_terminal or not key.isspace():
-                    self._after_keys = True
-                    yield "\n" if key == "\r" else key
+            yield from self._keys()
+
+    def _keys(self) -> Iterator[str]:
+        """:meth:`pressed_keys` in whatever mode the terminal is in."""
+        while True:
+            while not self._buffer:
+                if not self._fill():
+                    return
+            key, self._buffer = self._take_key()
+            if self.is_terminal or not key.isspace():
+                self._after_keys = True
+                yield "\n" if key == "\r" else key
+
+    def _take_key(self) -> tuple[str, str]:
+        """The first key in the buffer and the rest: one character, or on a terminal a whole escape sequence
+        (ESC ``[`` or ``O``, parameters, one final character in ``@``..``~``) when it has arrived with its ESC."""
+        buffer = self._buffer
+        if self.is_terminal and buffer[:1] == "\x1b" and buffer[1:2] in ("[", "O"):
+            for end in range(2, len(buffer)):
+                if "@" <= buffer[end] <= "~":
+                    return buffer[: end + 1], buffer[end + 1 :]
+        return buffer[0], buffer[1:]
 
     @contextlib.contextmanager
     def _keys_mode(self) -> Iterator[None]:
