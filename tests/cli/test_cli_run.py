@@ -429,12 +429,12 @@ def test_ctrl_c_at_the_pause_prompt_stops_instead_of_queueing_another_pause(
     asked: list[str] = []
     ctrl_c_after_move(monkeypatch, 1)
 
-    def ctrl_c_at_the_prompt(self: Any, question: str, keep_waiting: Any = None) -> str:
+    def ctrl_c_at_the_prompt(self: Any, question: str, answers: Any, keep_waiting: Any = None) -> bool:
         asked.append(question)
         os.kill(os.getpid(), signal.SIGINT)
-        return "c"  # never reached: Ctrl-C at the prompt means stop
+        return True  # never reached: Ctrl-C at the prompt means stop
 
-    monkeypatch.setattr(run_view.RunView, "ask", ctrl_c_at_the_prompt)
+    monkeypatch.setattr(run_view.RunView, "choose", ctrl_c_at_the_prompt)
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     code, _, err = run_cli(capsys, "run", "--plain", "-n", "3")
     assert code == 130 and "stopped by the operator" in err

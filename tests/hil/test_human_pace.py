@@ -5,7 +5,7 @@ MicroPython image on an emulated RP2040, whose time runs whether the host talks 
 carries on.
 
 ``jog``, ``calibrate`` (by pegs; also cut short and gone on with), ``calibrate --grip``, ``home``'s "which disk?"
-question (with a typo first) and the run's pause prompt. The emulator's world is the
+question (with a typo first) and the run's pause prompt (one key, after a wrong one). The emulator's world is the
 judge: the board executed what came after each pause, nothing collided, nothing dropped.
 """
 
@@ -207,9 +207,9 @@ def test_the_pause_prompt_answered_late_after_a_typo(emulator: EmulatorProcess, 
         run.read_until("move 1 of 7")
         run.process.send_signal(signal.SIGINT)
         run.read_until(PAUSE_QUESTION)
-        run.type_after(THINK_S, "maybe\n")  # not an answer: asked again
+        run.type_after(THINK_S, "m")  # not an answer: asked again
         run.read_until(PAUSE_QUESTION, count=2)
-        run.type_after(THINK_S, "c\n")
+        run.type_after(THINK_S, "c")  # one key: no Enter at a terminal
         code, out, err = run.finish()
     finally:
         run.close()

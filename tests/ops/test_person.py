@@ -123,6 +123,27 @@ def terminal() -> Iterator[tuple[io.TextIOWrapper, int]]:
         os.close(typing_fd)
 
 
+def test_at_a_terminal_one_key_answers_a_choice_without_enter(terminal: tuple[io.TextIOWrapper, int]) -> None:
+    stdin, typing_fd = terminal
+    out = io.StringIO()
+    person = Person(stdin=stdin, out=out)
+    os.write(typing_fd, b"x")  # typed at once, before the question: kept, not flushed; not an answer: asked again
+    later(typing_fd, 0.3, b"c")  # no Enter after it
+    answer: list[object] = []
+    asking = threading.Thread(target=lambda: answer.append(person.choose("go on? ", {"c": True, "s": False})))
+    asking.start()
+    asking.join(timeout=5.0)
+    assert answer == [True], out.getvalue()
+    assert "'x' is not an answer: press c or s" in out.getvalue() and out.getvalue().count("go on? ") == 2
+
+
+def test_piped_input_answers_a_choice_with_a_line(pipe: tuple[io.TextIOWrapper, int]) -> None:
+    stdin, write_fd = pipe
+    person = Person(stdin=stdin, out=io.StringIO())
+    later(write_fd, 0.05, b"stop\n")
+    assert person.choose("go on? ", {"c": True, "s": False, "continue": True, "stop": False}) is False
+
+
 def test_an_arrow_key_at_a_terminal_is_one_key_not_its_letters(terminal: tuple[io.TextIOWrapper, int]) -> None:
     stdin, typing_fd = terminal
     person = Person(stdin=stdin, out=io.StringIO())

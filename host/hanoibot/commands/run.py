@@ -197,26 +197,24 @@ def interrupt_raises() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+#: The pause question's answers: a key at a terminal (no Enter needed), a key or a word on a line otherwise.
+PAUSE_ANSWERS = {"c": True, "s": False, "continue": True, "stop": False}
+
+
 def ask_continue(view: Any, keep_waiting: Callable[[], bool] | None = None) -> bool:
     """Ask the operator, after a pause, whether to continue (True) or stop; stop when nobody can answer, at
-    end of input and at Ctrl-C. While no answer has come, ``keep_waiting()`` runs every few ms (it serves the
-    link); once it returns False (the run ended meanwhile, e.g. e-stopped from another process) the question is
-    dropped and the answer is False."""
+    end of input and at Ctrl-C. At a terminal one key answers (``c`` or ``s``, no Enter). While no answer has
+    come, ``keep_waiting()`` runs every few ms (it serves the link); once it returns False (the run ended
+    meanwhile, e.g. e-stopped from another process) the question is dropped and the answer is False."""
     if not sys.stdin.isatty():
         view.message("paused: the arm is held; no terminal to ask, stopping")
         return False
     with interrupt_raises():
-        while True:
-            try:
-                answer = view.ask(PAUSE_QUESTION, keep_waiting)
-            except (EOFError, KeyboardInterrupt):
-                return False
-            if answer is None:
-                return False
-            if answer.strip().lower() in ("c", "continue"):
-                return True
-            if answer.strip().lower() in ("s", "stop"):
-                return False
+        try:
+            answer = view.choose(PAUSE_QUESTION, PAUSE_ANSWERS, keep_waiting)
+        except (EOFError, KeyboardInterrupt):
+            return False
+        return bool(answer)
 
 
 def colours_wrong(job: Run) -> str | None:
