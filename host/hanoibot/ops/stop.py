@@ -35,13 +35,16 @@ class EstopResult:
     opened: bool = False
 
 
-def estop_robot(robot: Robot) -> EstopResult:
-    """Latch the e-stop on the board ``robot`` drives (ESTOP repeated until a STATUS confirms it)."""
+def estop_robot(robot: Robot, *, port_name: str | None = None) -> EstopResult:
+    """Latch the e-stop on the board ``robot`` drives (ESTOP repeated until a STATUS confirms it); the result names
+    the port as ``port_name`` (default the robot's URL; a front end passes the port as the person gave it, not
+    the simulator's inner URL with its board and config)."""
+    port = port_name or robot.port_url
     robot.session.estop()
     mode = robot.session.status().mode
     if mode is not Mode.ESTOP:
-        return EstopResult(False, f"sent ESTOP to {robot.port_url} but the board reports mode {mode}")
-    return EstopResult(True, f"e-stop latched on {robot.port_url}: the arm holds its pose")
+        return EstopResult(False, f"sent ESTOP to {port} but the board reports mode {mode}")
+    return EstopResult(True, f"e-stop latched on {port}: the arm holds its pose")
 
 
 def estop_port(port_url: str, config_path: str | None = None, *, answer_wait_s: float = ANSWER_WAIT_S) -> EstopResult:
