@@ -11,8 +11,10 @@ PYTEST_ARGS ?=
 
 .PHONY: demo test check lint typecheck pytest setup clean test-slow test-long test-vpico test-all
 
+# Always the simulator and the shipped robot, whatever `hanoibot init`, HANOIBOT_PORT or HANOIBOT_CONFIG say: the
+# demo never moves a real arm (a real arm moves only on a command that names or remembers its port).
 demo: $(PY_STAMP)
-	$(BIN)/hanoibot run -n 4
+	$(BIN)/hanoibot run -n 4 --port sim:// --config hardware/robot.toml
 
 # The README's test command: lint, types, every test not marked slow, and the virtual Pico's covering set (a boot, a
 # rail loss, the two simulators agreeing, a host killed mid-carry, a person's pace). CI runs it, then test-long and

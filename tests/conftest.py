@@ -30,6 +30,18 @@ def port_locks_of_this_test(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 @pytest.fixture(autouse=True)
+def user_settings_of_this_test(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Each test (and the processes it starts) sees a user who set no defaults: an empty config folder of its own
+    (``$XDG_CONFIG_HOME``) and no ``HANOIBOT_PORT`` / ``HANOIBOT_CONFIG``, so the machine's own settings never
+    choose a test's port or robot."""
+    root = str(tmp_path_factory.mktemp("config"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", root)
+    monkeypatch.delenv("HANOIBOT_PORT", raising=False)
+    monkeypatch.delenv("HANOIBOT_CONFIG", raising=False)
+    return root
+
+
+@pytest.fixture(autouse=True)
 def state_folder_of_this_test(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> str:
     """Each test (and the processes it starts) journals its runs into a state folder of its own
     (``$XDG_STATE_HOME``): runs journal by default, and never into the user's own folder."""

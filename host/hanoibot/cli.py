@@ -123,9 +123,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-#: Commands whose ``--port`` and ``--config`` default to the environment and the user's config folder
-#: (:mod:`hanoibot.config.user`); ``resume`` is not one: its journal names the port and config of its run.
-TAKES_USER_DEFAULTS = frozenset({"run", "home", "jog", "calibrate", "status", "estop", "deploy", "emulate", "render"})
+#: Commands whose missing ``--port`` and ``--config`` are filled by the one rule of :mod:`hanoibot.config.user`
+#: before they run. ``resume`` and ``runs`` apply the same rule themselves: ``resume`` finds the newest stopped run
+#: on the rule's port and goes on with the port and config its journal names; ``runs`` lists every run and marks
+#: the one ``resume`` would take.
+TAKES_USER_DEFAULTS = frozenset(
+    {"run", "home", "jog", "calibrate", "status", "estop", "deploy", "emulate", "render", "serve"}
+)
 
 
 def fill_user_defaults(args: argparse.Namespace) -> None:

@@ -43,3 +43,13 @@ def test_a_fault_during_jog_is_exit_code_1_with_one_line(
     _, err = capsys.readouterr()
     assert code == 1
     assert err.count("\n") == 1 and "COLLISION" in err and "hanoibot home --clear" in err
+
+
+def test_a_key_that_does_nothing_says_which_keys_do(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("kvq"))
+    assert main(["jog"]) == 0
+    out = capsys.readouterr().out
+    assert "k does nothing here; keys: 1 base" in out
+    assert "v goes down to the foot of the peg last gone to: go above one first with A, B, ..." in out

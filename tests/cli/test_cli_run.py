@@ -317,12 +317,18 @@ def test_calibrate_never_writes_a_board_that_would_not_load(
 ) -> None:
     import io
 
+    from hanoibot.config import load_config
+
     output = tmp_path / "calibrated.toml"
-    # At B the arm is taken back to the foot of A (A, v) and saved there: pegs A and B would overlap.
-    monkeypatch.setattr("sys.stdin", io.StringIO("s Avs s\nskip\n"))
-    code, _, err = run_cli(capsys, "calibrate", "--output", str(output))
-    assert_one_line_error(code, err)
-    assert not output.exists()
+    # At B the arm is taken back to the foot of A (A, v) and saved there: pegs A and B would overlap. That save is
+    # refused, said, and the person jogs on at B (here the input ends: stopped, A stays saved).
+    monkeypatch.setattr("sys.stdin", io.StringIO("s Avs"))
+    code, out, err = run_cli(capsys, "calibrate", "--output", str(output))
+    assert code == 1 and err == "", err
+    assert "peg B: not saved:" in out and "jog on and press s again" in out
+    assert "peg A was saved in" in out and "go on from peg B" in out
+    shipped = load_config(default_config_path()).board.pegs
+    assert load_config(output).board.pegs[1] == shipped[1]  # the file written loads, B as it was
 
 
 def test_calibrate_never_writes_the_checkouts_default_config_without_output(
@@ -423,12 +429,12 @@ def test_ctrl_c_at_the_pause_prompt_stops_instead_of_queueing_another_pause(
     asked: list[str] = []
     ctrl_c_after_move(monkeypatch, 1)
 
-    def ctrl_c_at_the_prompt(self: Any, question: str, keep_waiting: Any = None) -> str:
+    def ctrl_c_at_the_prompt(self: Any, question: str, answers: Any, keep_waiting: Any = None) -> bool:
         asked.append(question)
         os.kill(os.getpid(), signal.SIGINT)
-        return "c"  # never reached: Ctrl-C at the prompt means stop
+        return True  # never reached: Ctrl-C at the prompt means stop
 
-    monkeypatch.setattr(run_view.RunView, "ask", ctrl_c_at_the_prompt)
+    monkeypatch.setattr(run_view.RunView, "choose", ctrl_c_at_the_prompt)
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     code, _, err = run_cli(capsys, "run", "--plain", "-n", "3")
     assert code == 130 and "stopped by the operator" in err

@@ -64,3 +64,26 @@ def test_the_pause_question_is_the_last_thing_on_the_screen() -> None:
             process.kill()
             process.wait()
         os.close(terminal)
+
+
+def test_at_a_terminal_one_key_answers_the_pause_question() -> None:
+    terminal, child_end = pty.openpty()
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "40"}
+    argv = [*HANOIBOT, "run", "-n", "2", "--port", "sim://?realtime=1"]
+    process = subprocess.Popen(argv, stdin=child_end, stdout=child_end, stderr=child_end, env=env)
+    os.close(child_end)
+    try:
+        shown = read_for(terminal, BOUND_S, until=b"move")
+        assert b"move" in shown, shown
+        process.send_signal(signal.SIGINT)
+        shown += read_for(terminal, BOUND_S, until=PAUSE_QUESTION.encode())
+        assert PAUSE_QUESTION.encode() in shown, shown[-2000:]
+        os.write(terminal, b"c")  # the key alone: no Enter
+        shown += read_for(terminal, BOUND_S, until=b"done: 3 of 3 moves")
+        assert b"done: 3 of 3 moves" in shown, shown[-2000:]
+        assert process.wait(timeout=BOUND_S) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(terminal)

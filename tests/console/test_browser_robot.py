@@ -64,6 +64,10 @@ def test_estop_during_a_run_leaves_the_board_in_estop(page: Any, screenshot_path
     done = re.match(r"(\d+) of (\d+)", page.inner_text("#robot-progress-text"))
     assert done is not None and int(done.group(1)) < int(done.group(2))
     assert page.is_enabled("#r-clear")  # the way back: Clear, then Home
+    page.wait_for_function("() => document.getElementById('robot-phase').textContent === 'e-stopped'")
+    for button in ("#r-run", "#r-play-move", "#r-resume", "#r-home"):  # nothing moves until a Clear
+        assert not page.is_enabled(button), button
+    assert "hanoibot " not in page.inner_text("#robot-message")
     page.mouse.move(0, 0)
     page.screenshot(path=str(screenshot_path("console-estop.png")))  # the README's picture of a latched e-stop
 

@@ -210,3 +210,74 @@ def test_a_coloured_puzzle_on_the_arm_points_to_the_command_line(
     worker.submit(command, rules="bicolor", **options)
     error = snapshots.wait_for(lambda s: bool(s["error"]), "an error")["error"]
     assert "hanoibot run --puzzle bicolor" in error
+
+
+#: The page's one way back from an e-stop (hanoibot.console.robot_view.ESTOP_RECOVERY).
+ESTOP_RECOVERY = "Look at the arm, press Clear, then Home or Resume."
+
+
+def test_after_an_estop_the_page_says_e_stopped_once_in_its_own_words(
+    worker_on: Callable[[str], tuple[RobotWorker, Snapshots]],
+) -> None:
+    worker, snapshots = worker_on("sim://?speed=8")
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"], "connected")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    snapshots.wait_for(lambda s: s["moves_done"] >= 1 and s["busy"] == "running", "a run under way")
+    worker.estop()
+    stopped = snapshots.wait_for(lambda s: s["mode"] == "ESTOP" and "latched" in s["message"], "the latch said")
+    assert stopped["phase"] == "e-stopped" and stopped["latched"], stopped  # not "idle": nothing moves until Clear
+    said = [stopped["message"], *stopped["faults"]]
+    assert all(ESTOP_RECOVERY in text for text in said), said  # one way back, in the same words everywhere
+    assert "e-stop latched on sim://?speed=8:" in stopped["message"], stopped["message"]  # the port as given
+    assert "board=" not in stopped["message"] and "realtime=" not in stopped["message"]
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    refused = snapshots.wait_for(lambda s: bool(s["error"]), "the run refused")["error"]
+    assert "latched ESTOP" in refused and ESTOP_RECOVERY in refused, refused
+    assert "hanoibot " not in refused, "the page's way back is its own buttons, not a terminal command"
+
+
+def test_the_eta_stands_still_while_paused_and_continue_ends_the_pause_message(
+    worker_on: Callable[[str], tuple[RobotWorker, Snapshots]],
+) -> None:
+    worker, snapshots = worker_on("sim://?speed=2")
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"], "connected")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    snapshots.wait_for(lambda s: s["moves_done"] >= 1 and s["busy"] == "running", "a run under way")
+    worker.submit("pause")
+    paused = snapshots.wait_for(lambda s: s["phase"] == "paused" and s["eta_s"] is not None, "paused")
+    time.sleep(2.0)  # the operator thinks; the page keeps polling the board meanwhile
+    later = snapshots.seen[-1]
+    assert later["phase"] == "paused" and later is not paused, later
+    assert abs(later["eta_s"] - paused["eta_s"]) <= 0.2, (paused["eta_s"], later["eta_s"])
+    seen = len(snapshots.seen)
+    worker.submit("continue")
+    snapshots.wait_for(lambda s: s["message"].startswith("done"), "the run done")
+    running = [s for s in snapshots.seen[seen:] if s["busy"] == "running"]
+    assert running and not any(s["message"].startswith("paused") for s in running), running[:1]
+
+
+def test_connect_says_when_it_gives_the_arm_another_board_than_the_one_it_knew(
+    worker_on: Callable[[str], tuple[RobotWorker, Snapshots]],
+) -> None:
+    worker, snapshots = worker_on("sim://?realtime=0")
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"], "connected")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    snapshots.wait_for(lambda s: s["message"].startswith("done"), "the run done")
+    worker.submit("connect", state="AAA", pegs=3)  # the Play board still shows the start
+    again = snapshots.wait_for(lambda s: s["connected"] and "Connect gave it" in s["message"], "the change said")
+    assert "The arm's board was CCC: Connect gave it the Play board's AAA instead." in again["message"]
+    assert again["board_text"] == "AAA"
+
+
+def test_a_missed_pick_says_what_to_do(worker_on: Callable[[str], tuple[RobotWorker, Snapshots]]) -> None:
+    worker, snapshots = worker_on("sim://?board=CAA&speed=8")  # disk 1 stands on C, the page says A
+    worker.submit("connect", state="AAA", pegs=3)
+    snapshots.wait_for(lambda s: s["connected"], "connected")
+    worker.submit("run", rules="classic", goal="CCC", pegs=3)
+    stopped = snapshots.wait_for(lambda s: s["message"].startswith("stopped by a fault"), "the fault")
+    error = stopped["error"]
+    assert "disk 1" in error and "Look at the arm and the disks: put a disk that is not where" in error, error
+    assert error.endswith("then Home, and Resume to finish the run"), error

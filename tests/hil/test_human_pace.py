@@ -4,9 +4,9 @@ MicroPython image on an emulated RP2040, whose time runs whether the host talks 
 60 s apart — far past the board's host watchdog (0.3 s) and the link's silence bound (1 s) — and each command
 carries on.
 
-``jog``, ``calibrate`` (by pegs), ``calibrate --grip``, ``home``'s "which disk?" question (with a typo first) and
-the run's pause prompt. The emulator's world is the judge: the board executed what came after each pause, nothing
-collided, nothing dropped.
+``jog``, ``calibrate`` (by pegs; also cut short and gone on with), ``calibrate --grip``, ``home``'s "which disk?"
+question (with a typo first) and the run's pause prompt (one key, after a wrong one). The emulator's world is the
+judge: the board executed what came after each pause, nothing collided, nothing dropped.
 """
 
 from __future__ import annotations
@@ -103,6 +103,45 @@ def test_calibrate_by_pegs_at_a_persons_pace(emulator: EmulatorProcess, tmp_path
 
 
 @pytest.mark.slow
+def test_calibrate_cut_short_at_a_persons_pace_goes_on_where_it_stopped(
+    emulator: EmulatorProcess, tmp_path: Path
+) -> None:
+    output = tmp_path / "mine.toml"
+    argv = ("calibrate", "--port", emulator.port_path, "--output", str(output))
+    first = PacedCommand(*argv)
+    try:
+        first.read_until("around the foot of peg A")
+        first.type_after(THINK_S, "x+-s")
+        first.read_until("peg A: x=")
+        first.read_until("around the foot of peg B")
+        first.type_after(THINK_S, "")  # thinks, then walks away: the input ends
+        code, out, err = first.finish()
+    finally:
+        first.close()
+    assert code == 1 and f"peg A was saved in {output}" in out, out + err
+    again = PacedCommand(*argv)
+    try:
+        again.read_until("around the foot of peg B")
+        again.type_after(THINK_S, "k")  # a key that does nothing: said, with the keys that do something
+        again.read_until("k does nothing here")
+        again.type_after(THINK_S, "s")
+        again.read_until("around the foot of peg C")
+        again.type_after(THINK_S, "s")
+        again.read_until("grip sensor: type skip")
+        again.type_after(THINK_S, "skip\n")
+        code, out, err = again.finish()
+    finally:
+        again.close()
+    assert code == 0, out + err
+    assert "going on with the calibration that stopped at peg B" in out and "around the foot of peg A" not in out
+    saved = tomlkit.parse(output.read_text())["board"]["pegs"]
+    truth = tomlkit.parse(default_config_path().read_text())["board"]["pegs"]
+    for peg, true in zip(saved, truth, strict=True):
+        assert abs(float(peg["x_mm"]) - float(true["x_mm"])) <= 0.5, (peg, true)
+    assert bad_events(emulator.events()) == []
+
+
+@pytest.mark.slow
 def test_calibrate_grip_at_a_persons_pace(emulator: EmulatorProcess, tmp_path: Path) -> None:
     grip = PacedCommand("calibrate", "--grip", "--port", emulator.port_path, "--output", str(tmp_path / "g.toml"))
     try:
@@ -168,9 +207,9 @@ def test_the_pause_prompt_answered_late_after_a_typo(emulator: EmulatorProcess, 
         run.read_until("move 1 of 7")
         run.process.send_signal(signal.SIGINT)
         run.read_until(PAUSE_QUESTION)
-        run.type_after(THINK_S, "maybe\n")  # not an answer: asked again
+        run.type_after(THINK_S, "m")  # not an answer: asked again
         run.read_until(PAUSE_QUESTION, count=2)
-        run.type_after(THINK_S, "c\n")
+        run.type_after(THINK_S, "c")  # one key: no Enter at a terminal
         code, out, err = run.finish()
     finally:
         run.close()

@@ -1,7 +1,7 @@
 """A maker's first hour on the virtual Pico (stock MicroPython on an emulated RP2040, behind a pty as a real board):
 
-- a scripted first run from a checkout: ``init``, ``deploy``, ``calibrate`` by pegs with the Cartesian jog and
-  ``run -n 3``, counted in commands;
+- the README's First run on the virtual Pico, its own commands as a new user types them (``init``, ``deploy``,
+  ``calibrate`` by pegs with the Cartesian jog and the grip step skipped, ``run -n 3``): at most five;
 - the built wheel installed into a fresh virtual environment deploys to the virtual Pico from there;
 - a human-paced ``jog`` (keys seconds apart) on it;
 - ``run -n 4 --port vpico://`` places the plan's disks (4 on A) as ``sim://`` does;
@@ -24,6 +24,7 @@ import tomlkit
 from hanoibot.config import default_config_path
 from hanoibot.sim.spawn import EmulatorProcess
 from human_pace import PacedCommand
+from readme_first_run import virtual_pico_first_run
 from robot_configs import speed_scaled_config
 from vpico_checks import CHIP_SLOW, require_machine_sustains_the_cap, vpico_url
 
@@ -60,39 +61,38 @@ def user_env(tmp_path: Path) -> dict[str, str]:
 
 
 @pytest.mark.vpico_realtime
-def test_a_first_run_from_a_checkout_takes_four_commands(tmp_path: Path) -> None:
+def test_the_readmes_first_run_on_the_virtual_pico(tmp_path: Path) -> None:
     require_machine_sustains_the_cap()
     env = user_env(tmp_path)
-    commands: list[str] = []
-    with EmulatorProcess(*EMULATE_PICO, "--blank", startup_s=STEP_TIMEOUT_S) as board:  # the board, plugged in
-        commands.append("init")
-        done = hanoibot_in(env, "init", "--port", board.port_path)
-        assert done.returncode == 0, done.stderr
-        commands.append("deploy")
-        done = hanoibot_in(env, "deploy")
-        assert done.returncode == 0, done.stdout + done.stderr
-        commands.append("calibrate")
-        calibrate = subprocess.Popen(
-            [sys.executable, "-m", "hanoibot", "calibrate"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-        )
-        # At A: the Cartesian jog out and back along x, then save; B and C as the arm finds them; skip the grip.
-        out, err = calibrate.communicate("x+-s s s\nskip\n", timeout=STEP_TIMEOUT_S)
-        assert calibrate.returncode == 0, out + err
-        commands.append("run")
-        done = hanoibot_in(env, "run", "-n", "3", "--plain")
-        assert done.returncode == 0, done.stdout + done.stderr
+    start, after = virtual_pico_first_run()  # the README's own commands, as a new user types them
+    assert len(after) <= 5, after
+    link = start[start.index("--link") + 1]
+    options = [arg for arg in start[2:] if arg not in ("--link", link)]
+    with EmulatorProcess(*options, "--slow", str(CHIP_SLOW), startup_s=STEP_TIMEOUT_S) as board:  # plugged in
+        for argv in after:
+            argv = [board.port_path if arg == link else arg for arg in argv[1:]]
+            if argv[0] == "calibrate":
+                # At A: the Cartesian jog out and back along x, then save; B and C as the arm finds them; skip the
+                # grip sensor, as the README says.
+                calibrate = subprocess.Popen(
+                    [sys.executable, "-m", "hanoibot", *argv],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                    env=env,
+                )
+                out, err = calibrate.communicate("x+-s s s\nskip\n", timeout=STEP_TIMEOUT_S)
+                assert calibrate.returncode == 0, out + err
+                continue
+            done = hanoibot_in(env, *argv, "--plain") if argv[0] == "run" else hanoibot_in(env, *argv)
+            assert done.returncode == 0, done.stdout + done.stderr
         assert "done: 7 of 7 moves, board CCC" in done.stdout
         assert [e for e in board.events() if e.get("event") in ("drop", "fault")] == []
     saved = tomlkit.parse((tmp_path / "config" / "hanoibot" / "robot.toml").read_text())["board"]["pegs"]
     truth = tomlkit.parse(default_config_path().read_text())["board"]["pegs"]
     for peg, true in zip(saved, truth, strict=True):  # type: ignore[arg-type]
         assert abs(float(peg["x_mm"]) - float(true["x_mm"])) <= 0.5, (peg, true)
-    assert len(commands) == 4  # + `make setup` after the clone: 5 commands, no file edited by hand
 
 
 @pytest.mark.vpico_realtime

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hanoibot.errors import PortBusy
 from hanoibot.link.control import CLOSED, ESTOPPED, ControlServer, ask_estop
-from hanoibot.link.port_lock import PortLock, lock_path, port_key, read_holder, runtime_dir
+from hanoibot.link.port_lock import PortLock, in_process_holders, lock_path, port_key, read_holder, runtime_dir
 
 HOLD_PORT = """
 import sys
@@ -37,31 +37,46 @@ def hold_in_other_process(url: str) -> subprocess.Popen[str]:
 
 
 def test_a_second_process_is_refused_with_the_holder_named() -> None:
-    holder = hold_in_other_process("sim://")
+    holder = hold_in_other_process("vpico://?attach=/tmp/pico.sock")
     try:
         with pytest.raises(PortBusy) as refused:
-            PortLock("sim://?seed=3").acquire()  # the same port with other options
+            PortLock("vpico://?attach=/tmp/pico.sock&seed=3").acquire()  # the same port with other options
         message = str(refused.value)
         assert f"pid {holder.pid}" in message
-        assert "`python -c sim://` (pid" in message  # its command line
-        assert message.startswith("port sim:// is in use by `python -c")
-        assert "hanoibot estop --port sim://`" in message
+        assert "`python -c 'vpico://?attach=/tmp/pico.sock'` (pid" in message  # its command line
+        assert message.startswith("port vpico:// is in use by `python -c")
+        assert "hanoibot estop --port vpico://`" in message
         assert "\n" not in message
     finally:
         holder.communicate("\n", timeout=20)
-    with PortLock("sim://") as lock:  # let go when the holder ended
+    with PortLock("vpico://?attach=/tmp/pico.sock") as lock:  # let go when the holder ended
         assert lock.is_held
 
 
-def test_a_lock_left_by_a_killed_process_is_taken_over_silently() -> None:
-    holder = hold_in_other_process("vpico://")
+def test_a_lock_left_by_a_killed_process_is_taken_over_silently(tmp_path: Path) -> None:
+    device = tmp_path / "ttyACM0"
+    device.touch()
+    holder = hold_in_other_process(str(device))
     os.kill(holder.pid, signal.SIGKILL)
     holder.wait(timeout=20)
-    left = read_holder(lock_path("vpico://"))
+    left = read_holder(lock_path(str(device)))
     assert left is not None and left.pid == holder.pid  # the dead holder's record is still there
-    with PortLock("vpico://"):
-        now = read_holder(lock_path("vpico://"))
+    with PortLock(str(device)):
+        now = read_holder(lock_path(str(device)))
         assert now is not None and now.pid == os.getpid()
+
+
+def test_a_simulated_board_in_another_process_is_its_own_never_refused_and_estop_finds_it() -> None:
+    holder = hold_in_other_process("sim://")  # e.g. `hanoibot serve` after Connect
+    try:
+        with PortLock("sim://?seed=3") as lock:  # this process's own simulated board
+            assert lock.is_held
+            found = in_process_holders("sim://")
+            assert [h.pid for h in found] == [holder.pid] and found[0].control, found  # not this process itself
+    finally:
+        holder.communicate("\n", timeout=20)
+    assert in_process_holders("sim://") == []  # it let go
+    assert not list(lock_path("sim://").parent.glob("*-pid*.lock")), "each process's file goes with it"
 
 
 def test_sessions_of_one_process_share_the_claim_and_the_last_one_lets_go() -> None:

@@ -59,6 +59,37 @@ def test_runs_lists_every_run_newest_first(capsys: pytest.CaptureFixture[str]) -
     second = journaled("sim://", 2, "done")
     assert main(["runs"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[-1] for line in lines] == [str(second), str(first)]
-    assert lines[0].startswith("done") and lines[1].startswith("e-stopped")
-    assert main(["runs", "--port", "sim://"]) == 0 and capsys.readouterr().out.splitlines() == lines[:1]
+    rows = lines[1:3]
+    assert [line.split()[-1] for line in rows] == [str(second), str(first)]
+    assert rows[0].split()[2] == "done" and rows[1].split()[2] == "e-stopped"
+    assert main(["runs", "--port", "sim://"]) == 0 and capsys.readouterr().out.splitlines()[1:2] == rows[:1]
+
+
+def test_runs_has_a_header_a_start_time_and_the_port_as_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pty = tmp_path / "pts0"
+    pty.touch()
+    link = tmp_path / "pico"
+    link.symlink_to(pty)  # what `hanoibot emulate --link` makes
+    journaled(str(link), 1, "estopped")
+    assert main(["runs"]) == 0
+    header, row, *_ = capsys.readouterr().out.splitlines()
+    assert header.split() == ["started", "ended", "moves", "port", "journal"]
+    local = (T0 + timedelta(minutes=1)).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    assert row.split()[:6] == [*local.split(), "e-stopped", "0", "of", "3"]
+    assert row.split()[6] == str(link) and str(pty) not in row  # the link the user gave, not the pty behind it
+
+
+def test_runs_marks_the_run_resume_goes_on_from_on_the_default_port(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    journaled("/dev/ttyACM0", 1, "stopped")
+    journaled("sim://", 2, "fault")
+    monkeypatch.setenv("HANOIBOT_PORT", "/dev/ttyACM0")
+    assert main(["runs"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("  ") and lines[2].startswith("* ")  # the sim:// run is newer, but not the port's
+    assert lines[-1] == "* hanoibot resume goes on from this run: the newest stopped one on /dev/ttyACM0 " + (
+        "($HANOIBOT_PORT)"
+    )

@@ -107,3 +107,47 @@ def test_an_in_memory_stdin_is_read_whole() -> None:
     assert [next(keys), next(keys)] == ["1", "+"]
     assert person.read_line() == ""  # the second, empty line: Enter
     assert person.read_line() is None
+
+
+@pytest.fixture
+def terminal() -> Iterator[tuple[io.TextIOWrapper, int]]:
+    """A stdin that is a terminal (a pty's child end, as a text file) and the descriptor a test types into."""
+    import pty
+
+    typing_fd, child_fd = pty.openpty()
+    stdin = os.fdopen(child_fd, "r")
+    try:
+        yield stdin, typing_fd
+    finally:
+        stdin.close()
+        os.close(typing_fd)
+
+
+def test_at_a_terminal_one_key_answers_a_choice_without_enter(terminal: tuple[io.TextIOWrapper, int]) -> None:
+    stdin, typing_fd = terminal
+    out = io.StringIO()
+    person = Person(stdin=stdin, out=out)
+    os.write(typing_fd, b"x")  # typed at once, before the question: kept, not flushed; not an answer: asked again
+    later(typing_fd, 0.3, b"c")  # no Enter after it
+    answer: list[object] = []
+    asking = threading.Thread(target=lambda: answer.append(person.choose("go on? ", {"c": True, "s": False})))
+    asking.start()
+    asking.join(timeout=5.0)
+    assert answer == [True], out.getvalue()
+    assert "'x' is not an answer: press c or s" in out.getvalue() and out.getvalue().count("go on? ") == 2
+
+
+def test_piped_input_answers_a_choice_with_a_line(pipe: tuple[io.TextIOWrapper, int]) -> None:
+    stdin, write_fd = pipe
+    person = Person(stdin=stdin, out=io.StringIO())
+    later(write_fd, 0.05, b"stop\n")
+    assert person.choose("go on? ", {"c": True, "s": False, "continue": True, "stop": False}) is False
+
+
+def test_an_arrow_key_at_a_terminal_is_one_key_not_its_letters(terminal: tuple[io.TextIOWrapper, int]) -> None:
+    stdin, typing_fd = terminal
+    person = Person(stdin=stdin, out=io.StringIO())
+    later(typing_fd, 0.05, b"\x1b[A1")  # the up arrow, then 1: never "[" (halve the step) and "A" (go to peg A)
+    keys = person.pressed_keys()
+    assert [next(keys), next(keys)] == ["\x1b[A", "1"]
+    keys.close()

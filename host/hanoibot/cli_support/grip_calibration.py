@@ -27,6 +27,8 @@ SAMPLES = 16
 #: Time between two readings in ms: a little more than one 50 Hz PWM frame, so each is a fresh frame mean.
 SAMPLE_HOLD_MS = 25
 
+#: The word that leaves the grip threshold as it is.
+SKIP_WORD = "skip"
 PROMPTS = (
     "take everything out of the gripper, then press Enter",
     "hold a disk between the open fingers, at their tips, then press Enter",
@@ -57,6 +59,14 @@ def grip_threshold(empty_u16: Sequence[int], held_u16: Sequence[int]) -> int:
 def measure_grip_threshold(robot: Any, ask: Callable[[str], object]) -> tuple[int, int, int]:
     """Close the gripper empty and on a disk (``ask`` waits for the user before each); (mean empty reading,
     mean held reading, threshold from :func:`grip_threshold`)."""
+    empty, held = measure_grip_readings(robot, ask)
+    threshold = grip_threshold(empty, held)
+    return round(statistics.fmean(empty)), round(statistics.fmean(held)), threshold
+
+
+def measure_grip_readings(robot: Any, ask: Callable[[str], object]) -> tuple[list[int], list[int]]:
+    """Close the gripper empty and on a disk (``ask`` waits for the user before each); the readings (0..65535)
+    taken in each state, the gripper left open."""
     status = robot.session.status()
     if status.grip is Grip.NONE:
         raise ConfigError(
@@ -77,8 +87,7 @@ def measure_grip_threshold(robot: Any, ask: Callable[[str], object]) -> tuple[in
         readings.append(samples)
     _move_gripper(robot, pose, gripper.open_us, hold_ms=0)
     empty, held = readings
-    threshold = grip_threshold(empty, held)
-    return round(statistics.fmean(empty)), round(statistics.fmean(held)), threshold
+    return empty, held
 
 
 def _move_gripper(robot: Any, pose: list[int], gripper_us: int, *, hold_ms: int) -> list[int]:
@@ -101,31 +110,44 @@ class _Stopped(Exception):
 def ask_grip_threshold(robot: Any, person: Any, *, skippable: bool) -> tuple[int, int, int] | None:
     """Measure the grip threshold with ``person`` (a :class:`~hanoibot.ops.person.Person`) answering the prompts;
     (empty, held, threshold), or None when the input ended, a stop came, or (``skippable``) the person skipped it
-    or the board has no grip sensor."""
-    if skippable:
-        if robot.session.status().grip is Grip.NONE:
-            print("grip sensor: none on this board (GRIP_SENSOR_PIN in board_config.py): not measured", flush=True)
-            return None
-        answer = person.ask(
-            "grip sensor: press Enter to measure its threshold now, or type skip to keep the config's: ", _go_or_skip
-        )
-        if answer != "go":
-            return None
+    or the board has no grip sensor. When skippable, readings that cannot be told apart (nobody held a disk: on a
+    simulated board nobody can) are said and the question asked again, so the person may measure again or skip;
+    otherwise they are a RunFault."""
+    if skippable and robot.session.status().grip is Grip.NONE:
+        print("grip sensor: none on this board (GRIP_SENSOR_PIN in board_config.py): not measured", flush=True)
+        return None
+    threshold_now = robot.config.gripper.grip_threshold_u16
+    question = (
+        f"grip sensor: type {SKIP_WORD} to keep grip_threshold_u16 = {threshold_now} (always on a simulated board: "
+        "no hand can hold a disk in its fingers), or press Enter to measure it with a disk in your hand: "
+    )
 
     def ask(prompt: str) -> None:
         if not person.confirm(prompt):
             raise _Stopped
 
-    try:
-        return measure_grip_threshold(robot, ask)
-    except _Stopped:
-        return None
+    while True:
+        if skippable and person.ask(question, _go_or_skip) != "go":
+            return None
+        try:
+            empty, held = measure_grip_readings(robot, ask)
+        except _Stopped:
+            return None
+        try:
+            threshold = grip_threshold(empty, held)
+        except RunFault as err:
+            if not skippable:
+                raise
+            print(f"grip sensor: not saved: {err}", flush=True)
+            question = f"grip sensor: press Enter to measure again, or type {SKIP_WORD} to keep {threshold_now}: "
+            continue
+        return round(statistics.fmean(empty)), round(statistics.fmean(held)), threshold
 
 
 def _go_or_skip(answer: str) -> str:
     """``go`` for an empty answer, ``skip`` for skip; ValueError for anything else."""
     if answer.lower() in ("", "y", "yes", "go"):
         return "go"
-    if answer.lower() in ("s", "skip", "n", "no"):
+    if answer.lower() in ("s", SKIP_WORD, "n", "no"):
         return "skip"
-    raise ValueError("expected Enter to measure, or skip")
+    raise ValueError(f"expected Enter to measure, or {SKIP_WORD}")

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
-from typing import Any, Self, TextIO
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Self, TextIO, TypeVar
 
 from ..ops.person import read_line_while
 from ..puzzle import Move, State, peg_letter
 from ..puzzle.colours import COLOUR_LETTERS, COLOUR_NAMES
 from ..render import render_board_ascii
 from .words import count_of
+
+T = TypeVar("T")
 
 
 def format_duration_s(seconds: float | None) -> str:
@@ -149,6 +151,16 @@ class RunView:
         else:
             print(question, end="", file=self.out, flush=True)
         return read_line_while(keep_waiting)
+
+    def choose(
+        self, question: str, answers: Mapping[str, T], keep_waiting: Callable[[], bool] | None = None
+    ) -> T | None:
+        """Ask the operator ``question`` until one of ``answers`` comes (:meth:`hanoibot.ops.person.Person.choose`:
+        one key at a terminal, a line otherwise), shown as is; ``keep_waiting()`` runs every
+        :data:`ANSWER_POLL_S` s meanwhile (None as soon as it returns False, and at the end of input)."""
+        from ..ops.person import Person, never_stop
+
+        return Person(keep_waiting or never_stop, out=self.out).choose(question, answers)
 
     def _refresh(self) -> None:
         from rich.console import Group

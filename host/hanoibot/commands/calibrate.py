@@ -1,12 +1,15 @@
 """``hanoibot calibrate``: one guided session that finds where each peg stands and the grip sensor's threshold,
-then writes the robot config once.
+each saved into the robot config as soon as it is confirmed.
 
 For each peg in turn the arm goes to where the config says the peg's foot is (up, across, down, fingers open);
 jog the grip point with ``x`` / ``y`` and ``+`` / ``-`` (keys as ``hanoibot jog``; ``]`` / ``[`` change the step,
 in mm) until the open fingers stand evenly around the foot of the peg, then press ``s`` (or Enter): the grip
-point, from the servo pulses and the arm's kinematics, becomes that peg's ``x_mm`` and ``y_mm``. Then the grip
-sensor is measured (as ``--grip`` alone does; answer ``skip`` to keep the threshold). At the end the config is
-written once (:mod:`hanoibot.config.writer`: comments and layout kept, validated before it is written).
+point, from the servo pulses and the arm's kinematics, becomes that peg's ``x_mm`` and ``y_mm`` and is saved at
+once (:mod:`hanoibot.config.writer`: comments and layout kept, validated before it is written). A session cut
+short (``q``, the end of input, an e-stop, a closed terminal) keeps what was saved, and the next ``hanoibot
+calibrate`` on that config goes on from the first peg not yet confirmed, and says so (``--restart`` begins again
+at peg A). Then the grip sensor is measured, which needs a disk held between the fingers: type ``skip`` at its
+question to leave the threshold as it is (on a simulated board, where no hand can hold a disk, always skip it).
 
 The robot config packaged with an installed hanoibot is never rewritten (it lies in site-packages): with it in use,
 name the file to write with ``--output FILE``, or make your own with ``hanoibot init``.
@@ -20,12 +23,17 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..puzzle import peg_letter
-from .jog import Jogger, prepare_for_jogging, step_from
+from .jog import Jogger, prepare_for_jogging, step_from, unknown_key
 from .status import add_port_arguments, open_robot, resolved_config_path
 
 SAVE_KEYS = ("s", "\n", "\r")
 #: The first step of the Cartesian jog at a peg, in mm.
 PEG_STEP_MM = 2.0
+#: The keys at a peg, as an unknown key is told them.
+PEG_KEYS = (
+    "keys at a peg: x / y (z, t) pick what + / - move, ] / [ double / halve the step, s or Enter saves this peg, "
+    "q stops (saved pegs stay saved); 1-5 a joint, A, B, ... above that peg, v down to its foot, p the pose"
+)
 
 
 def register(subparsers: Any) -> None:
@@ -38,6 +46,9 @@ def register(subparsers: Any) -> None:
             "examples:\n  hanoibot calibrate                       # the port and config of hanoibot init\n"
             "  hanoibot calibrate --port /dev/ttyACM0 --config my_robot.toml\n"
             "  hanoibot calibrate --grip    # only the grip sensor threshold\n"
+            "  hanoibot calibrate --restart # every peg again, forgetting a calibration that was cut short\n\n"
+            "At the grip sensor's question type skip to leave its threshold as it is (on the virtual Pico or any "
+            "simulated board: nobody can hold a disk between its fingers).\n"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -60,13 +71,18 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="only measure the grip sensor (gripper closed empty, then on a disk) and save grip_threshold_u16",
     )
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="begin at peg A even when an earlier calibration of this config was cut short (default: go on)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """The guided session (or ``--grip`` alone), then one write; returns 0 when saved, 1 if input ended early or
-    an e-stop from another process stopped it (nothing saved then)."""
-    from ..cli_support.grip_calibration import ask_grip_threshold
+    """The guided session (or ``--grip`` alone); returns 0 when it ended (every peg saved, the grip step measured
+    or skipped), 1 if input ended early or an e-stop from another process stopped it (what was confirmed by then
+    stays saved, and the next ``hanoibot calibrate`` goes on from there)."""
     from ..config.writer import ConfigWriter
     from ..ops.person import Person, link_keeper
 
@@ -79,41 +95,106 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError("the robot config was not read from a file: pass --config FILE and --output FILE")
         writer = ConfigWriter(source)
         person = Person(link_keeper(robot.session))
-        if not args.grip:
-            jogger = Jogger(robot, step_deg=step)
-            for peg in range(len(robot.config.board.pegs)):
-                point = calibrate_peg(jogger, person, peg)
-                if point is None:
-                    return _stopped(person)
-                writer.set_peg(peg, *point)
-                print(f"peg {peg_letter(peg)}: x={point[0]:.1f} y={point[1]:.1f} mm", flush=True)
-            jogger.go_to_peg(len(robot.config.board.pegs) - 1, at_foot=False)  # up, clear of the pegs
-        measured = ask_grip_threshold(robot, person, skippable=not args.grip)
-        if measured is None and (args.grip or person.was_stopped):
-            return _stopped(person)
-        if measured is not None:
-            empty, held, threshold = measured
-            writer.set_grip_threshold(threshold)
-            print(f"grip current: empty {empty}, on a disk {held}: grip_threshold_u16 = {threshold}", flush=True)
-    writer.save(target)
-    what = "the grip threshold" if args.grip else f"{len(robot.config.board.pegs)} peg positions"
-    grip = "" if args.grip or measured is None else " and the grip threshold"
-    print(f"saved {what}{grip} to {target}")
+        if args.grip:
+            return _grip_alone(robot, person, writer, target)
+        return _session(robot, person, writer, target, step, restart=args.restart)
+
+
+def _session(robot: Any, person: Any, writer: Any, target: Path, step: float, *, restart: bool) -> int:
+    """Every peg not yet confirmed (each saved at once), then the grip step; see :func:`run`."""
+    from ..cli_support.grip_calibration import SKIP_WORD, ask_grip_threshold
+    from ..ops.calibration_progress import CalibrationProgress, load_progress
+
+    pegs = len(robot.config.board.pegs)
+    progress, set_aside = (CalibrationProgress(target, pegs), "") if restart else load_progress(target, pegs)
+    if restart:
+        progress.finish()
+    if set_aside:
+        print(f"calibrate: {set_aside}", flush=True)
+    for peg, (x_mm, y_mm) in progress.confirmed.items():
+        writer.set_peg(peg, x_mm, y_mm)  # already in the file when it is the target; again for another --output
+    letters = ", ".join(peg_letter(peg) for peg in range(pegs))
+    if progress.confirmed:
+        left = f"at peg {peg_letter(progress.next_peg)}" if progress.next_peg < pegs else "at the grip sensor"
+        print(
+            f"calibrate: going on with the calibration that stopped {left}: {pegs_words(progress.confirmed)} "
+            f"saved to {target} (started {progress.started}; --restart begins again at peg A)",
+            flush=True,
+        )
+    else:
+        print(
+            f"calibrate: pegs {letters}, each saved to {target} as soon as you press s; then the grip sensor "
+            f"(type {SKIP_WORD} there to leave its threshold as it is)",
+            flush=True,
+        )
+    jogger = Jogger(robot, step_deg=step)
+    for peg in range(progress.next_peg, pegs):
+        point = calibrate_peg(jogger, person, peg, writer, target)
+        if point is None:
+            return _stopped(person, progress, target)
+        progress.confirm(peg, *point)
+        print(f"peg {peg_letter(peg)}: x={point[0]:.1f} y={point[1]:.1f} mm, saved to {target}", flush=True)
+    jogger.go_to_peg(pegs - 1, at_foot=False)  # up, clear of the pegs
+    measured = ask_grip_threshold(robot, person, skippable=True)
+    if measured is None and person.was_stopped:
+        return _stopped(person, progress, target)
+    if measured is not None:
+        empty, held, threshold = measured
+        writer.set_grip_threshold(threshold)
+        writer.save(target)
+        print(f"grip current: empty {empty}, on a disk {held}: grip_threshold_u16 = {threshold}", flush=True)
+    progress.finish()
+    grip = " and the grip threshold" if measured is not None else ""
+    print(f"saved {pegs} peg positions{grip} to {target}")
     return 0
 
 
-def _stopped(person: Any) -> int:
-    """Say why the session ended before saving; exit code 1."""
+def _grip_alone(robot: Any, person: Any, writer: Any, target: Path) -> int:
+    """``--grip``: measure the grip sensor and save the threshold; 1 when the input ended or a stop came."""
+    from ..cli_support.grip_calibration import ask_grip_threshold
+
+    measured = ask_grip_threshold(robot, person, skippable=False)
+    if measured is None:
+        from .jog import ESTOPPED_WHILE_WAITING
+
+        why = ESTOPPED_WHILE_WAITING if person.was_stopped else "the input ended"
+        print(f"calibration stopped ({why}): nothing was saved")
+        return 1
+    empty, held, threshold = measured
+    writer.set_grip_threshold(threshold)
+    writer.save(target)
+    print(f"grip current: empty {empty}, on a disk {held}: grip_threshold_u16 = {threshold}", flush=True)
+    print(f"saved the grip threshold to {target}")
+    return 0
+
+
+def _stopped(person: Any, progress: Any, target: Path) -> int:
+    """Say why the session ended early, what is saved and how to go on; exit code 1."""
     from .jog import ESTOPPED_WHILE_WAITING
 
     why = ESTOPPED_WHILE_WAITING if person.was_stopped else "the input ended"
-    print(f"calibration stopped ({why}): nothing was saved")
+    if not progress.confirmed:
+        print(f"calibration stopped ({why}): nothing was saved")
+        return 1
+    left = f"peg {peg_letter(progress.next_peg)}" if progress.next_peg < progress.pegs_total else "the grip sensor"
+    print(
+        f"calibration stopped ({why}): {pegs_words(progress.confirmed)} saved in {target}; run hanoibot calibrate "
+        f"again to go on from {left}"
+    )
     return 1
 
 
-def calibrate_peg(jogger: Jogger, person: Any, peg: int) -> tuple[float, float] | None:
+def pegs_words(pegs: Any) -> str:
+    """``peg A was`` or ``pegs A, B were``: the pegs numbered in ``pegs`` (0 = A), for a sentence."""
+    letters = ", ".join(peg_letter(peg) for peg in sorted(pegs))
+    return f"peg {letters} was" if len(pegs) == 1 else f"pegs {letters} were"
+
+
+def calibrate_peg(jogger: Jogger, person: Any, peg: int, writer: Any, target: Path) -> tuple[float, float] | None:
     """Take the arm to where the config puts the foot of peg number ``peg``, let the person jog the grip point
-    there until a save key; the grip point (x, y) in mm then, None if input ends, ``q`` or a stop."""
+    there until a save key, and save it into ``target`` at once; the grip point (x, y) in mm then, None if input
+    ends, ``q`` or a stop. A position the config would refuse (a peg on another) is said, not saved: the person
+    jogs on."""
     letter = peg_letter(peg)
     note = jogger.go_to_peg(peg, at_foot=True)
     print(f"peg {letter}: at the foot where the config has it{f' (stopped: {note})' if note else ''}", flush=True)
@@ -122,7 +203,19 @@ def calibrate_peg(jogger: Jogger, person: Any, peg: int) -> tuple[float, float] 
         f"jog with x / y and + / - until the open fingers stand around the foot of peg {letter}, then press s",
         flush=True,
     )
-    return jog_until_saved(jogger, person.pressed_keys())
+    keys = person.pressed_keys()
+    while True:
+        point = jog_until_saved(jogger, keys)
+        if point is None:
+            return None
+        writer.set_peg(peg, *point)
+        try:
+            writer.save(target)
+        except ConfigError as err:
+            writer.forget_peg(peg)
+            print(f"peg {letter}: not saved: {err}; jog on and press s again", flush=True)
+            continue
+        return point
 
 
 def output_path(output: str | None, config: Path) -> Path:
@@ -154,6 +247,5 @@ def jog_until_saved(jogger: Jogger, keys: Any) -> tuple[float, float] | None:
         if key == "q":
             return None
         message = jogger.handle(key)
-        if message:
-            print(message, flush=True)
+        print(message if message is not None else unknown_key(key, PEG_KEYS), flush=True)
     return None

@@ -23,6 +23,8 @@ If the arm is powered and holding, run `hanoibot home --release --port PORT` fir
 
 def register(subparsers: Any) -> None:
     """Add the ``deploy`` sub-command."""
+    from ..cli_support.port_options import add_port_argument
+
     parser = subparsers.add_parser(
         "deploy",
         help="compile and copy the firmware to a MicroPython board, verify it, reset it",
@@ -31,9 +33,7 @@ def register(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--port", metavar="PORT", help="the board's serial port or pyserial URL (default: $HANOIBOT_PORT, init's)"
-    )
+    add_port_argument(parser, "of the board")
     parser.add_argument("--dry-run", action="store_true", help="read the board and compile, but copy nothing")
     parser.add_argument("--firmware", metavar="DIR", type=Path, help="firmware folder (default: the shipped one)")
     parser.add_argument(

@@ -1,15 +1,19 @@
 """``hanoibot emulate``: the simulated board in its own process behind a pseudo-terminal, in wall-clock time.
 
 Prints the port path as its first line (the ``--link`` symlink when given, else the pty), then serves until
-SIGTERM or SIGINT. SIGUSR1 pulls the virtual USB cable and plugs it back in (a new pty, the symlink re-pointed,
-the board keeps running); SIGUSR2 power-cycles the board (new boot id). ``--log`` writes one JSON object per line
-for every executed command, error, latched fault, injected wire fault and reset, flushed at once.
+SIGTERM or SIGINT. One emulator serves a ``--link`` path at a time: a second one on the same path exits 2 naming
+the first (:mod:`hanoibot.sim.link_claim`), which keeps its link. SIGUSR1 pulls the virtual USB cable and plugs it
+back in (a new pty, the symlink re-pointed, the board keeps running); SIGUSR2 power-cycles the board (new boot
+id). ``--log`` writes one JSON object per line for every executed command, error, latched fault, injected wire
+fault and reset, flushed at once.
 """
 
 from __future__ import annotations
 
 import argparse
 from typing import Any, TextIO
+
+from ..cli_support.port_options import CONFIG_RULE
 
 EPILOG = """examples:
   hanoibot emulate                                   serve a simulated board; prints /dev/pts/N
@@ -37,7 +41,7 @@ SIMULATOR_OPTIONS = (
     ("--link", "PATH", "keep a symlink to the current pty at PATH"),
     ("--speed", "X", "servo speed factor for the simulated world (default 1)"),
     ("--board", "STATE", "start state of the disks (default AAA); must match `run -n/--from`"),
-    ("--config", "FILE", "robot TOML (default hardware/robot.toml)"),
+    ("--config", "FILE", f"robot TOML ({CONFIG_RULE})"),
     (
         "--rules",
         "R",
@@ -115,6 +119,11 @@ def run(args: argparse.Namespace) -> int:
         from ..errors import ConfigError
 
         raise ConfigError(f"--slow {args.slow} needs --pico: only the virtual Pico's chip can be slowed")
+    if args.link is not None:
+        from ..sim.link_claim import LinkClaim
+
+        claim = LinkClaim(args.link)
+        claim.acquire()  # held until the process ends; PortBusy names the emulator serving the path
     if args.pico:
         from ..cli_support.emulate_pico import serve_pico
 

@@ -196,13 +196,36 @@ class Jogger:
             note = self.go_to_peg(peg_index(key), at_foot=False)
             where = f"above peg {key}: {self.pose_text()}"
             return f"{where}  (stopped: {note})" if note else where
-        if key == "v" and self.peg is not None:
+        if key == "v":
+            if self.peg is None:
+                return "v goes down to the foot of the peg last gone to: go above one first with A, B, ..."
             note = self.go_to_peg(self.peg, at_foot=True)
             where = f"at the foot of peg {peg_letter(self.peg)}: {self.pose_text()}"
             return f"{where}  (stopped: {note})" if note else where
         if key == "p":
             return self.pose_text()
         return None
+
+
+#: How a key that is not a character shows in a message (arrow keys send escape sequences).
+KEY_NAMES = {
+    "\n": "Enter",
+    "\r": "Enter",
+    " ": "space",
+    "\t": "Tab",
+    "\x1b": "Escape",
+    "\x7f": "Backspace",
+    "\x1b[A": "the up arrow",
+    "\x1b[B": "the down arrow",
+    "\x1b[C": "the right arrow",
+    "\x1b[D": "the left arrow",
+}
+
+
+def unknown_key(key: str, legend: str) -> str:
+    """The line for a key that does nothing: which key, and ``legend`` (the keys that do something)."""
+    name = KEY_NAMES.get(key, key if key.isprintable() else repr(key))
+    return f"{name} does nothing here; {legend}"
 
 
 def register(subparsers: Any) -> None:
@@ -250,8 +273,7 @@ def run(args: argparse.Namespace) -> int:
                 if key == "q":
                     break
                 message = jogger.handle(key)
-                if message:
-                    print(message, flush=True)
+                print(message if message is not None else unknown_key(key, LEGEND), flush=True)
             if person.was_stopped:
                 raise RunFault(ESTOPPED_WHILE_WAITING)
             print(jogger.pose_text())

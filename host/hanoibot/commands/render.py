@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..cli_support.plan_options import add_plan_arguments, plan_request, whole_number
+from ..cli_support.port_options import add_config_argument
 from ..cli_support.words import count_of
 from ..errors import RenderError
 from ..planner import plan_for
@@ -35,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_plan_arguments(parser)
-    parser.add_argument("--config", metavar="FILE", help="robot config (default hardware/robot.toml)")
+    add_config_argument(parser)
     parser.add_argument("--out", metavar="FILE.svg", help="write an animated SVG here instead of printing text")
     parser.add_argument("--force", action="store_true", help="replace the --out file if it exists")
     parser.add_argument("--frame-s", metavar="S", default="0.4", help="seconds each SVG frame shows (default 0.4)")

@@ -1,7 +1,9 @@
 """``hanoibot resume [--journal FILE]``: finish a journaled run after the host stopped, every move exactly once.
 
-Without ``--journal`` the newest stopped run on the port (``--port``, default ``sim://``) is found in the state
-folder (``hanoibot runs`` lists them). The decisions are :func:`hanoibot.ops.resume.open_resume`'s:
+Without ``--journal`` the newest stopped run on the port is found in the state folder (``hanoibot runs`` lists
+them); the port follows the rule of every command (``--port``, else ``HANOIBOT_PORT``, else ``hanoibot init``'s,
+else ``sim://``), and the run goes on with the port and config its journal names unless told others.
+The decisions are :func:`hanoibot.ops.resume.open_resume`'s:
 Same board boot: the board is asked which command ids finished; what finished is recorded, what did not is
 sent again with fresh ids, and the run goes on. Board reset (new boot id): the arm is homed, the operator
 confirms where the disks are (``--board STATE`` or a prompt), and the rest is replanned from that state.
@@ -20,7 +22,7 @@ from typing import Any
 from .run import add_robot_arguments
 
 EPILOG = """examples:
-  hanoibot resume                                            the newest stopped run on sim:// (hanoibot runs)
+  hanoibot resume                                            the newest stopped run on the default port (hanoibot runs)
   hanoibot resume --port /dev/ttyACM0 --clear                the newest stopped run on that port, after an e-stop
   hanoibot resume --journal run.journal                      after the host was killed or the cable pulled
   hanoibot resume --journal run.journal --clear              after an e-stop: release it and go on
@@ -45,7 +47,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--clear", action="store_true", help="release a latched e-stop and go on (look at the arm first)"
     )
-    add_robot_arguments(parser)
+    add_robot_arguments(parser, from_journal=True)
     parser.set_defaults(run=run)
 
 
@@ -53,17 +55,19 @@ def run(args: argparse.Namespace) -> int:
     """Check the journal against the robot, rejoin the board and finish the run."""
     from ..cli_support.output_files import check_output_paths
     from ..cli_support.words import count_of
+    from ..config.user import resolve_port
     from ..errors import JournalError
     from ..ops.journals import journal_for
     from ..ops.resume import Finished, ResumeRequest, open_resume
     from .run import check_not_empty, drive, make_view
 
     check_not_empty(args)
-    path = journal_for(args.port or "sim://", args.journal)
+    port = resolve_port(args.port)  # the one rule: --port, $HANOIBOT_PORT, init's, sim://
+    path = journal_for(port, args.journal)
     if path is None:
         raise JournalError(
-            f"no stopped run on {args.port or 'sim://'} in the state folder (hanoibot runs lists them): "
-            "name its journal with --journal FILE"
+            f"no stopped run on {port} in the state folder (hanoibot runs lists them): "
+            "name its journal with --journal FILE, or the port with --port URL"
         )
     check_output_paths({"--report": args.report}, {"--journal": str(path), "--config": args.config})
     request = ResumeRequest(path, args.port, args.config, args.board, args.clear)

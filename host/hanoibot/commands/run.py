@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ..run.runner import Run
 
 EPILOG = """examples:
-  hanoibot run                                       3 disks A -> C on the simulated arm (sim://)
+  hanoibot run                                       3 disks A -> C on the port of the rule below (sim:// at first)
   hanoibot run -n 5 --journal run.journal            the same with the journal in run.journal (default: hanoibot runs)
   hanoibot run --from ACAB --to C --report r.json    from a shuffled start; one JSON report at the end
   hanoibot run --port '/dev/ttyACM0' -n 4            on a real board
@@ -35,6 +35,9 @@ EPILOG = """examples:
   hanoibot run --port '/dev/ttyACM0' --release       servo outputs off once the run is done (the arm goes limp)
   hanoibot run --puzzle bicolor -n 3                 the coloured disks: two alternating towers made monochrome
   hanoibot run --puzzle tricolor -n 2                three colour towers, each to another peg
+
+port and config: --port/--config, else $HANOIBOT_PORT/$HANOIBOT_CONFIG, else hanoibot init's, else sim:// and
+the shipped robot (the simulator; `make demo` always runs there)
 
 exit codes: 0 done, 1 fault or e-stop, 2 bad input (nothing moved), 130 stopped by the operator
 """
@@ -62,10 +65,25 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def add_robot_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options ``run`` and ``resume`` share: port, robot config, report file, plain output."""
-    parser.add_argument("--port", metavar="URL", help="serial port or pyserial URL (default sim://)")
-    parser.add_argument("--config", metavar="FILE", help="robot config TOML (default hardware/robot.toml)")
+def add_robot_arguments(parser: argparse.ArgumentParser, *, from_journal: bool = False) -> None:
+    """The options ``run`` and ``resume`` share: port, robot config, report file, plain output. ``from_journal``:
+    the command goes on with a journaled run, which names its port and config (``resume``)."""
+    from ..cli_support.port_options import PORT_RULE, add_port_and_config
+
+    if from_journal:
+        parser.add_argument(
+            "--port",
+            metavar="URL",
+            help=f"serial port or pyserial URL: the newest stopped run on it goes on, there ({PORT_RULE}; "
+            "with --journal FILE: the port that journal names)",
+        )
+        parser.add_argument(
+            "--config",
+            metavar="FILE",
+            help="robot config TOML (default: the one the run's journal names, which the run was planned with)",
+        )
+    else:
+        add_port_and_config(parser)
     parser.add_argument("--report", metavar="FILE", help="write one JSON object with the outcome to FILE")
     parser.add_argument("--plain", action="store_true", help="plain progress lines even on a terminal")
     parser.add_argument(
@@ -179,26 +197,24 @@ def interrupt_raises() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+#: The pause question's answers: a key at a terminal (no Enter needed), a key or a word on a line otherwise.
+PAUSE_ANSWERS = {"c": True, "s": False, "continue": True, "stop": False}
+
+
 def ask_continue(view: Any, keep_waiting: Callable[[], bool] | None = None) -> bool:
     """Ask the operator, after a pause, whether to continue (True) or stop; stop when nobody can answer, at
-    end of input and at Ctrl-C. While no answer has come, ``keep_waiting()`` runs every few ms (it serves the
-    link); once it returns False (the run ended meanwhile, e.g. e-stopped from another process) the question is
-    dropped and the answer is False."""
+    end of input and at Ctrl-C. At a terminal one key answers (``c`` or ``s``, no Enter). While no answer has
+    come, ``keep_waiting()`` runs every few ms (it serves the link); once it returns False (the run ended
+    meanwhile, e.g. e-stopped from another process) the question is dropped and the answer is False."""
     if not sys.stdin.isatty():
         view.message("paused: the arm is held; no terminal to ask, stopping")
         return False
     with interrupt_raises():
-        while True:
-            try:
-                answer = view.ask(PAUSE_QUESTION, keep_waiting)
-            except (EOFError, KeyboardInterrupt):
-                return False
-            if answer is None:
-                return False
-            if answer.strip().lower() in ("c", "continue"):
-                return True
-            if answer.strip().lower() in ("s", "stop"):
-                return False
+        try:
+            answer = view.choose(PAUSE_QUESTION, PAUSE_ANSWERS, keep_waiting)
+        except (EOFError, KeyboardInterrupt):
+            return False
+        return bool(answer)
 
 
 def colours_wrong(job: Run) -> str | None:

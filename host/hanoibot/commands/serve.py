@@ -16,13 +16,17 @@ import sys
 from typing import Any
 
 from ..cli_support.plan_options import whole_number
+from ..cli_support.port_options import add_config_argument, add_port_argument
 
 EPILOG = """examples:
-  hanoibot serve                                   the console on http://127.0.0.1:8765/ (arm: sim://)
+  hanoibot serve                                   the console on http://127.0.0.1:8765/ (arm: the default port)
   hanoibot serve --open                            the same, and open it in the browser
   hanoibot serve --port /dev/ttyACM0               drive a real board from the page
   hanoibot serve --journal-dir runs/               journal every run started from the page (resume them)
   hanoibot serve --bind 0.0.0.0 --http-port 9000   reachable from the network: prints a URL with a token
+
+port and config: --port/--config, else $HANOIBOT_PORT/$HANOIBOT_CONFIG, else hanoibot init's, else sim:// and
+the shipped robot
 """
 
 
@@ -35,8 +39,8 @@ def register(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--port", metavar="URL", default="sim://", help="serial port or pyserial URL of the arm")
-    parser.add_argument("--config", metavar="FILE", help="robot config TOML (default: the shipped robot)")
+    add_port_argument(parser, "of the arm")
+    add_config_argument(parser)
     parser.add_argument("--bind", metavar="ADDR", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     parser.add_argument("--http-port", metavar="N", default="8765", help="TCP port of the page (8765; 0 = any)")
     parser.add_argument("--journal-dir", metavar="DIR", help="write a journal per run into DIR (for resume)")
@@ -63,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..config import load_config
+    from ..config.user import resolve_config
     from ..console.addresses import allowed_hosts, listening_hosts
     from ..console.app import ConsoleSettings, make_app
     from ..console.guard import is_loopback, new_token
@@ -89,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=MAX_WS_MESSAGE_BYTES,
     )
     server = uvicorn.Server(config)
-    print(f"hanoibot console on {urls[0]}  (arm: {args.port}; Ctrl-C stops)")
+    robot = resolve_config(args.config)
+    print(f"hanoibot console on {urls[0]}  (arm: {args.port}; robot: {robot}; Ctrl-C stops)")
     for url in urls[1:]:
         print(f"                 or {url}")
     if token:

@@ -28,13 +28,11 @@ def register(subparsers: Any) -> None:
 
 
 def add_port_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--port`` and ``--config``, shared by home, jog, calibrate, status and estop."""
-    parser.add_argument(
-        "--port", metavar="URL", help="serial port or pyserial URL (default: $HANOIBOT_PORT, hanoibot init's, sim://)"
-    )
-    parser.add_argument(
-        "--config", metavar="FILE", help="robot config TOML (default: $HANOIBOT_CONFIG, hanoibot init's, the shipped)"
-    )
+    """``--port`` and ``--config``, shared by home, jog, calibrate, status and estop (help states the rule of
+    :mod:`hanoibot.cli_support.port_options`)."""
+    from ..cli_support.port_options import add_port_and_config
+
+    add_port_and_config(parser)
 
 
 def resolved_config_path(args: argparse.Namespace) -> Path:

@@ -76,10 +76,20 @@ def remember_port(port: str) -> Path:
 def resolve_port(given: str | None) -> str:
     """The port a command uses: ``given`` (``--port``), else ``$HANOIBOT_PORT``, else the remembered port, else
     ``sim://``."""
+    return resolve_port_from(given)[0]
+
+
+def resolve_port_from(given: str | None) -> tuple[str, str]:
+    """The port a command uses (:func:`resolve_port`) and, in words, which step of the rule named it."""
     if given:
-        return given
+        return given, "--port"
     from_env = os.environ.get(PORT_ENV, "").strip()
-    return from_env or remembered_port() or DEFAULT_PORT
+    if from_env:
+        return from_env, f"${PORT_ENV}"
+    remembered = remembered_port()
+    if remembered:
+        return remembered, "the port hanoibot init remembered"
+    return DEFAULT_PORT, "no port set: the simulator"
 
 
 def resolve_config(given: str | Path | None) -> Path:

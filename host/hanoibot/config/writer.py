@@ -39,6 +39,10 @@ class ConfigWriter:
         """Peg number ``index`` (0 = A) stands at (``x_mm``, ``y_mm``), rounded to 0.1 mm."""
         self._pegs_mm[index] = (round(x_mm, 1), round(y_mm, 1))
 
+    def forget_peg(self, index: int) -> None:
+        """Drop the edit of peg number ``index`` (the config's own position stands again)."""
+        self._pegs_mm.pop(index, None)
+
     def set_grip_threshold(self, threshold_u16: int) -> None:
         """``[gripper] grip_threshold_u16``: the grip sensor reading (0..65535) above which a disk is held."""
         self._grip_threshold_u16 = int(threshold_u16)

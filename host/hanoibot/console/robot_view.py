@@ -12,9 +12,11 @@ from ..config import RobotConfig
 from ..motion.kinematics import arm_points
 from ..render.layout import BoardLayout, layout_from_config
 
+#: The way back from a latched e-stop, in the page's words: the one sentence every message after an e-stop uses.
+ESTOP_RECOVERY = "Look at the arm, press Clear, then Home or Resume."
 #: What the board's latched fault names mean, in the operator's words.
 FAULT_WORDS = {
-    "ESTOP": "E-stop latched: the arm holds its pose. Press Clear, then Home.",
+    "ESTOP": f"E-stop latched: the arm holds its pose. {ESTOP_RECOVERY}",
     "HOST_LOST": "the board stopped hearing the host and froze the arm. Press Clear, then Home.",
     "LIMIT": "a servo pulse left its limits; the board stopped. Check the config, then Clear and Home.",
     "POWER_LOST": "the servo power rail dropped and the board let go of the servos: restore power, Clear, Home.",

@@ -24,7 +24,7 @@ from ..errors import BoardReset, HanoiError
 from ..ops.gate import Discarded, StopGate, Ticket
 from ..planner.base import Plan
 from ..puzzle import Move, Rules, State, peg_index, peg_letter
-from .robot_view import arm_polyline_mm, config_geometry, fault_words
+from .robot_view import ESTOP_RECOVERY, arm_polyline_mm, config_geometry, fault_words
 from .stoppable_link import ESTOP_REASON, StoppableSession
 
 #: Most time between two live snapshots while the arm moves, and while idle, in s.
@@ -37,6 +37,14 @@ RESET_WORDS = (
     "the board was reset: its servos are off and the arm is limp. Take a disk out of the gripper by hand and put "
     "it on a peg, then Home, or Resume the run"
 )
+#: What to do after a run stopped in fault (a missed pick, a lost link, a collision): the page's advice.
+FAULT_ADVICE = (
+    "Look at the arm and the disks: put a disk that is not where the arm's board shows it back there (or set the "
+    "Play board to where the disks are and press Connect), press Clear if a fault is latched, then Home, and Resume "
+    "to finish the run"
+)
+#: The phase the page shows while no run is followed and the board holds a latched e-stop.
+ESTOPPED_PHASE = "e-stopped"
 
 Publish = Callable[[dict[str, Any]], object]
 
@@ -94,6 +102,8 @@ class RobotWorker:
         self._last_status: Any = None
         self._last_live_s = 0.0
         self._run_started_s = 0.0
+        self._paused_s = 0.0  # wall time the followed run spent paused, in s (the ETA leaves it out)
+        self._paused_since_s: float | None = None  # when the followed run paused (None while it runs)
         self._message = ""
         self._error = ""
         self._busy = ""
@@ -244,9 +254,9 @@ class RobotWorker:
                 if job.journal is not None:
                     job.journal.record_end("estopped")
                 self._follow(job.phase)
-                result = estop_robot(robot)
+                result = estop_robot(robot, port_name=self.port_url)
             else:
-                result = estop_robot(robot)
+                result = estop_robot(robot, port_name=self.port_url)  # the port as given, not its inner URL
         except BoardReset as err:
             self.gate.latched()
             self._after_reset(err)
@@ -261,7 +271,7 @@ class RobotWorker:
         dropped = f" Discarded what was sent before it: {', '.join(flushed)}." if flushed else ""
         if result.latched:
             no_arm = "No arm was connected to the console: " if result.opened else ""
-            self._message = f"{no_arm}{result.text}. Look at the arm, press Clear, then Home or Resume.{dropped}"
+            self._message = f"{no_arm}{result.text}. {ESTOP_RECOVERY}{dropped}"
         else:
             self._message = ""
             self._error = result.text + dropped
@@ -274,12 +284,21 @@ class RobotWorker:
         believed = State.parse(state, pegs=pegs) if state else State.tower(3, 0, len(self.config.board.pegs))
         check_puzzle_fits_board(self.config, believed.n_disks, believed.pegs)
         self._question = None  # the page's board says where every disk is
+        known = self._believed if self._robot is not None else None
+        replaced = (
+            f" The arm's board was {known}: Connect gave it the Play board's {believed} instead."
+            if known is not None and known != believed
+            else ""
+        )
         if self._robot is not None:
             if self._job is not None:
                 raise HanoiError("a run is paused: press Continue or Stop before changing the arm's board")
             if not self._robot.is_simulated:
                 self._believed = believed
-                self._message = f"the arm's board is now {believed}: {believed.n_disks} disks on {believed.pegs} pegs"
+                self._message = (
+                    f"the arm's board is now {believed}: {believed.n_disks} disks on {believed.pegs} pegs.{replaced}"
+                    + (" Put the disks on the real board that way before a run." if replaced else "")
+                )
                 return
             self._do_disconnect()  # a simulated board is made with its disks: make a new one
         url = sim_port_url(self.port_url, believed, self.config_path)
@@ -294,7 +313,7 @@ class RobotWorker:
         self._remote_estops_seen = robot.session.estop_requests
         self._believed = believed
         self._last_status = robot.session.status()
-        self._message = f"connected to {self.port_url}"
+        self._message = f"connected to {self.port_url}" + (f": a new simulated board.{replaced}" if replaced else "")
 
     def _do_pause(self) -> None:
         raise HanoiError("nothing is running: Pause acts on a run")
@@ -323,6 +342,7 @@ class RobotWorker:
         robot = self._need_robot()
         if self._job is not None:
             raise HanoiError("a run is paused: press Continue or Stop first")
+        self._refuse_while_latched("Home")
         self._busy = "homing"
         self._send_snapshot(force=True)
         journal = self._stopped_journal()
@@ -345,6 +365,7 @@ class RobotWorker:
         _refuse_coloured(rules)
         self._refuse_while_asked()
         believed = self._believed_or_fail()
+        self._refuse_while_latched("Run")
         puzzle_rules = Rules.named(rules, believed.pegs)
         if pegs != believed.pegs:
             raise HanoiError(f"the arm's board has {believed.pegs} pegs but the page plays {pegs}: press Connect")
@@ -363,10 +384,23 @@ class RobotWorker:
         _refuse_coloured(rules)
         self._refuse_while_asked()
         believed = self._believed_or_fail()
+        self._refuse_while_latched("Play my move")
         move = Move(disk, src, dst)
         if believed.top(src) != disk:
             raise HanoiError(f"disk {disk} is not on top of peg {chr(65 + src)} on the arm's board {believed}")
         self._play(OneMovePlan(believed, move, Rules.named(rules, believed.pegs)), journaled=False)
+
+    def _refuse_while_latched(self, what: str) -> None:
+        """HanoiError, in the page's words, while the board holds a latched e-stop or fault: ``what`` (Run, Home,
+        ...) would be refused by the board, and the way back is the page's Clear, not a terminal command."""
+        from ..run.release import SILENCE_FAULTS
+
+        robot = self._need_robot()
+        status = robot.session.status()
+        self._last_status = status
+        latched = [fault for fault in status.faults if fault not in SILENCE_FAULTS]
+        if latched:
+            raise HanoiError(f"the board has latched {', '.join(latched)}: {what} waits. {ESTOP_RECOVERY}")
 
     def _believed_or_fail(self) -> State:
         self._need_robot()
@@ -436,6 +470,7 @@ class RobotWorker:
         self._refuse_while_asked()
         if self._job is not None:
             raise HanoiError("a run is paused: press Continue to go on with it")
+        self._refuse_while_latched("Resume")
         path = self._stopped_journal()
         if path is None:
             raise HanoiError(f"no stopped run of {self.port_url} to resume: every journaled run there finished")
@@ -478,13 +513,19 @@ class RobotWorker:
         self._job = job
         self._busy = "running"
         self._run_started_s = time.monotonic()
+        self._paused_s, self._paused_since_s = 0.0, None
         self._message = message
         self._send_snapshot(force=True)
 
     def _do_continue(self) -> None:
         if self._job is None:
             raise HanoiError("nothing is paused: Continue follows a Pause")
+        if self._paused_since_s is not None:
+            self._paused_s += time.monotonic() - self._paused_since_s
+            self._paused_since_s = None
         self._busy = "running"
+        done, total = self._progress
+        self._message = f"continuing after {done} of {total} moves"  # the pause's message is over
         self._send_snapshot(force=True)
         self._follow(self._job.go_on())
 
@@ -518,6 +559,8 @@ class RobotWorker:
         report = job.report()
         self._progress = (report.moves_done, report.moves_total)
         if phase is Phase.PAUSED:
+            if self._paused_since_s is None:
+                self._paused_since_s = time.monotonic()
             self._message = f"paused after {report.moves_done} of {report.moves_total} moves: Continue or Stop"
             return
         self._end_job()
@@ -534,14 +577,20 @@ class RobotWorker:
             self._message = f"e-stopped {where}"
         else:
             self._message = f"stopped by a fault {where}"
-            self._error = job.sequencer.reason or self._error
+            reason = job.sequencer.reason or self._error
+            self._error = f"{reason}. {FAULT_ADVICE}" if reason else FAULT_ADVICE
 
     # --- the snapshot ------------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         """What the page shows of the robot now (JSON-ready; ``t_report_ms`` is the wall time of the status)."""
+        from ..link.status import Mode
+        from ..run.release import SILENCE_FAULTS
+
         status = self._last_status
         job = self._job
         phase = job.sequencer.state.value if job is not None else ("idle" if self._robot is not None else "offline")
+        if job is None and status is not None and status.mode is Mode.ESTOP:
+            phase = ESTOPPED_PHASE  # not "idle": nothing moves until a Clear
         board = self._believed
         stacks = [list(s) for s in board.stacks] if board is not None else []
         held = None
@@ -558,12 +607,14 @@ class RobotWorker:
                 if stacks[move.src] and stacks[move.src][-1] == move.disk:
                     stacks[move.src].pop()
                     held = move.disk
-            elapsed_s = time.monotonic() - self._run_started_s
+            now_s = self._paused_since_s if self._paused_since_s is not None else time.monotonic()
+            elapsed_s = now_s - self._run_started_s - self._paused_s  # time paused counts for nothing
             run_done = moves_done - job.first_k
             if run_done > 0:
                 eta_s = round(elapsed_s / run_done * (moves_total - moves_done), 1)
         pulses = tuple(int(p) for p in status.pulses_us) if status is not None else ()
         faults = list(status.faults) if status is not None else []
+        latched = [fault for fault in faults if fault not in SILENCE_FAULTS]
         retransmits = int(getattr(self._robot.session, "retransmits", 0)) if self._robot is not None else 0
         return {
             "type": "robot",
@@ -574,6 +625,7 @@ class RobotWorker:
             "mode": status.mode if status is not None else "",
             "faults": fault_words(faults),
             "fault_names": faults,
+            "latched": bool(latched),  # Run, Play my move, Resume and Home wait for a Clear
             "message": self._message,
             "error": self._error,
             "board": stacks,

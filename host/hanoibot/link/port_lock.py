@@ -1,12 +1,18 @@
 """One process owns a port: a lock file per port, in the user's runtime directory, naming who holds it.
 
 The lock is ``fcntl.flock`` on a small file keyed on the normalised port (a device path resolved, so
-``/dev/serial/by-id/...`` and ``/dev/ttyACM0`` are one port; a URL such as ``sim://`` or ``vpico://`` without its
+``/dev/serial/by-id/...`` and ``/dev/ttyACM0`` are one port; a URL such as ``vpico://?attach=PATH`` without its
 options). The kernel drops the lock when the holder exits, however it exits, so a lock left by a dead process is
 simply taken over. While held, the file says who holds it (pid, command line) and where its control socket is
 (see :mod:`hanoibot.link.control`). Files live in ``$XDG_RUNTIME_DIR/hanoibot`` or, without one, in
-``<tmp>/hanoibot-<uid>``; never beside the user's files. Lock files are never deleted (deleting a flock file
-lets two processes lock two different files of one name); releasing empties it.
+``<tmp>/hanoibot-<uid>``; never beside the user's files. Lock files of a shared port are never deleted (deleting
+a flock file lets two processes lock two different files of one name); releasing empties it.
+
+A board that lives inside the process that opens it (``sim://``, ``vpico://`` without ``attach=``:
+:func:`is_in_process`) is no port two processes could share: each has its own board, so each process takes a lock
+file of its own (named by its pid, deleted when it lets go) and none is refused. The files still say who runs a
+simulated board and where its control socket is, so ``hanoibot estop --port sim://`` from another terminal
+reaches every simulated run of the user (:func:`in_process_holders`).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import NamedTuple
+from urllib.parse import parse_qs
 
 from ..errors import PortBusy, PortError
 from .control import ControlServer
@@ -67,12 +74,57 @@ def port_key(url: str) -> str:
     return os.path.realpath(url)
 
 
+def is_in_process(url: str) -> bool:
+    """True for a port whose board lives inside the process that opens it: ``sim://``, and ``vpico://`` without
+    ``attach=`` (that one is a board another process serves). Each process that opens one has a board of its own,
+    so two processes never share it: its lock is the process's own (:func:`lock_path`), never refused."""
+    if "://" not in url:
+        return False
+    scheme, rest = url.split("://", 1)
+    options = parse_qs(rest.partition("?")[2])
+    return scheme.lower() == "sim" or (scheme.lower() == "vpico" and "attach" not in options)
+
+
 def lock_path(url: str) -> Path:
-    """The lock file of the port ``url``: a readable name plus a short hash of the normalised port."""
+    """The lock file of the port ``url``: a readable name plus a short hash of the normalised port; for a board
+    inside the process (:func:`is_in_process`) one per process, named by its pid."""
     key = port_key(url)
     readable = re.sub(r"[^A-Za-z0-9.-]+", "_", key).strip("_")[-_NAME_CHARS:]
     digest = hashlib.sha256(key.encode()).hexdigest()[:8]
+    if is_in_process(url):
+        return runtime_dir() / f"port-{readable}-{digest}-pid{os.getpid()}.lock"
     return runtime_dir() / f"port-{readable}-{digest}.lock"
+
+
+def in_process_holders(url: str) -> list[Holder]:
+    """The other processes of this user that run a board of their own on ``url``'s scheme (``sim://``: every
+    simulated board; see :func:`is_in_process`), as their lock files say; a file whose process has ended (its
+    lock free) is passed over."""
+    own = lock_path(url)
+    prefix = own.name[: own.name.rindex("-pid") + len("-pid")]
+    holders = []
+    for path in sorted(own.parent.glob(f"{prefix}*.lock")):
+        if path == own or not _is_locked(path):
+            continue
+        holder = read_holder(path)
+        if holder is not None:
+            holders.append(holder)
+    return holders
+
+
+def _is_locked(path: Path) -> bool:
+    """True while a process holds the lock file at ``path``."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def command_line() -> str:
@@ -177,6 +229,8 @@ class PortLock:
             claim.control.close()
         with contextlib.suppress(OSError):
             os.ftruncate(claim.fd, 0)
+            if is_in_process(self.url):  # a file of this process's own name: nobody else ever locks it
+                self.path.unlink()
         os.close(claim.fd)
 
     def __enter__(self) -> PortLock:

@@ -21,6 +21,8 @@ from ..run.journal import Journal, JournalLog, load_journal
 
 #: Readable characters of the port kept in a journal's file name.
 _NAME_CHARS = 32
+#: The UTC start time in a journal's file name.
+STAMP_FORMAT = "%Y%m%dT%H%M%S%fZ"
 #: How a run ended, per journal ``end`` status, in the words ``hanoibot runs`` prints (None: still open).
 ENDED_WORDS = {
     "done": "done",
@@ -52,19 +54,29 @@ def new_journal(port_url: str, *, folder: Path | None = None, now: datetime | No
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as err:
         raise JournalError(f"cannot create the journal folder {str(folder)!r}: {err.strerror or err}") from None
-    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S%fZ")
+    stamp = (now or datetime.now(UTC)).strftime(STAMP_FORMAT)
     return Journal.create(folder / f"{port_tag(port_url)}-{stamp}.journal")
 
 
 @dataclass(frozen=True)
 class RunEntry:
-    """One journaled run: its file, its port as recorded, how it ended (``ended`` in words) and its progress."""
+    """One journaled run: its file, its port as recorded, how it ended (``ended`` in words), its progress and when
+    it started (from the file's name; None for a name without a time)."""
 
     path: Path
     port: str
     ended: str
     moves_done: int
     moves_total: int
+    started: datetime | None = None
+
+    @property
+    def port_name(self) -> str:
+        """The port as the user named it: a device path as given (a link path stays the link, not the pty behind
+        it), a URL without the options the run added (``sim://``, not its board and config)."""
+        if "://" in self.port:
+            return port_key(self.port)
+        return self.port
 
     @property
     def is_stopped(self) -> bool:
@@ -79,12 +91,21 @@ def _entry(path: Path) -> RunEntry | None:
     except HanoiError:
         return None
     ended = ENDED_WORDS.get(log.end_status, str(log.end_status))
-    return RunEntry(path, log.port, ended, log.moves_done, int(log.plan_spec.get("length", 0)))
+    total = int(log.plan_spec.get("length", 0))
+    return RunEntry(path, log.port, ended, log.moves_done, total, started_at(path))
 
 
 def _started(path: Path) -> str:
     """The start stamp in a journal's file name (sorts by time)."""
     return path.stem.rpartition("-")[2]
+
+
+def started_at(path: Path) -> datetime | None:
+    """When the run journaled in ``path`` started (UTC), read from the file's name; None if it holds no time."""
+    try:
+        return datetime.strptime(_started(path), STAMP_FORMAT).replace(tzinfo=UTC)
+    except ValueError:
+        return None
 
 
 def list_runs(port_url: str | None = None, *, folder: Path | None = None) -> list[RunEntry]:

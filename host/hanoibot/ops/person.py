@@ -16,7 +16,7 @@ import contextlib
 import os
 import select
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Protocol, TextIO, TypeVar
 
 #: How often a wait for a person serves the link, in s (well below the link's heartbeat period, 75 ms).
@@ -139,16 +139,31 @@ class Person:
 
     def pressed_keys(self) -> Iterator[str]:
         """Keys one at a time until the end of input or a stop: on a terminal each key as it is pressed (Enter is
-        ``"\\n"``), from piped input every character that is not white space."""
+        ``"\\n"``; a key that sends an escape sequence, such as an arrow key, is one key: the whole sequence, never
+        its letters), from piped input every character that is not white space."""
         with self._keys_mode():
-            while True:
-                while not self._buffer:
-                    if not self._fill():
-                        return
-                key, self._buffer = self._buffer[0], self._buffer[1:]
-                if self.is_terminal or not key.isspace():
-                    self._after_keys = True
-                    yield "\n" if key == "\r" else key
+            yield from self._keys()
+
+    def _keys(self) -> Iterator[str]:
+        """:meth:`pressed_keys` in whatever mode the terminal is in."""
+        while True:
+            while not self._buffer:
+                if not self._fill():
+                    return
+            key, self._buffer = self._take_key()
+            if self.is_terminal or not key.isspace():
+                self._after_keys = True
+                yield "\n" if key == "\r" else key
+
+    def _take_key(self) -> tuple[str, str]:
+        """The first key in the buffer and the rest: one character, or on a terminal a whole escape sequence
+        (ESC ``[`` or ``O``, parameters, one final character in ``@``..``~``) when it has arrived with its ESC."""
+        buffer = self._buffer
+        if self.is_terminal and buffer[:1] == "\x1b" and buffer[1:2] in ("[", "O"):
+            for end in range(2, len(buffer)):
+                if "@" <= buffer[end] <= "~":
+                    return buffer[: end + 1], buffer[end + 1 :]
+        return buffer[0], buffer[1:]
 
     @contextlib.contextmanager
     def _keys_mode(self) -> Iterator[None]:
@@ -162,7 +177,7 @@ class Person:
         fd = self.stdin.fileno()
         saved = termios.tcgetattr(fd)
         try:
-            tty.setcbreak(fd)
+            tty.setcbreak(fd, termios.TCSANOW)  # not the default TCSAFLUSH: a key typed already stays
             yield
         finally:
             termios.tcsetattr(fd, termios.TCSADRAIN, saved)
@@ -186,6 +201,31 @@ class Person:
                 return parse(answer.strip())
             except ValueError as err:
                 self.say(f"{answer.strip()!r}: {err}; try again")
+
+    def choose(self, question: str, answers: Mapping[str, T]) -> T | None:
+        """Ask ``question`` until one of ``answers`` (answer -> value; answers in lower case) comes: on a terminal a
+        single key press answers, without Enter (Enter and space are passed over); from piped input a line (a key
+        or a whole word). Anything else says what is expected and asks again. None at the end of input, when told
+        to stop, or at Ctrl-C (KeyboardInterrupt is the caller's)."""
+        expected = " or ".join(sorted((a for a in answers if len(a) == 1), key=list(answers).index)) or "an answer"
+        while True:
+            if self.is_terminal:
+                with self._keys_mode():  # before the question: a key typed at once must not wait for Enter
+                    self.say(question, end="")
+                    answer = next((key for key in self._keys() if not key.isspace()), None)
+            else:
+                self.say(question, end="")
+                answer = self.read_line()
+            if answer is None:
+                if not self.was_stopped:
+                    self.say("")  # end the question's line
+                return None
+            if self.is_terminal:
+                self.say(answer if answer.isprintable() else "")  # the key pressed, and the line ended
+            value = answers.get(answer.strip().lower())
+            if value is not None:
+                return value
+            self.say(f"{answer.strip()!r} is not an answer: press {expected}")
 
     def confirm(self, prompt: str) -> bool:
         """Show ``prompt`` and wait for Enter; False at the end of input or when told to stop."""

@@ -2,8 +2,9 @@
 
 :func:`estop_robot` latches it on a board this process drives. :func:`estop_port` is for a front end that does not
 hold the port (``hanoibot estop``, the console before Connect): another hanoibot process that holds it is asked over
-its control socket (:mod:`hanoibot.link.control`) to send ESTOP itself; a free port is opened and latched; a
-``sim://`` board that nobody runs does not exist, and that is said. A latch is claimed only when the board (or the
+its control socket (:mod:`hanoibot.link.control`) to send ESTOP itself; a free port is opened and latched. Every
+process on ``sim://`` runs a simulated board of its own: each of them is asked (all of this user's simulated arms
+stop), and when none runs, there is no board to stop, and that is said. A latch is claimed only when the board (or the
 port's holder, after its board did) confirmed it.
 """
 
@@ -34,32 +35,33 @@ class EstopResult:
     opened: bool = False
 
 
-def estop_robot(robot: Robot) -> EstopResult:
-    """Latch the e-stop on the board ``robot`` drives (ESTOP repeated until a STATUS confirms it)."""
+def estop_robot(robot: Robot, *, port_name: str | None = None) -> EstopResult:
+    """Latch the e-stop on the board ``robot`` drives (ESTOP repeated until a STATUS confirms it); the result names
+    the port as ``port_name`` (default the robot's URL; a front end passes the port as the person gave it, not
+    the simulator's inner URL with its board and config)."""
+    port = port_name or robot.port_url
     robot.session.estop()
     mode = robot.session.status().mode
     if mode is not Mode.ESTOP:
-        return EstopResult(False, f"sent ESTOP to {robot.port_url} but the board reports mode {mode}")
-    return EstopResult(True, f"e-stop latched on {robot.port_url}: the arm holds its pose")
+        return EstopResult(False, f"sent ESTOP to {port} but the board reports mode {mode}")
+    return EstopResult(True, f"e-stop latched on {port}: the arm holds its pose")
 
 
 def estop_port(port_url: str, config_path: str | None = None, *, answer_wait_s: float = ANSWER_WAIT_S) -> EstopResult:
     """E-stop the arm on ``port_url`` from a process that does not hold it (see the module doc)."""
-    from ..link.port_lock import PortLock
+    from ..link.port_lock import in_process_holders, is_in_process, port_key
 
-    if port_url.lower().startswith("sim:"):
-        lock = PortLock(port_url)
-        try:
-            lock.acquire()
-        except PortBusy as busy:
-            return estop_through_holder(port_url, busy.holder, answer_wait_s)
-        lock.release()
-        return EstopResult(
-            False,
-            f"no arm connected: no program runs a simulated board on {port_url} (one lives only as long as the "
-            "command that started it, and the next command starts a fresh one); nothing was sent",
-            no_arm=True,
-        )
+    if is_in_process(port_url):
+        holders = in_process_holders(port_url)
+        if not holders:
+            return EstopResult(
+                False,
+                f"no arm connected: no program runs a simulated board on {port_key(port_url)} (one lives only as "
+                "long as the command that started it, and the next command starts a fresh one); nothing was sent",
+                no_arm=True,
+            )
+        results = [estop_through_holder(port_key(port_url), holder, answer_wait_s) for holder in holders]
+        return EstopResult(all(result.latched for result in results), "; ".join(result.text for result in results))
     try:
         robot = open_robot(port_url, config_path)
     except PortBusy as busy:

@@ -155,15 +155,17 @@ export class RobotPanel {
     const connected = !!(state && state.connected);
     const running = !!(state && state.busy === "running");
     const paused = !!(state && state.phase === "paused");
+    // A latched e-stop or fault: nothing moves until Clear, so the buttons that would move the arm wait for it.
+    const latched = !!(state && state.latched);
     const enable = {
       "r-connect": !running && !paused, // connected: gives the arm the page's board (disks, pegs, start)
-      "r-run": connected && !running && !paused,
-      "r-play-move": connected && !running && !paused,
+      "r-run": connected && !running && !paused && !latched,
+      "r-play-move": connected && !running && !paused && !latched,
       "r-pause": running,
       "r-continue": paused,
       "r-stop": running || paused,
-      "r-resume": connected && !running && !paused,
-      "r-home": connected && !running,
+      "r-resume": connected && !running && !paused && !latched,
+      "r-home": connected && !running && !latched,
       "r-clear": connected && !running,
       "r-disconnect": connected && !running,
     };
