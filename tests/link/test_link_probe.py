@@ -71,3 +71,19 @@ def test_a_heartbeat_is_a_status_when_the_last_one_is_old_or_a_reboot_is_suspect
     assert not questions.heartbeat_is_status(1.1, suspect_reset=False)
     assert questions.heartbeat_is_status(1.1, suspect_reset=True)
     assert questions.heartbeat_is_status(1.3, suspect_reset=False)
+
+
+def test_status_requests_a_handshake_outlived_are_not_waited_for_after_it() -> None:
+    """STATUS requests written before a handshake (a board reset, then SYNC) had their answers dropped while the
+    handshake waited for the HELLO, or never got one. Counted open, the next STATUS would be taken for the answer
+    to the oldest of them, the request it answers would stay open, and every heartbeat after it would wait a resend
+    timeout: on the virtual Pico, 0.49 s of silence against a 300 ms watchdog, and HOST_LOST while the outputs
+    switched on (benchmarks/campaign.py, seed 61003, a reset mid-carry then resume --board)."""
+    questions = Questions(heartbeat_s=0.075, status_every_s=0.25)
+    questions.fit_watchdog(300)
+    questions.asked(True, order=5, now_s=1.0)  # asked of the old boot: answered during the handshake, dropped
+    questions.asked(True, order=7, now_s=1.1)
+    questions.answered_before(10)  # the SYNC of the handshake was frame 10
+    questions.asked(True, order=12, now_s=3.0)
+    assert questions.status_came(3.01) == 12, "the new STATUS answers the request asked after the handshake"
+    assert questions.heartbeat_due_s(3.0, rto_s=0.49, measured_rto_s=0.49) == pytest.approx(3.075)

@@ -312,6 +312,7 @@ class LinkCore:
             self.rtt.sample(self.clock.now_s() - sent_s)
         self._adopt_hello(hello)
         self.sender.flight.read_up_to(first_sync_order, self.clock.now_s())  # it read a SYNC: all before the first
+        self.questions.answered_before(first_sync_order)  # their answers, if any came, were dropped above
         self.sender.restart(sync_seq + 1, ack=self._rx_ack())  # unacked frames renumbered, sent as room allows
         self.watch.acked_seq = sync_seq
 

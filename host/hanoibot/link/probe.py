@@ -110,6 +110,16 @@ class Questions:
         self.answered_order = max(self.answered_order, order)
         return order
 
+    def answered_before(self, order: int) -> None:
+        """Every question written before frame ``order`` counts as answered (or lost for good): the board has
+        answered a SYNC written after them. A handshake calls this: the answers that came while it waited for the
+        HELLO were dropped there, and a STATUS still counted open would be taken as answered by the next STATUS
+        instead of the request that one answers, so that every later question looked unanswered and the
+        heartbeats waited a resend timeout, longer than a board's watchdog."""
+        while self._status_orders and self._status_orders[0] < order:
+            self._status_orders.popleft()
+        self.answered_order = max(self.answered_order, order - 1)
+
     def heartbeat_due_s(self, last_write_s: float, rto_s: float, measured_rto_s: float) -> float:
         """When the next heartbeat is due, in s (see the module docstring): a slow board reads the question still
         waiting in its input, which feeds its watchdog as well as a new one would."""
