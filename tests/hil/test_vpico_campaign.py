@@ -9,7 +9,9 @@ arm's joints are twice as fast as the default robot's (the same paths in half th
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -23,6 +25,18 @@ from robot_configs import speed_scaled_config
 from vpico_checks import vpico_url
 
 pytestmark = [pytest.mark.slow, pytest.mark.vpico]
+
+#: benchmarks/campaign.py, loaded as a module.
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "campaign.py"
+
+
+def campaign_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("campaign_benchmark", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 #: The worlds played (seeds of hanoibot.sim.random_world); `benchmarks/campaign.py --first-seed S --worlds 1`
 #: plays the same world on sim://.
@@ -62,3 +76,33 @@ def test_a_randomized_world_on_the_virtual_pico_runs_clean(seed: int, tmp_path: 
     finally:
         robot.close()
         pico.close()
+
+
+#: The virtual Pico's recovered runs CI plays (benchmarks/campaign.py --target vpico plays hundreds by hand): each
+#: stop once, mid-carry, on randomized worlds of 2 disks, recovered as the user is told: (world seed, stop,
+#: recovery, the pick the stop follows, s after it).
+RECOVERED = (
+    (61000, "estop", "resume --clear", 1, 0.3),
+    (61001, "ctrl-c", "stop, resume", 2, 0.2),
+    (61002, "kill -9", "resume", 3, 0.4),
+    (61003, "board reset", "resume --board", 1, 0.5),
+    (61004, "rail loss", "home --clear, resume --board", 2, 0.1),
+)
+
+
+@pytest.mark.parametrize(
+    ("seed", "stop", "recovery", "pick", "after_s"), RECOVERED, ids=[f"{s}-{stop}" for s, stop, *_ in RECOVERED]
+)
+def test_a_run_stopped_mid_carry_on_the_virtual_pico_is_recovered_as_the_user_is_told(
+    seed: int, stop: str, recovery: str, pick: int, after_s: float
+) -> None:
+    """benchmarks/campaign.py's recovered run on the virtual Pico (chip time): the stop comes while the gripper
+    holds a disk (a reset or a rail loss lets it go: the person puts it back), the recovery runs as a user's
+    commands would, and the disks reach the goal with every planned move made once and nothing colliding or
+    dropped (the world's own events judge)."""
+    campaign = campaign_module()
+    result = campaign.recover(
+        seed, 2, stop, recovery, 0.0, target=campaign.TARGETS["vpico"], after_pick=(pick, after_s)
+    )
+    assert result.held, f"the {stop} did not come while a disk was carried"
+    assert not result.failed, result
