@@ -1,0 +1,87 @@
+"""Tests of hanoibot.arm.presets: each kit's preset loads and holds its sources' numbers (the default is robot.toml's
+arm and board); a bad preset file is one error naming the key and section."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+from hanoibot.arm import PRESET_NAMES, GraspMode, load_preset, parse_preset
+from hanoibot.config import load_config
+from hanoibot.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_presets_grasp_modes_and_families() -> None:
+    kinds = {name: (load_preset(name).chain.grasp, load_preset(name).chain.ik_family) for name in PRESET_NAMES}
+    assert kinds == {
+        "default": (GraspMode.TOP_DOWN, "serial_pitch"),
+        "mearm": (GraspMode.SIDE, "parallelogram"),
+    }
+
+
+def test_the_default_preset_is_robot_toml_exactly() -> None:
+    config = load_config()
+    preset = load_preset("default")
+    chain, arm = preset.chain, config.arm
+    assert [j.origin_xyz_mm for j in chain.joints] == [
+        (0.0, 0.0, 0.0),
+        (0.0, 0.0, arm.shoulder_height_mm),
+        (arm.upper_arm_mm, 0.0, 0.0),
+        (arm.forearm_mm, 0.0, 0.0),
+    ]
+    assert chain.tool.grip_xyz_mm == (arm.tool_length_mm, 0.0, 0.0)
+    for servo, joint in zip(chain.actuators, arm.joints, strict=True):
+        assert (servo.name, servo.min_deg, servo.max_deg, servo.max_speed_deg_s, servo.max_accel_deg_s2) == (
+            joint.name,
+            joint.min_deg,
+            joint.max_deg,
+            joint.max_speed_deg_s,
+            joint.max_accel_deg_s2,
+        )
+    board = config.board
+    assert [(p.x_mm, p.y_mm, p.height_mm) for p in preset.board.pegs] == [
+        (p.x_mm, p.y_mm, p.height_mm) for p in board.pegs
+    ]
+    assert preset.board.disk_diameters_mm == board.disk_diameters_mm
+    assert preset.board.disk_thickness_mm == board.disk_thickness_mm
+    assert preset.board.peg_diameter_mm == board.peg_diameter_mm
+    assert preset.board.disk_hole_diameter_mm == board.disk_hole_diameter_mm
+
+
+def test_the_presets_ship_in_the_package() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "arm/presets/*.toml" in pyproject["tool"]["setuptools"]["package-data"]["hanoibot"]
+    shipped = sorted(p.stem for p in (ROOT / "host" / "hanoibot" / "arm" / "presets").glob("*.toml"))
+    assert shipped == sorted(PRESET_NAMES)
+
+
+DEFAULT_TEXT = (ROOT / "host" / "hanoibot" / "arm" / "presets" / "default.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ('ik = "serial_pitch"', 'ik = "delta"', r"\[arm\] ik = 'delta': expected one of 'serial_pitch'"),
+        ("max_speed_deg_s = 180.0", "max_sped_deg_s = 180.0", r"\[arm.joints #1\] max_speed_deg_s is missing"),
+        ("min_deg = -80.0", "min_deg = -80.0\nmin_dge = 1", r"\[arm.joints #1\] min_dge is not a known key; did you"),
+        ("disk_count = 8", "disk_count = 7", r"\[board\] disk_count = 7: expected 8, the number of disk_diameters"),
+        ("axis = [0.0, 0.0, 1.0]", "axis = [0.0, 0.0, 0.0]", r"\[arm.joints #1\] axis = \[0.0, 0.0, 0.0\]: expected a"),
+        ("\n[board]\n", "\n[bord]\n", r"\[board\] peg_height_mm is missing: expected a number"),
+        ("\n[arm]\n", "\n[arms]\n", r"\[arm\] grasp is missing"),
+        ("[preset]", "[about]", r"\[preset\] is missing: expected a \[preset\] table"),
+        ('grasp = "top_down"', 'grasp = "sideways"', r"\[arm\] grasp = 'sideways': expected one of 'top_down'"),
+        ("[preset]", "[preset", "not TOML"),
+    ],
+)
+def test_a_bad_preset_is_one_error_naming_the_key_and_section(old: str, new: str, message: str) -> None:
+    assert old in DEFAULT_TEXT
+    with pytest.raises(ConfigError, match=message):
+        parse_preset(DEFAULT_TEXT.replace(old, new, 1), "test.toml")
+
+
+def test_an_unknown_preset_lists_the_known_ones() -> None:
+    with pytest.raises(ConfigError, match="arm preset 'uarm': expected one of default, mearm"):
+        load_preset("uarm")
