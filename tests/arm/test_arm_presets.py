@@ -1,5 +1,6 @@
-"""Tests of hanoibot.arm.presets: each kit's preset loads and holds its sources' numbers (the default is robot.toml's
-arm and board); a bad preset file is one error naming the key and section."""
+"""Tests of hanoibot.arm.presets: each kit's preset loads, reaches its own board in its grasp mode, and holds its
+sources' numbers (the default is robot.toml's arm and board); a bad preset file is one error naming the key and
+section."""
 
 from __future__ import annotations
 
@@ -7,11 +8,18 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from hanoibot.arm import PRESET_NAMES, GraspMode, load_preset, parse_preset
+from hanoibot.arm import PRESET_NAMES, GraspMode, check_reach, load_preset, make_ik, parse_preset
 from hanoibot.config import load_config
 from hanoibot.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_every_preset_reaches_every_pegs_foot_and_full_stack_in_its_grasp_mode(name: str) -> None:
+    preset = load_preset(name)
+    assert preset.name == name and preset.description
+    check_reach(preset.board, make_ik(preset.chain))
 
 
 def test_the_presets_grasp_modes_and_families() -> None:
@@ -49,6 +57,13 @@ def test_the_default_preset_is_robot_toml_exactly() -> None:
     assert preset.board.disk_thickness_mm == board.disk_thickness_mm
     assert preset.board.peg_diameter_mm == board.peg_diameter_mm
     assert preset.board.disk_hole_diameter_mm == board.disk_hole_diameter_mm
+
+
+def test_the_mearms_board_is_smaller_than_the_default_it_cannot_reach() -> None:
+    mearm, default = load_preset("mearm"), load_preset("default")
+    assert max(mearm.board.disk_diameters_mm) < max(default.board.disk_diameters_mm)
+    with pytest.raises(ConfigError, match="peg A foot is out of the arm's reach"):
+        check_reach(default.board, make_ik(mearm.chain))
 
 
 def test_the_presets_ship_in_the_package() -> None:

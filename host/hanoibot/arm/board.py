@@ -2,7 +2,7 @@
 
 A :class:`BoardLayout` has the keys of robot.toml's ``[board]`` (peg places, peg height and diameter, the disk
 set), so a preset's board can be written into a robot config as it is. :func:`grasp_targets` names the points an
-arm must reach to serve a peg in its grasp mode.
+arm must reach to serve a peg in its grasp mode; :func:`check_reach` solves them all with the arm's IK.
 """
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..errors import UnreachableError
 from .chain import GraspMode, Point
+from .ik import InverseKinematics
 
 
 @dataclass(frozen=True)
@@ -62,3 +64,14 @@ def grasp_targets(board: BoardLayout, grasp: GraspMode) -> tuple[tuple[str, Poin
                 x_mm, y_mm = x_mm * inward, y_mm * inward
             out.append((f"{name} {label}", Point(x_mm, y_mm, z_mm)))
     return tuple(out)
+
+
+def check_reach(board: BoardLayout, ik: InverseKinematics) -> None:
+    """Raise :class:`UnreachableError` naming the peg and place if the arm cannot reach one of
+    :func:`grasp_targets` with the tool at its grasp mode's pitch (every joint within its limits)."""
+    grasp = ik.chain.grasp
+    for label, point in grasp_targets(board, grasp):
+        try:
+            ik.solve(point, grasp.pitch_deg)
+        except UnreachableError as err:
+            raise UnreachableError(f"{label} is out of the arm's reach: {err}") from None
