@@ -1,8 +1,8 @@
 """The arm as data (DESIGN decision 20): a kinematic chain of N joints, IK per family, URDF import, kit presets.
 
 Nothing else uses this room yet; motion will (never the reverse). Pure, numpy-free, no I/O but the preset and URDF
-readers at its edge. See :mod:`.chain` (the model), :mod:`.ik` (the IK interface and families), :mod:`.presets` and
-:mod:`.board` (the board a preset can reach).
+readers at its edge. See :mod:`.chain` (the model), :mod:`.ik` (the IK interface and families), :mod:`.urdf`,
+:mod:`.presets` and :mod:`.board` (the board a preset can reach).
 """
 
 from .board import BoardLayout, PegSpot, check_reach, grasp_targets
@@ -12,6 +12,7 @@ from .ik_numeric import NumericIK
 from .ik_parallelogram import ParallelogramIK
 from .ik_serial import SerialPitchIK
 from .presets import PRESET_NAMES, Preset, load_preset, parse_chain, parse_preset, read_preset
+from .urdf import UrdfImport, parse_urdf, read_urdf
 
 __all__ = [
     "FAMILIES",
@@ -30,11 +31,14 @@ __all__ = [
     "Preset",
     "SerialPitchIK",
     "Tool",
+    "UrdfImport",
     "check_reach",
     "grasp_targets",
     "load_preset",
     "make_ik",
     "parse_chain",
     "parse_preset",
+    "parse_urdf",
     "read_preset",
+    "read_urdf",
 ]
