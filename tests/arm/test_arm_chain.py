@@ -57,6 +57,14 @@ def test_couplings_map_the_mearm_servos_to_its_joints_and_back() -> None:
     assert [s.name for s in MEARM.actuators] == ["base", "shoulder", "forearm"]
 
 
+def test_a_held_joint_stays_at_its_angle_whatever_is_passed() -> None:
+    so101 = load_preset("so101").chain
+    pose = (10.0, 20.0, 30.0, 40.0, 0.0)
+    assert so101.grip_point(pose) == so101.grip_point((*pose[:4], 77.0))
+    assert so101.joint_angles(so101.actuator_angles(pose)) == pose
+    assert len(so101.actuators) == 4  # the wrist roll has no servo of its own here
+
+
 def test_limits_name_the_joint_and_the_servo() -> None:
     with pytest.raises(UnreachableError, match=r"somewhere needs elbow at 5\.0 deg: expected -150 to 0 deg"):
         DEFAULT.check_limits((0.0, 90.0, 5.0, -90.0), "somewhere")

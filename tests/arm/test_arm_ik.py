@@ -10,7 +10,7 @@ from hanoibot.errors import ConfigError
 def test_make_ik_builds_the_family_a_chain_names_or_the_one_asked_for() -> None:
     assert type(make_ik(load_preset("default").chain)) is SerialPitchIK
     assert type(make_ik(load_preset("mearm").chain)) is ParallelogramIK
-    assert type(make_ik(load_preset("default").chain, "numeric")) is NumericIK
+    assert type(make_ik(load_preset("so101").chain, "numeric")) is NumericIK
     with pytest.raises(ConfigError, match="does not fit the parallelogram IK"):
         make_ik(load_preset("default").chain, "parallelogram")
 

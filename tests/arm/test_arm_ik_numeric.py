@@ -12,7 +12,7 @@ from hanoibot.errors import UnreachableError
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-PRESETS = ("default", "mearm")
+PRESETS = ("default", "mearm", "so101", "bracket6")
 CHAINS = {name: load_preset(name).chain for name in PRESETS}
 ANALYTIC = {name: make_ik(chain) for name, chain in CHAINS.items()}
 NUMERIC = {name: NumericIK(chain) for name, chain in CHAINS.items()}

@@ -16,7 +16,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 ARM = load_config().arm
-SERIAL_PRESETS = ("default",)
+SERIAL_PRESETS = ("default", "so101", "bracket6")
 IK = {name: SerialPitchIK(load_preset(name).chain) for name in SERIAL_PRESETS}
 
 # The workspace over a board: in front of the arm, from the table to above the peg tips.
@@ -72,6 +72,16 @@ def test_most_of_the_workspace_over_the_board_is_reachable(name: str) -> None:
     assert reached >= 0.8 * len(grid)
 
 
+def test_the_so101s_upper_arm_offset_and_its_pan_axis_sit_where_its_urdf_puts_them() -> None:
+    plane = IK["so101"].plane
+    assert plane.links_mm[0] == pytest.approx((28.0, 112.57))  # 28 mm across the upper arm, 112.57 along it
+    assert plane.upper_mm == pytest.approx(116.0, abs=0.01)
+    assert plane.fore_mm == pytest.approx(135.0, abs=0.01)
+    assert (plane.axis_x_mm, plane.axis_y_mm) == pytest.approx((0.0, 0.0), abs=1e-9)
+    assert abs(plane.lateral_mm) < 0.05  # its joints' sideways offsets nearly cancel at the grip point
+    assert plane.yaw_sign == -1.0  # the URDF's pan axis points down
+
+
 def test_an_unreachable_point_names_the_distance_the_links_cannot_span() -> None:
     where = r"point \(x=500.0, y=0.0, z=10.0\) mm"
     with pytest.raises(
@@ -82,6 +92,8 @@ def test_an_unreachable_point_names_the_distance_the_links_cannot_span() -> None
         IK["default"].solve((0.0, 0.0, 10.0), -90.0)
     with pytest.raises(UnreachableError, match=r"needs elbow at -161\.1 deg: expected -150 to 0 deg"):
         IK["default"].solve((40.0, 0.0, 0.0), -90.0)
+    with pytest.raises(UnreachableError, match="needs shoulder_lift at"):
+        IK["so101"].solve((30.0, 0.0, 3.0), -90.0)
 
 
 def test_a_chain_with_a_coupled_pitch_joint_or_a_tilted_axis_does_not_fit() -> None:

@@ -10,7 +10,7 @@ from hanoibot.arm.planar import planar_arm, wrap_deg
 from hypothesis import given
 from hypothesis import strategies as st
 
-CHAINS = {name: load_preset(name).chain for name in ("default", "mearm")}
+CHAINS = {name: load_preset(name).chain for name in ("default", "so101", "bracket6", "mearm")}
 
 
 @pytest.mark.parametrize("name", list(CHAINS))

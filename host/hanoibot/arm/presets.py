@@ -31,7 +31,7 @@ from .chain import DEFAULT_MAX_ACCEL_DEG_S2, IK_FAMILIES, Actuator, Chain, Coupl
 from .toml_table import Table
 
 #: The presets shipped, as ``hanoibot init --arm NAME`` will name them.
-PRESET_NAMES = ("default", "mearm")
+PRESET_NAMES = ("default", "mearm", "so101", "bracket6")
 _LENGTH_MM = 5000.0
 _ANGLE_DEG = 360.0
 _SPEED_DEG_S = 10000.0
