@@ -12,6 +12,7 @@ import ast
 from pathlib import Path
 
 #: Bottom first. The data flows puzzle -> planner -> motion -> run -> link -> firmware codec; imports point down.
+#: The arm room sits just above the base: motion (and anything above it) may import it, it imports none of them.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("firmware", ("hanoifw",)),  # the I/O-free firmware core and the one frame codec; imports no hanoibot code
     ("firmware files", ("hanoibot.data",)),  # a wheel's links to the firmware's main.py and board_config.py
@@ -19,6 +20,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "base",
         ("hanoibot", "hanoibot.errors", "hanoibot.clock", "hanoibot.frozen", "hanoibot.firmware_source"),
     ),  # "hanoibot" = the package root (its version)
+    ("arm", ("hanoibot.arm",)),  # the arm as data: chain, IK families, URDF, presets; imports only the base
     ("puzzle", ("hanoibot.puzzle",)),
     ("planner model", ("hanoibot.planner.base", "hanoibot.planner.request")),
     ("planner classic", ("hanoibot.planner.classic",)),

@@ -43,7 +43,7 @@ def test_an_upward_import_is_found(tmp_path: Path) -> None:
 
 def test_layers_follow_the_data_flow_down_to_the_codec() -> None:
     order = [name for name, _ in LAYERS]
-    chain = ["firmware", "puzzle", "planner", "motion", "link", "run", "ops", "console", "commands"]
+    chain = ["firmware", "arm", "puzzle", "planner", "motion", "link", "run", "ops", "console", "commands"]
     assert [order.index(name) for name in chain] == sorted(order.index(name) for name in chain)
 
 
