@@ -7,7 +7,9 @@ machine.Timer (hanoifw.board.start_grip_timer: a hard interrupt on rp2, a schedu
 samples only where no timer can be made). Everything testable lives in hanoifw; this file only touches the hardware.
 
 What the servos do when this program stops (hardware/README.md says the same):
-* Ctrl-C works only while no output is on (``micropython.kbd_intr``); then it drops to the REPL.
+* Ctrl-C is no keyboard interrupt here (``micropython.kbd_intr(-1)`` first thing): one flipped bit on a UART
+  turns a frame's ``C`` into 0x03. The loop stops (to the REPL) only at a Ctrl-C right after another control
+  byte, as mpremote sends it (``\r\x03``) or a person presses it twice, and only while no output is on.
 * A soft reset (Ctrl-D, mpremote) de-initialises the PWM outputs: servos on GPIO pins go limp at once.
 * The hardware watchdog starts at the first CONFIG and cannot be stopped; a reset by it (or any MCU reset)
   stops GPIO PWM at once. A PCA9685 keeps its pulses through an MCU reset: main.py reads them back and keeps
@@ -121,6 +123,9 @@ def make_rail_sense(chip):
 
 def main():
     """Check board_config against this chip, build the outputs and sensors, and serve the host until Ctrl-C."""
+    import micropython
+
+    micropython.kbd_intr(-1)  # from here on a stray 0x03 is data (hanoifw.board.serve decides what stops it)
     chip = chip_name(os.uname().machine)
     try:
         check_port_version(sys.platform, sys.implementation.version)

@@ -155,10 +155,22 @@ class BoardMem32:
         self._block(address)[address] = value
 
 
+class FakeMicropython(types.ModuleType):
+    """The ``micropython`` module: ``kbd_intr`` settings are kept in ``settings``, in order."""
+
+    def __init__(self) -> None:
+        super().__init__("micropython")
+        self.settings: list[int] = []
+
+    def kbd_intr(self, char: int) -> None:
+        self.settings.append(char)
+
+
 @pytest.fixture
 def board_main(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """main.py imported (not run) with a fake machine module and board_config importable."""
+    """main.py imported (not run) with fake machine and micropython modules and board_config importable."""
     monkeypatch.setitem(sys.modules, "machine", fake_machine())
+    monkeypatch.setitem(sys.modules, "micropython", FakeMicropython())
     monkeypatch.syspath_prepend(str(FIRMWARE))
     monkeypatch.delitem(sys.modules, "board_config", raising=False)
     spec = importlib.util.spec_from_file_location("hanoibot_board_main", FIRMWARE / "main.py")
@@ -418,7 +430,6 @@ def test_main_wires_controller_sensors_watchdog_and_usb(board_main: Any, monkeyp
             stdout=types.SimpleNamespace(buffer=1),
         ),
     )
-    monkeypatch.setitem(sys.modules, "micropython", types.SimpleNamespace(kbd_intr=lambda char: None))
     monkeypatch.setattr(FakeTimer, "made", [])
     monkeypatch.setattr(board_main, "time", types.SimpleNamespace(ticks_ms=lambda: 0))  # MicroPython's time
     board_main.main()
@@ -434,6 +445,8 @@ def test_main_wires_controller_sensors_watchdog_and_usb(board_main: Any, monkeyp
     assert seen["wdt"].timeout == board_main.cfg.HARDWARE_WDT_MS and seen["registered"] is stdin
     assert seen["period_ms"] <= 20  # >= 50 Hz
     assert seen["kbd_intr"] is not None and seen["collect"] is not None
+    # a stray 0x03 is data from the start: the keyboard interrupt is off before the hardware is built
+    assert sys.modules["micropython"].settings == [-1]
 
 
 def test_esp32_samples_the_grip_from_a_soft_hardware_timer(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
