@@ -3,6 +3,7 @@ firmware source stays within what MicroPython runs (its tests also run under Mic
 tests/board/test_firmware_on_micropython.py, which compiles main.py there too)."""
 
 import ast
+import errno
 import importlib.util
 import sys
 import types
@@ -16,6 +17,7 @@ from hanoifw.boardpins import BoardConfigError, check_port_version, check_wdt_ms
 from hanoifw.controller import Controller
 from hanoifw.outputs import Outputs
 from hanoifw.pca9685 import PCA9685
+from hanoifw.protocol import MAX_BOARD_ERROR_LEN, clean_text
 from hanoifw.servos import PwmServos
 from ledcfakes import FakeLedc
 from slicefakes import FakePwmBlock, mixed_frames, sweep_steps
@@ -265,6 +267,111 @@ def test_an_old_esp32_micropython_is_refused_by_main_before_any_output(
     monkeypatch.setattr(board_main, "serve_board_error", served.append)
     board_main.main()
     assert made == [] and served and "MicroPython 1.24.1 on esp32" in served[0]
+
+
+def board_error_of_main(board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
+    """Run main.py's main() on an RP2040 as far as its BOARD_ERROR; returns the text the host is told, after
+    checking it is the one line printed and fits one ERROR field whole."""
+    monkeypatch.setattr(board_main.os, "uname", lambda: types.SimpleNamespace(machine=UNAMES["RP2040"]))
+    served: list[str] = []
+    monkeypatch.setattr(board_main, "serve_board_error", served.append)
+    board_main.main()  # returns: no traceback into the REPL
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(served) == 1 and out == ["hanoibot: " + served[0]]
+    assert clean_text(served[0], MAX_BOARD_ERROR_LEN) == served[0], "cut or changed on its way to the host"
+    return served[0]
+
+
+class NoDeviceI2C(FakeI2C):
+    """An I2C bus with nothing on it: every transfer gets no ACK (MicroPython raises OSError ENODEV or EIO)."""
+
+    def writeto_mem(self, addr: int, reg: int, buf: bytes) -> None:
+        raise OSError(errno.ENODEV, "ENODEV")
+
+    def readfrom_mem_into(self, addr: int, reg: int, buf: bytearray) -> None:
+        raise OSError(errno.ENODEV, "ENODEV")
+
+
+def test_a_missing_pca9685_is_a_board_error_naming_its_address_bus_and_what_to_check(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34, defect 3: the OSError of the first I2C read went up as a traceback into the REPL; the host heard
+    nothing. Now the host's HELLO comes with BOARD_ERROR naming the address, the bus and its pins."""
+    monkeypatch.setattr(board_main.cfg, "SERVO_DRIVER", "pca9685")
+    monkeypatch.setattr(board_main.machine, "I2C", NoDeviceI2C)
+    text = board_error_of_main(board_main, monkeypatch, capsys)
+    bus, scl, sda = board_main.cfg.I2C_BUS["RP2040"]
+    assert text.startswith("board_config.py PCA9685_ADDRESS: no PCA9685 at 0x40"), text
+    assert f"I2C bus {bus} (SCL GPIO {scl} SDA GPIO {sda})" in text and "ENODEV" in text
+    assert text.endswith("check its VCC GND SDA SCL wires and A0-A5 jumpers")
+
+
+def test_a_grip_pin_without_an_adc_is_a_board_error_naming_it_and_the_adc_pins(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34, defect 3: machine.ADC's ValueError for a pin without an ADC went up as a traceback."""
+    monkeypatch.setitem(board_main.cfg.GRIP_SENSOR_PIN, "RP2040", 21)
+
+    def no_adc(pin: FakePin, **kwargs: int) -> None:
+        raise ValueError("Pin doesn't have ADC capabilities")  # rp2's machine_adc.c
+
+    monkeypatch.setattr(board_main.machine, "ADC", no_adc)
+    made: list[object] = []
+    monkeypatch.setattr(board_main.machine, "PWM", lambda *a, **k: made.append(a))
+    text = board_error_of_main(board_main, monkeypatch, capsys)
+    assert text.startswith("board_config.py GRIP_SENSOR_PIN: chip RP2040 has no ADC on GPIO 21"), text
+    assert "ADC capabilities" in text and "GPIO 26-28" in text and made == [], "no output touched"
+
+
+class RefusedPin(FakePin):
+    """machine.Pin refusing GPIO 99 (a pin the chip has not: MicroPython raises ValueError)."""
+
+    def __init__(self, number: int, *args: Any, **kwargs: Any) -> None:
+        if number == 99:
+            raise ValueError("invalid pin")
+        super().__init__(number, *args, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("setting", "change", "expected"),
+    [
+        ("PWM_PINS", lambda cfg: cfg.PWM_PINS.__setitem__("RP2040", (2, 3, 4, 5, 99)), "gives no PWM on GPIO 99"),
+        ("RAIL_SENSE_PIN", lambda cfg: cfg.RAIL_SENSE_PIN.__setitem__("RP2040", 99), "has no input GPIO 99"),
+        ("I2C_BUS", lambda cfg: cfg.I2C_BUS.__setitem__("RP2040", (0, 99, 4)), "no I2C bus 0 on SCL GPIO 99"),
+        ("PCA9685_OE_PIN", lambda cfg: setattr(cfg, "PCA9685_OE_PIN", 99), "has no output GPIO 99"),
+    ],
+)
+def test_a_pin_the_chip_refuses_is_a_board_error_naming_the_setting_and_the_pin(
+    board_main: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    setting: str,
+    change: Any,
+    expected: str,
+) -> None:
+    monkeypatch.setattr(board_main.machine, "Pin", RefusedPin)
+    if setting in ("I2C_BUS", "PCA9685_OE_PIN"):
+        monkeypatch.setattr(board_main.cfg, "SERVO_DRIVER", "pca9685")
+    for table in ("PWM_PINS", "RAIL_SENSE_PIN", "I2C_BUS"):
+        monkeypatch.setattr(board_main.cfg, table, dict(getattr(board_main.cfg, table)))
+    change(board_main.cfg)
+    text = board_error_of_main(board_main, monkeypatch, capsys)
+    assert text.startswith(f"board_config.py {setting}: chip RP2040 ") or setting == "I2C_BUS", text
+    assert expected in text and "invalid pin" in text, text
+
+
+def test_any_other_error_building_the_hardware_is_a_board_error_too(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def out_of_memory(chip: str) -> None:
+        raise MemoryError("memory allocation failed")
+
+    monkeypatch.setattr(board_main, "make_servos", out_of_memory)
+    text = board_error_of_main(board_main, monkeypatch, capsys)
+    assert text == (
+        "building the board's hardware failed (MemoryError: memory allocation failed): check board_config.py "
+        "against the wiring"
+    )
 
 
 def test_the_hardware_watchdog_timeout_is_checked_against_the_port() -> None:
