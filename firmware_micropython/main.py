@@ -5,8 +5,8 @@ PCA9685 answering at its address, a grip pin without an ADC, a pin without PWM),
 hardware is built, or an esp32 MicroPython older than 1.26, is printed in one line naming it (which setting, pin
 or address, and what to check), and the board then answers the host's HELLO with mode BOARD_ERROR and that line
 (never an output on; never a traceback into the REPL, which the host would not hear). The grip sensor is sampled
-every 2 ms from a machine.Timer (hanoifw.board.start_grip_timer: a hard interrupt on rp2, a scheduled callback
-on esp32; the loop samples only where no timer can be made). Everything testable lives in
+every 2 ms from a machine.Timer (hanoifw.board.start_grip_timer and grip_timer_maker: a hard interrupt on rp2, a
+scheduled callback on esp32; the loop samples only where no timer can be made). Everything testable lives in
 hanoifw; this file only touches the hardware.
 
 What the servos do when this program stops (hardware/README.md says the same):
@@ -30,7 +30,7 @@ import time
 
 import board_config as cfg
 import machine
-from hanoifw.board import StreamPort, make_boot_id, reset_cause_name, serve, start_grip_timer
+from hanoifw.board import StreamPort, grip_timer_maker, make_boot_id, reset_cause_name, serve, start_grip_timer
 from hanoifw.boardpins import RP2_CHIPS, BoardConfigError, check_port_version, check_wdt_ms, chip_name, for_chip
 from hanoifw.controller import Controller
 
@@ -164,14 +164,6 @@ def make_grip_sensor(chip):
         )
 
 
-def make_grip_timer(period_ms, callback, hard):
-    """A periodic machine.Timer calling ``callback`` every ``period_ms`` ms (``hard``: from the interrupt itself).
-    rp2 has soft timers (id -1) whose hard callbacks run in an interrupt; esp32 has hardware timers 0..3 and
-    refuses ``hard=True`` (ValueError): its callback is scheduled, and wakes the loop from its poll wait."""
-    timer_id = 0 if sys.platform == "esp32" else -1
-    return machine.Timer(timer_id, mode=machine.Timer.PERIODIC, period=period_ms, callback=callback, hard=hard)
-
-
 def make_rail_sense(chip):
     """The rail sense input of board_config.RAIL_SENSE_PIN (None: not wired); a BoardConfigError naming the pin
     when the port refuses it."""
@@ -274,7 +266,7 @@ def serve_host(servos, held_us, grip_sensor, rail_sense):
     gc.collect()
     # The grip current is sampled at a fixed rate by a timer (the loop's own sampling comes late while it handles
     # frames or collects garbage); without one the loop samples while it waits.
-    grip_timer = start_grip_timer(controller, make_grip_timer, time.ticks_ms)
+    grip_timer = start_grip_timer(controller, grip_timer_maker(machine.Timer, sys.platform), time.ticks_ms)
     try:
         result = serve(
             controller,

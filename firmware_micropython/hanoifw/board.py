@@ -82,6 +82,24 @@ def start_grip_timer(controller, make_timer, ticks_ms, *, period_ms: int = GRIP_
     return None
 
 
+def grip_timer_maker(timer_class, platform: str):
+    """``main.py``'s ``make_timer`` for :func:`start_grip_timer`: makes a periodic ``timer_class`` (``machine.Timer``)
+    on ``platform`` (``sys.platform``). rp2 has soft timers only (id -1), whose hard callbacks run in an interrupt;
+    esp32 has hardware timers 0..3 and runs every callback as a scheduled one that wakes the loop from its poll
+    wait. A hard timer is asked for with ``hard=True``, a soft one without the keyword (soft is every port's
+    default): MicroPython before 1.26 on rp2 and before 1.27 on esp32 has no ``hard`` keyword at all, and refuses
+    ``hard=False`` too (TypeError), which left the loop sampling on an esp32 with 1.26, in 10 ms ticks."""
+    timer_id = 0 if platform == "esp32" else -1
+    periodic = timer_class.PERIODIC
+
+    def make_timer(period_ms, callback, hard):
+        if hard:
+            return timer_class(timer_id, mode=periodic, period=period_ms, callback=callback, hard=True)
+        return timer_class(timer_id, mode=periodic, period=period_ms, callback=callback)
+
+    return make_timer
+
+
 def make_boot_id(random_bytes: bytes) -> str:
     """Return the boot id: the first 4 of ``random_bytes`` (from ``os.urandom``) as 8 lower-case hex digits."""
     if len(random_bytes) < 4:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import fwfakes
 import ledcfakes
 import pytest
+from hanoifw.board import grip_timer_maker, start_grip_timer
 from hanoifw.boardpins import BoardConfigError, check_port_version, check_wdt_ms, chip_name
 from hanoifw.controller import Controller
 from hanoifw.outputs import Outputs
@@ -96,19 +97,24 @@ class FakeWDT:
 
 
 class FakeTimer:
-    """machine.Timer as the ports have it (MicroPython 1.27): rp2 has soft timers only (id -1) and runs hard
-    callbacks in an interrupt; esp32 has hardware timers 0..3 and refuses ``hard=True`` (ValueError). ``PORT`` says
-    which; every timer made is kept in ``made``."""
+    """machine.Timer as the ports have it: rp2 has soft timers only (id -1) and runs hard callbacks in an
+    interrupt; esp32 has hardware timers 0..3 and refuses ``hard=True`` (ValueError). The ``hard`` keyword came
+    with MicroPython 1.26 on rp2 and 1.27 on esp32 (ports/*/machine_timer.c): before, any ``hard=`` is a TypeError
+    ("extra keyword arguments given"). ``PORT`` and ``VERSION`` say which; every timer made is kept in ``made``."""
 
     PERIODIC = 1
     PORT = "rp2"
+    VERSION = (1, 27)
     made: ClassVar[list["FakeTimer"]] = []
 
-    def __init__(self, timer_id: int, *, mode: int, period: int, callback: Any, hard: bool = False) -> None:
+    def __init__(self, timer_id: int, *, mode: int, period: int, callback: Any, **keywords: bool) -> None:
         if self.PORT == "rp2" and timer_id != -1:
             raise ValueError("Timer doesn't exist")
         if self.PORT == "esp32" and not 0 <= timer_id <= 3:
             raise ValueError("invalid Timer number")
+        if keywords and (set(keywords) != {"hard"} or {"rp2": (1, 26), "esp32": (1, 27)}[self.PORT] > self.VERSION):
+            raise TypeError("extra keyword arguments given")
+        hard = keywords.get("hard", False)
         if self.PORT == "esp32" and hard:
             raise ValueError("hard Timers are not implemented")
         self.timer_id, self.mode, self.period, self.callback, self.hard = timer_id, mode, period, callback, hard
@@ -559,14 +565,27 @@ def test_main_wires_controller_sensors_watchdog_and_usb(board_main: Any, monkeyp
 def test_esp32_samples_the_grip_from_a_soft_hardware_timer(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     # esp32 refuses hard=True: start_grip_timer asks for a hard one first, then takes a soft one (timer 0, whose
     # callback is scheduled and wakes the loop's poll wait).
-    from hanoifw.board import start_grip_timer
-
     monkeypatch.setattr(FakeTimer, "PORT", "esp32")
     monkeypatch.setattr(FakeTimer, "made", [])
-    monkeypatch.setattr(board_main, "sys", types.SimpleNamespace(platform="esp32"))
     controller = Controller(fwfakes.FakeServos(), boot_id="e5932000", grip_sensor=FakeADC(FakePin(34)))
-    timer = start_grip_timer(controller, board_main.make_grip_timer, lambda: 0)
+    timer = start_grip_timer(controller, grip_timer_maker(FakeTimer, "esp32"), lambda: 0)
     assert (timer.timer_id, timer.period, timer.hard) == (0, 2, False) and controller.grip_timed
+
+
+@pytest.mark.parametrize(("port", "version"), [("esp32", (1, 26)), ("rp2", (1, 25)), ("rp2", (1, 20))])
+def test_a_port_without_the_hard_keyword_samples_the_grip_from_a_soft_timer(
+    monkeypatch: pytest.MonkeyPatch, port: str, version: tuple[int, int]
+) -> None:
+    """esp32 MicroPython 1.26 (the firmware's floor) has no ``hard`` keyword: ``hard=False`` was a TypeError as well
+    as ``hard=True``, so no timer was made and the loop sampled in its poll slices, which end at 10 ms FreeRTOS
+    ticks on esp32: the grip meter never had a verdict (issue 34, defect 1)."""
+    monkeypatch.setattr(FakeTimer, "PORT", port)
+    monkeypatch.setattr(FakeTimer, "VERSION", version)
+    monkeypatch.setattr(FakeTimer, "made", [])
+    controller = Controller(fwfakes.FakeServos(), boot_id="e5932000", grip_sensor=FakeADC(FakePin(34)))
+    timer = start_grip_timer(controller, grip_timer_maker(FakeTimer, port), lambda: 0)
+    assert timer is not None and not timer.hard and timer.period == 2 and controller.grip_timed
+    assert FakeTimer.made == [timer]
 
 
 def test_a_failure_after_boot_switches_every_output_off(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
