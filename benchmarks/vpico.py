@@ -301,7 +301,7 @@ def main() -> None:
         pico.wait_for_output(b"HELLO")
         print(f"(a) boot to HELLO: {(pico.boot_to_hello_s or 0) * 1000:.0f} ms emulated", flush=True)
         run_host(Host(pico))
-        pico.write(b"\x03")  # every output is off: Ctrl-C stops main.py and the probe prints its figures
+        pico.write(b"\r\x03")  # every output is off: mpremote's Ctrl-C stops main.py; the probe prints its figures
         pico.wait_for_output(b"BENCH", timeout_s=600)
         text = probe_line(pico)
     got = figures(text)

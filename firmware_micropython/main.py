@@ -1,13 +1,18 @@
 """Board entry point (MicroPython on ESP32, ESP32-S3 or RP2040): USB serial, servo outputs, grip sensor, rail
 sense and the hardware watchdog around the hanoifw Controller. Wiring comes from board_config.py, looked up by
-the chip family (hanoifw/boardpins.py); a setting that does not fit the chip, or an esp32 MicroPython older than
-1.26, is printed in one line naming it, before any output is touched, and the board then answers the host's
-HELLO with mode BOARD_ERROR and that line (never an output on). The grip sensor is sampled every 2 ms from a
-machine.Timer (hanoifw.board.start_grip_timer: a hard interrupt on rp2, a scheduled callback on esp32; the loop
-samples only where no timer can be made). Everything testable lives in hanoifw; this file only touches the hardware.
+the chip family (hanoifw/boardpins.py); a setting that does not fit the chip, hardware that refuses one (no
+PCA9685 answering at its address, a grip pin without an ADC, a pin without PWM), any other error while the
+hardware is built, or an esp32 MicroPython older than 1.26, is printed in one line naming it (which setting, pin
+or address, and what to check), and the board then answers the host's HELLO with mode BOARD_ERROR and that line
+(never an output on; never a traceback into the REPL, which the host would not hear). The grip sensor is sampled
+every 2 ms from a machine.Timer (hanoifw.board.start_grip_timer and grip_timer_maker: a hard interrupt on rp2, a
+scheduled callback on esp32; the loop samples only where no timer can be made). Everything testable lives in
+hanoifw; this file only touches the hardware.
 
 What the servos do when this program stops (hardware/README.md says the same):
-* Ctrl-C works only while no output is on (``micropython.kbd_intr``); then it drops to the REPL.
+* Ctrl-C is no keyboard interrupt here (``micropython.kbd_intr(-1)`` first thing): one flipped bit on a UART
+  turns a frame's ``C`` into 0x03. The loop stops (to the REPL) only at a Ctrl-C right after another control
+  byte, as mpremote sends it (``\r\x03``) or a person presses it twice, and only while no output is on.
 * A soft reset (Ctrl-D, mpremote) de-initialises the PWM outputs: servos on GPIO pins go limp at once.
 * The hardware watchdog starts at the first CONFIG and cannot be stopped; a reset by it (or any MCU reset)
   stops GPIO PWM at once. A PCA9685 keeps its pulses through an MCU reset: main.py reads them back and keeps
@@ -25,7 +30,7 @@ import time
 
 import board_config as cfg
 import machine
-from hanoifw.board import StreamPort, make_boot_id, reset_cause_name, serve, start_grip_timer
+from hanoifw.board import StreamPort, grip_timer_maker, make_boot_id, reset_cause_name, serve, start_grip_timer
 from hanoifw.boardpins import RP2_CHIPS, BoardConfigError, check_port_version, check_wdt_ms, chip_name, for_chip
 from hanoifw.controller import Controller
 
@@ -58,22 +63,67 @@ class ChannelMap:
         self._driver.release(self._outputs[channel])
 
 
+# The ADC inputs to name when GRIP_SENSOR_PIN has none (ESP32: ADC1 only, which works alongside Wi-Fi).
+ADC_PINS = {"ESP32": "GPIO 32-39", "ESP32S3": "GPIO 1-10", "RP2040": "GPIO 26-28", "RP2350": "GPIO 26-28"}
+
+
+def refused(setting, what, err, fix):
+    """The BoardConfigError for hardware that refused ``setting`` of board_config.py at start: ``what`` it refused,
+    the port's own error ``err`` and ``fix``, what to check (all in one line, without commas: the host gets it
+    as one field of an ERROR frame)."""
+    return BoardConfigError("board_config.py %s: %s (%s: %s): %s" % (setting, what, type(err).__name__, err, fix))
+
+
 def make_servos(chip):
-    """Build the servo outputs chosen in board_config for ``chip``: (servos, pulses held since before boot)."""
+    """Build the servo outputs chosen in board_config for ``chip``: (servos, pulses held since before boot).
+    Hardware that refuses a setting (an I2C bus on other pins, no PCA9685 answering, a pin without PWM) is a
+    BoardConfigError naming it."""
     if cfg.SERVO_DRIVER == "pca9685":
         from hanoifw.pca9685 import PCA9685
 
         bus, scl, sda = for_chip(cfg.I2C_BUS, chip, "I2C_BUS")
-        i2c = machine.I2C(bus, scl=machine.Pin(scl), sda=machine.Pin(sda), freq=cfg.I2C_FREQ_HZ)
-        # OE high (outputs disabled) from the first instant: a bare Pin(n, Pin.OUT) drives low at once
-        oe = None if cfg.PCA9685_OE_PIN is None else machine.Pin(cfg.PCA9685_OE_PIN, machine.Pin.OUT, value=1)
-        driver = PCA9685(i2c, address=cfg.PCA9685_ADDRESS, freq_hz=cfg.SERVO_FREQ_HZ, osc_hz=cfg.PCA9685_OSC_HZ, oe=oe)
+        try:
+            i2c = machine.I2C(bus, scl=machine.Pin(scl), sda=machine.Pin(sda), freq=cfg.I2C_FREQ_HZ)
+        except Exception as err:
+            raise refused(
+                "I2C_BUS",
+                "chip %s has no I2C bus %r on SCL GPIO %r and SDA GPIO %r" % (chip, bus, scl, sda),
+                err,
+                "give that bus's own pins (the board's pinout)",
+            )
+        oe = None
+        if cfg.PCA9685_OE_PIN is not None:
+            try:  # OE high (outputs disabled) from the first instant: a bare Pin(n, Pin.OUT) drives low at once
+                oe = machine.Pin(cfg.PCA9685_OE_PIN, machine.Pin.OUT, value=1)
+            except Exception as err:
+                raise refused(
+                    "PCA9685_OE_PIN",
+                    "chip %s has no output GPIO %r" % (chip, cfg.PCA9685_OE_PIN),
+                    err,
+                    "give a free GPIO or None",
+                )
+        try:
+            driver = PCA9685(
+                i2c, address=cfg.PCA9685_ADDRESS, freq_hz=cfg.SERVO_FREQ_HZ, osc_hz=cfg.PCA9685_OSC_HZ, oe=oe
+            )
+        except OSError as err:  # no ACK: nothing at that address (unpowered, unwired, other address)
+            raise refused(
+                "PCA9685_ADDRESS",
+                "no PCA9685 at 0x%02x on I2C bus %r (SCL GPIO %r SDA GPIO %r)" % (cfg.PCA9685_ADDRESS, bus, scl, sda),
+                err,
+                "check its VCC GND SDA SCL wires and A0-A5 jumpers",
+            )
         servos = ChannelMap(driver, cfg.PCA9685_CHANNELS)
         return servos, servos.held_us()
     from hanoifw.servos import PwmServos, open_pwm
 
     pins = for_chip(cfg.PWM_PINS, chip, "PWM_PINS")
-    pwms = [open_pwm(machine.PWM, machine.Pin(pin), cfg.SERVO_FREQ_HZ) for pin in pins]
+    pwms = []
+    for pin in pins:
+        try:
+            pwms.append(open_pwm(machine.PWM, machine.Pin(pin), cfg.SERVO_FREQ_HZ))
+        except Exception as err:
+            raise refused("PWM_PINS", "chip %s gives no PWM on GPIO %r" % (chip, pin), err, "give a PWM-capable GPIO")
     if chip in RP2_CHIPS:  # the slices wrap together and take each step's compare values in one frame
         from hanoifw.rp2pwm import Rp2PwmServos
 
@@ -95,32 +145,42 @@ def make_servos(chip):
 
 
 def make_grip_sensor(chip):
-    """The grip-current ADC of board_config.GRIP_SENSOR_PIN (None: no sensor), full 0..3.3 V range."""
+    """The grip-current ADC of board_config.GRIP_SENSOR_PIN (None: no sensor), full 0..3.3 V range; a
+    BoardConfigError naming the pin and the chip's ADC pins when the port refuses it."""
     pin = for_chip(cfg.GRIP_SENSOR_PIN, chip, "GRIP_SENSOR_PIN") if cfg.GRIP_SENSOR_PIN is not None else None
     if pin is None:
         return None
     atten = getattr(machine.ADC, "ATTN_11DB", None)  # esp32: 0..~3.1 V instead of 0..1.1 V; rp2 has none
-    if atten is None:
-        return machine.ADC(machine.Pin(pin))
-    return machine.ADC(machine.Pin(pin), atten=atten)
-
-
-def make_grip_timer(period_ms, callback, hard):
-    """A periodic machine.Timer calling ``callback`` every ``period_ms`` ms (``hard``: from the interrupt itself).
-    rp2 has soft timers (id -1) whose hard callbacks run in an interrupt; esp32 has hardware timers 0..3 and
-    refuses ``hard=True`` (ValueError): its callback is scheduled, and wakes the loop from its poll wait."""
-    timer_id = 0 if sys.platform == "esp32" else -1
-    return machine.Timer(timer_id, mode=machine.Timer.PERIODIC, period=period_ms, callback=callback, hard=hard)
+    try:
+        if atten is None:
+            return machine.ADC(machine.Pin(pin))
+        return machine.ADC(machine.Pin(pin), atten=atten)
+    except Exception as err:  # ValueError: a pin without an ADC
+        raise refused(
+            "GRIP_SENSOR_PIN",
+            "chip %s has no ADC on GPIO %r" % (chip, pin),
+            err,
+            "wire the sensor to an ADC pin (%s) or set None" % ADC_PINS.get(chip, "see the pinout"),
+        )
 
 
 def make_rail_sense(chip):
-    """The rail sense input of board_config.RAIL_SENSE_PIN (None: not wired)."""
+    """The rail sense input of board_config.RAIL_SENSE_PIN (None: not wired); a BoardConfigError naming the pin
+    when the port refuses it."""
     pin = for_chip(cfg.RAIL_SENSE_PIN, chip, "RAIL_SENSE_PIN") if cfg.RAIL_SENSE_PIN is not None else None
-    return None if pin is None else machine.Pin(pin, machine.Pin.IN)
+    if pin is None:
+        return None
+    try:
+        return machine.Pin(pin, machine.Pin.IN)
+    except Exception as err:
+        raise refused("RAIL_SENSE_PIN", "chip %s has no input GPIO %r" % (chip, pin), err, "give a free GPIO or None")
 
 
 def main():
     """Check board_config against this chip, build the outputs and sensors, and serve the host until Ctrl-C."""
+    import micropython
+
+    micropython.kbd_intr(-1)  # from here on a stray 0x03 is data (hanoifw.board.serve decides what stops it)
     chip = chip_name(os.uname().machine)
     try:
         check_port_version(sys.platform, sys.implementation.version)
@@ -128,9 +188,10 @@ def main():
         grip_sensor = make_grip_sensor(chip)
         rail_sense = make_rail_sense(chip)
         servos, held_us = make_servos(chip)
-    except BoardConfigError as err:
-        print("hanoibot: %s" % err)
-        serve_board_error(str(err))
+    except Exception as err:  # never a traceback into the REPL: the host would hear nothing (issue 34, defect 3)
+        text = str(err) if isinstance(err, BoardConfigError) else unforeseen(err)
+        print("hanoibot: %s" % text)
+        serve_board_error(text)
         return
     try:
         serve_host(servos, held_us, grip_sensor, rail_sense)
@@ -138,6 +199,14 @@ def main():
         for channel in range(cfg.CHANNELS):
             servos.release(channel)
         raise
+
+
+def unforeseen(err):
+    """The BOARD_ERROR text of an error building the hardware that no setting above names."""
+    return "building the board's hardware failed (%s: %s): check board_config.py against the wiring" % (
+        type(err).__name__,
+        err,
+    )
 
 
 class NoServos:
@@ -197,7 +266,7 @@ def serve_host(servos, held_us, grip_sensor, rail_sense):
     gc.collect()
     # The grip current is sampled at a fixed rate by a timer (the loop's own sampling comes late while it handles
     # frames or collects garbage); without one the loop samples while it waits.
-    grip_timer = start_grip_timer(controller, make_grip_timer, time.ticks_ms)
+    grip_timer = start_grip_timer(controller, grip_timer_maker(machine.Timer, sys.platform), time.ticks_ms)
     try:
         result = serve(
             controller,

@@ -5,11 +5,15 @@ feed the hardware watchdog (only here, so a hung loop resets the board). The har
 first CONFIG, not at boot: an unconfigured board drives no servo, and this way ``mpremote`` (which stops main.py
 with Ctrl-C) can update a freshly booted board before a watchdog that cannot be stopped resets it.
 
-Ctrl-C (byte 0x03) reaches this loop only while no servo output is on: ``serve`` turns MicroPython's keyboard
-interrupt off (``kbd_intr(-1)``) whenever the controller drives an output, so a stray 0x03 cannot drop a moving
-or holding arm into the REPL (frames never contain 0x03; it is then read as noise and dropped). With every output
-off, Ctrl-C latches ESTOP and ``serve`` returns so the REPL comes up (mpremote needs that to copy files: send
-RELEASE first: ``hanoibot home --release``).
+Ctrl-C (byte 0x03) is data here, never MicroPython's keyboard interrupt: ``serve`` turns that off for good
+(``kbd_intr(-1)``), because one flipped bit on a UART turns a frame's ``C`` (0x43) into 0x03, and a board dropped
+into its REPL stays silent until someone resets it (before the first CONFIG no watchdog runs). ``serve`` stops
+only at a Ctrl-C that comes right after another byte no frame holds (a control byte other than the newline), and
+only while every output is off: mpremote sends ``\r\x03`` (then ``\r\x01`` for its raw REPL), a person at a
+terminal presses Ctrl-C twice; one corrupted byte is never two. It then latches ESTOP and returns "interrupted", so
+the REPL comes up and reads what followed the Ctrl-C (:class:`StreamPort` stops reading right after a 0x03).
+While an output is on every Ctrl-C is read as noise and dropped (frames never contain 0x03), so nothing stops a
+moving or holding arm that way: ``hanoibot home --release`` first.
 
 Input is read and handled in small chunks (32 bytes, under one frame) only until the next control step is due, so a
 burst of frames (a host filling the motion queue, or a host faster than a slow board) waits in the USB buffer
@@ -34,6 +38,8 @@ GC_EVERY_MS = 1000  # least time between two idle garbage collections
 COLLECT_EVERY_RX_BYTES = 2048  # input handled between two collections at most (also while moving): ~50 KB garbage
 READ_CHUNK_BYTES = 32  # input read and handled at once: under one MOVE frame, a few ms of work at 125 MHz
 SAMPLE_EVERY_MS = GRIP_SAMPLE_MS  # where no timer samples the grip current, the loop does this often while it waits
+CTRL_C = 3  # the byte of Ctrl-C (mpremote sends b"\r\x03" to stop a program)
+NEWLINE = 10  # the one control byte a frame holds
 
 _RESET_CAUSES = (
     ("PWRON_RESET", "power"),
@@ -76,11 +82,35 @@ def start_grip_timer(controller, make_timer, ticks_ms, *, period_ms: int = GRIP_
     return None
 
 
+def grip_timer_maker(timer_class, platform: str):
+    """``main.py``'s ``make_timer`` for :func:`start_grip_timer`: makes a periodic ``timer_class`` (``machine.Timer``)
+    on ``platform`` (``sys.platform``). rp2 has soft timers only (id -1), whose hard callbacks run in an interrupt;
+    esp32 has hardware timers 0..3 and runs every callback as a scheduled one that wakes the loop from its poll
+    wait. A hard timer is asked for with ``hard=True``, a soft one without the keyword (soft is every port's
+    default): MicroPython before 1.26 on rp2 and before 1.27 on esp32 has no ``hard`` keyword at all, and refuses
+    ``hard=False`` too (TypeError), which left the loop sampling on an esp32 with 1.26, in 10 ms ticks."""
+    timer_id = 0 if platform == "esp32" else -1
+    periodic = timer_class.PERIODIC
+
+    def make_timer(period_ms, callback, hard):
+        if hard:
+            return timer_class(timer_id, mode=periodic, period=period_ms, callback=callback, hard=True)
+        return timer_class(timer_id, mode=periodic, period=period_ms, callback=callback)
+
+    return make_timer
+
+
 def make_boot_id(random_bytes: bytes) -> str:
     """Return the boot id: the first 4 of ``random_bytes`` (from ``os.urandom``) as 8 lower-case hex digits."""
     if len(random_bytes) < 4:
         raise ValueError("%d random bytes: expected at least 4" % len(random_bytes))
     return binascii.hexlify(random_bytes[:4]).decode()
+
+
+def is_stray(byte: int) -> bool:
+    """True for a byte no frame holds: a control byte other than the newline (a frame's tolerated ``\r`` comes
+    right before its newline, never before a Ctrl-C)."""
+    return byte < 0x20 and byte != NEWLINE
 
 
 class StreamPort:
@@ -91,7 +121,8 @@ class StreamPort:
     ``poller.ipoll``, which reuses its result, and each byte is read with ``rx.readinto`` into a one-byte buffer
     made here, then copied into the preallocated receive buffer. One byte at a time because a MicroPython stream's
     ``readinto`` of a longer buffer waits until the whole buffer is filled; ``poll`` only promises that one byte is
-    there.
+    there. A read stops right after a Ctrl-C (0x03): if it stops the loop, what follows it (mpremote's
+    ``\r\x01``) is left for the REPL.
     """
 
     def __init__(self, poller, rx, tx, *, max_read_bytes: int = READ_CHUNK_BYTES) -> None:
@@ -133,6 +164,8 @@ class StreamPort:
                 break
             buf[n] = byte[0]
             n += 1
+            if byte[0] == CTRL_C:  # the loop decides at once whether it stops here (nothing after it read)
+                break
         if n == 0:
             return b""
         return self._view[:n]
@@ -161,16 +194,17 @@ def serve(
     """Run ``controller`` every ``period_ms`` (waking early when bytes arrive) until Ctrl-C or ``max_loops``.
 
     ``clock`` has ``ticks_ms``, ``ticks_add`` and ``ticks_diff`` (the ``time`` module); ``port`` has
-    ``read_available``, ``wait`` and ``write``; ``make_wdt`` (or None) is called once, when the controller is
+    ``read_available`` (which returns at most up to and including the first Ctrl-C, as :class:`StreamPort` does),
+    ``wait`` and ``write``; ``make_wdt`` (or None) is called once, when the controller is
     first configured, and returns an object with ``feed`` (a ``machine.WDT``). ``kbd_intr`` (or None) is
-    ``micropython.kbd_intr``: given -1 while an output is on, 3 otherwise. ``collect`` (or None) is
+    ``micropython.kbd_intr``: given -1 once, at the start (Ctrl-C is data: see the module doc). ``collect`` (or None) is
     ``gc.collect``, called when idle, and right after a step once COLLECT_EVERY_RX_BYTES of input were handled
     since the last collection. With a grip sensor that no timer samples (:func:`start_grip_timer` found none),
     the wait between two steps is cut into slices of at most ``sample_every_ms``, each followed by a grip-current
     sample (``port.wait`` returns True when input came: the loop then handles it at once); the readings then come
     late while frames are handled or garbage collected, and the grip meter gives no verdict for such a frame.
-    Returns "interrupted" after Ctrl-C (ESTOP latched, every output off) or
-    "stopped" after ``max_loops`` loops.
+    Returns "interrupted" after a Ctrl-C right after another stray byte while every output is off, or after a
+    KeyboardInterrupt (ESTOP latched, every output off), or "stopped" after ``max_loops`` loops.
     """
     sampling = controller.grip_sensor is not None and not controller.grip_timed
     sample_ms = sample_every_ms
@@ -179,7 +213,9 @@ def serve(
     rx_bytes = 0  # input handled since the last collection
     loops = 0
     wdt = None
-    ctrl_c = None  # the kbd_intr setting in force (None: not set yet)
+    before = NEWLINE  # the byte read before the current chunk
+    if kbd_intr is not None:
+        kbd_intr(-1)  # a 0x03 comes in as data: this loop decides whether it stops
     try:
         while loops != max_loops:
             loops += 1
@@ -187,8 +223,13 @@ def serve(
             data = port.read_available()
             while data:  # handle input chunk by chunk until the control step is due; the rest waits
                 received = True
-                rx_bytes += len(data)
+                n = len(data)
+                rx_bytes += n
                 controller.feed(data)
+                last = data[n - 1]
+                if last == CTRL_C and is_stray(data[n - 2] if n > 1 else before) and not controller.is_driving:
+                    raise KeyboardInterrupt  # mpremote's or a person's Ctrl-C, never one corrupted byte
+                before = last
                 if sampling:  # a loop busy with input samples the grip current between chunks
                     controller.sample_sensors(clock.ticks_ms())
                 if clock.ticks_diff(clock.ticks_ms(), next_ms) >= 0:
@@ -205,10 +246,6 @@ def serve(
                 out = controller.replies_view()
             if out:
                 port.write(out)
-            want = -1 if controller.is_driving else 3
-            if kbd_intr is not None and want != ctrl_c:
-                kbd_intr(want)
-                ctrl_c = want
             if wdt is None and make_wdt is not None and controller.is_configured:
                 wdt = make_wdt()
             if wdt is not None:
@@ -231,9 +268,8 @@ def serve(
             elif wait_ms > 0:
                 port.wait(wait_ms)
     except KeyboardInterrupt:
-        # Ctrl-C is only on while no output is, but it may land between an output switching on (in this loop's
-        # step) and the kbd_intr(-1) after it: switch every output off, so no pin is left pulsing (or frozen high)
-        # with no loop behind it.
+        # The Ctrl-C read above, or MicroPython's keyboard interrupt where nobody turned it off (kbd_intr None):
+        # switch every output off, so no pin is left pulsing (or frozen high) with no loop behind it.
         controller.release()
         controller.estop()
         controller.report_status()  # tell the host at once

@@ -119,7 +119,7 @@ class Controller:
         self.rail_sense = rail_sense
         self.rail = RailWatch(rail_sense)
         # Why board_config.py does not fit this chip (main.py): every CONFIG and MOVE is refused, naming it
-        self.board_error = p.clean_text(board_error)
+        self.board_error = p.clean_text(board_error, p.MAX_BOARD_ERROR_LEN)
         self.fw_version = fw_version
         self.hard_min_us = min_pulse_us
         self.hard_max_us = max_pulse_us
@@ -392,7 +392,7 @@ class Controller:
 
     def _config(self, fields: RxFrame) -> None:
         if self.board_error:
-            self._error(p.E_BOARD_CONFIG, 0, self.board_error)
+            self._error(p.E_BOARD_CONFIG, 0, self.board_error, p.MAX_BOARD_ERROR_LEN)
             return
         if self.faults:
             self._error(p.E_FAULTED, 0, "CONFIG refused while faulted: send CLEAR")
@@ -430,7 +430,7 @@ class Controller:
         if cmd_id <= self.last_queued_cmd:
             return True  # executed at most once: a repeat is acked and ignored
         if self.board_error:
-            self._error(p.E_BOARD_CONFIG, cmd_id, self.board_error)
+            self._error(p.E_BOARD_CONFIG, cmd_id, self.board_error, p.MAX_BOARD_ERROR_LEN)
             return True
         if ESTOP_FAULT in self.faults:
             self._error(p.E_ESTOPPED, cmd_id, "MOVE refused: e-stop latched; send CLEAR")
@@ -529,14 +529,14 @@ class Controller:
             else:
                 self.tx.frame(b"PONG,%d,%d,%s,%d,%d" % (seq, rx.ack, token, count, self.last_done_cmd))
 
-    def _error(self, code: str, cmd_id: int, text: str) -> None:
-        self._send(p.ERROR, (code, cmd_id, p.clean_text(text)))
+    def _error(self, code: str, cmd_id: int, text: str, max_len: int = 60) -> None:
+        self._send(p.ERROR, (code, cmd_id, p.clean_text(text, max_len)))
 
     def _send_hello(self) -> None:
         self._hello_due = False
         self._send(p.HELLO, reports.hello_fields(self))
         if self.board_error:  # say why at once: on native USB nothing else the board printed reaches the host
-            self._error(p.E_BOARD_CONFIG, 0, self.board_error)
+            self._error(p.E_BOARD_CONFIG, 0, self.board_error, p.MAX_BOARD_ERROR_LEN)
 
     def _send_status(self) -> None:
         self._send(p.STATUS, reports.status_fields(self))

@@ -27,6 +27,7 @@ SEQ_MOD = 65536  # sequence numbers and acks count modulo 2**16
 MAX_FRAME_LEN = 256  # bytes per frame including the closing newline
 MAX_FIELDS = 40  # fields after KIND,seq,ack
 MAX_KIND_LEN = 8
+MAX_BOARD_ERROR_LEN = 180  # why a board cannot drive servos (ERROR BOARD_CONFIG): which setting, pin or address
 MAX_CMD_ID = (1 << 30) - 1  # command ids stay MicroPython small ints (no heap allocation on the board)
 HARD_MIN_PULSE_US = 500  # the pulse range every limit lies in, on the board and in the host config
 HARD_MAX_PULSE_US = 2500

@@ -3,6 +3,7 @@ firmware source stays within what MicroPython runs (its tests also run under Mic
 tests/board/test_firmware_on_micropython.py, which compiles main.py there too)."""
 
 import ast
+import errno
 import importlib.util
 import sys
 import types
@@ -12,10 +13,12 @@ from typing import Any, ClassVar
 import fwfakes
 import ledcfakes
 import pytest
+from hanoifw.board import grip_timer_maker, start_grip_timer
 from hanoifw.boardpins import BoardConfigError, check_port_version, check_wdt_ms, chip_name
 from hanoifw.controller import Controller
 from hanoifw.outputs import Outputs
 from hanoifw.pca9685 import PCA9685
+from hanoifw.protocol import MAX_BOARD_ERROR_LEN, clean_text
 from hanoifw.servos import PwmServos
 from ledcfakes import FakeLedc
 from slicefakes import FakePwmBlock, mixed_frames, sweep_steps
@@ -94,19 +97,24 @@ class FakeWDT:
 
 
 class FakeTimer:
-    """machine.Timer as the ports have it (MicroPython 1.27): rp2 has soft timers only (id -1) and runs hard
-    callbacks in an interrupt; esp32 has hardware timers 0..3 and refuses ``hard=True`` (ValueError). ``PORT`` says
-    which; every timer made is kept in ``made``."""
+    """machine.Timer as the ports have it: rp2 has soft timers only (id -1) and runs hard callbacks in an
+    interrupt; esp32 has hardware timers 0..3 and refuses ``hard=True`` (ValueError). The ``hard`` keyword came
+    with MicroPython 1.26 on rp2 and 1.27 on esp32 (ports/*/machine_timer.c): before, any ``hard=`` is a TypeError
+    ("extra keyword arguments given"). ``PORT`` and ``VERSION`` say which; every timer made is kept in ``made``."""
 
     PERIODIC = 1
     PORT = "rp2"
+    VERSION = (1, 27)
     made: ClassVar[list["FakeTimer"]] = []
 
-    def __init__(self, timer_id: int, *, mode: int, period: int, callback: Any, hard: bool = False) -> None:
+    def __init__(self, timer_id: int, *, mode: int, period: int, callback: Any, **keywords: bool) -> None:
         if self.PORT == "rp2" and timer_id != -1:
             raise ValueError("Timer doesn't exist")
         if self.PORT == "esp32" and not 0 <= timer_id <= 3:
             raise ValueError("invalid Timer number")
+        if keywords and (set(keywords) != {"hard"} or {"rp2": (1, 26), "esp32": (1, 27)}[self.PORT] > self.VERSION):
+            raise TypeError("extra keyword arguments given")
+        hard = keywords.get("hard", False)
         if self.PORT == "esp32" and hard:
             raise ValueError("hard Timers are not implemented")
         self.timer_id, self.mode, self.period, self.callback, self.hard = timer_id, mode, period, callback, hard
@@ -155,10 +163,22 @@ class BoardMem32:
         self._block(address)[address] = value
 
 
+class FakeMicropython(types.ModuleType):
+    """The ``micropython`` module: ``kbd_intr`` settings are kept in ``settings``, in order."""
+
+    def __init__(self) -> None:
+        super().__init__("micropython")
+        self.settings: list[int] = []
+
+    def kbd_intr(self, char: int) -> None:
+        self.settings.append(char)
+
+
 @pytest.fixture
 def board_main(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """main.py imported (not run) with a fake machine module and board_config importable."""
+    """main.py imported (not run) with fake machine and micropython modules and board_config importable."""
     monkeypatch.setitem(sys.modules, "machine", fake_machine())
+    monkeypatch.setitem(sys.modules, "micropython", FakeMicropython())
     monkeypatch.syspath_prepend(str(FIRMWARE))
     monkeypatch.delitem(sys.modules, "board_config", raising=False)
     spec = importlib.util.spec_from_file_location("hanoibot_board_main", FIRMWARE / "main.py")
@@ -253,6 +273,111 @@ def test_an_old_esp32_micropython_is_refused_by_main_before_any_output(
     monkeypatch.setattr(board_main, "serve_board_error", served.append)
     board_main.main()
     assert made == [] and served and "MicroPython 1.24.1 on esp32" in served[0]
+
+
+def board_error_of_main(board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
+    """Run main.py's main() on an RP2040 as far as its BOARD_ERROR; returns the text the host is told, after
+    checking it is the one line printed and fits one ERROR field whole."""
+    monkeypatch.setattr(board_main.os, "uname", lambda: types.SimpleNamespace(machine=UNAMES["RP2040"]))
+    served: list[str] = []
+    monkeypatch.setattr(board_main, "serve_board_error", served.append)
+    board_main.main()  # returns: no traceback into the REPL
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(served) == 1 and out == ["hanoibot: " + served[0]]
+    assert clean_text(served[0], MAX_BOARD_ERROR_LEN) == served[0], "cut or changed on its way to the host"
+    return served[0]
+
+
+class NoDeviceI2C(FakeI2C):
+    """An I2C bus with nothing on it: every transfer gets no ACK (MicroPython raises OSError ENODEV or EIO)."""
+
+    def writeto_mem(self, addr: int, reg: int, buf: bytes) -> None:
+        raise OSError(errno.ENODEV, "ENODEV")
+
+    def readfrom_mem_into(self, addr: int, reg: int, buf: bytearray) -> None:
+        raise OSError(errno.ENODEV, "ENODEV")
+
+
+def test_a_missing_pca9685_is_a_board_error_naming_its_address_bus_and_what_to_check(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34, defect 3: the OSError of the first I2C read went up as a traceback into the REPL; the host heard
+    nothing. Now the host's HELLO comes with BOARD_ERROR naming the address, the bus and its pins."""
+    monkeypatch.setattr(board_main.cfg, "SERVO_DRIVER", "pca9685")
+    monkeypatch.setattr(board_main.machine, "I2C", NoDeviceI2C)
+    text = board_error_of_main(board_main, monkeypatch, capsys)
+    bus, scl, sda = board_main.cfg.I2C_BUS["RP2040"]
+    assert text.startswith("board_config.py PCA9685_ADDRESS: no PCA9685 at 0x40"), text
+    assert f"I2C bus {bus} (SCL GPIO {scl} SDA GPIO {sda})" in text and "ENODEV" in text
+    assert text.endswith("check its VCC GND SDA SCL wires and A0-A5 jumpers")
+
+
+def test_a_grip_pin_without_an_adc_is_a_board_error_naming_it_and_the_adc_pins(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34, defect 3: machine.ADC's ValueError for a pin without an ADC went up as a traceback."""
+    monkeypatch.setitem(board_main.cfg.GRIP_SENSOR_PIN, "RP2040", 21)
+
+    def no_adc(pin: FakePin, **kwargs: int) -> None:
+        raise ValueError("Pin doesn't have ADC capabilities")  # rp2's machine_adc.c
+
+    monkeypatch.setattr(board_main.machine, "ADC", no_adc)
+    made: list[object] = []
+    monkeypatch.setattr(board_main.machine, "PWM", lambda *a, **k: made.append(a))
+    text = board_error_of_main(board_main, monkeypatch, capsys)
+    assert text.startswith("board_config.py GRIP_SENSOR_PIN: chip RP2040 has no ADC on GPIO 21"), text
+    assert "ADC capabilities" in text and "GPIO 26-28" in text and made == [], "no output touched"
+
+
+class RefusedPin(FakePin):
+    """machine.Pin refusing GPIO 99 (a pin the chip has not: MicroPython raises ValueError)."""
+
+    def __init__(self, number: int, *args: Any, **kwargs: Any) -> None:
+        if number == 99:
+            raise ValueError("invalid pin")
+        super().__init__(number, *args, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("setting", "change", "expected"),
+    [
+        ("PWM_PINS", lambda cfg: cfg.PWM_PINS.__setitem__("RP2040", (2, 3, 4, 5, 99)), "gives no PWM on GPIO 99"),
+        ("RAIL_SENSE_PIN", lambda cfg: cfg.RAIL_SENSE_PIN.__setitem__("RP2040", 99), "has no input GPIO 99"),
+        ("I2C_BUS", lambda cfg: cfg.I2C_BUS.__setitem__("RP2040", (0, 99, 4)), "no I2C bus 0 on SCL GPIO 99"),
+        ("PCA9685_OE_PIN", lambda cfg: setattr(cfg, "PCA9685_OE_PIN", 99), "has no output GPIO 99"),
+    ],
+)
+def test_a_pin_the_chip_refuses_is_a_board_error_naming_the_setting_and_the_pin(
+    board_main: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    setting: str,
+    change: Any,
+    expected: str,
+) -> None:
+    monkeypatch.setattr(board_main.machine, "Pin", RefusedPin)
+    if setting in ("I2C_BUS", "PCA9685_OE_PIN"):
+        monkeypatch.setattr(board_main.cfg, "SERVO_DRIVER", "pca9685")
+    for table in ("PWM_PINS", "RAIL_SENSE_PIN", "I2C_BUS"):
+        monkeypatch.setattr(board_main.cfg, table, dict(getattr(board_main.cfg, table)))
+    change(board_main.cfg)
+    text = board_error_of_main(board_main, monkeypatch, capsys)
+    assert text.startswith(f"board_config.py {setting}: chip RP2040 ") or setting == "I2C_BUS", text
+    assert expected in text and "invalid pin" in text, text
+
+
+def test_any_other_error_building_the_hardware_is_a_board_error_too(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def out_of_memory(chip: str) -> None:
+        raise MemoryError("memory allocation failed")
+
+    monkeypatch.setattr(board_main, "make_servos", out_of_memory)
+    text = board_error_of_main(board_main, monkeypatch, capsys)
+    assert text == (
+        "building the board's hardware failed (MemoryError: memory allocation failed): check board_config.py "
+        "against the wiring"
+    )
 
 
 def test_the_hardware_watchdog_timeout_is_checked_against_the_port() -> None:
@@ -418,7 +543,6 @@ def test_main_wires_controller_sensors_watchdog_and_usb(board_main: Any, monkeyp
             stdout=types.SimpleNamespace(buffer=1),
         ),
     )
-    monkeypatch.setitem(sys.modules, "micropython", types.SimpleNamespace(kbd_intr=lambda char: None))
     monkeypatch.setattr(FakeTimer, "made", [])
     monkeypatch.setattr(board_main, "time", types.SimpleNamespace(ticks_ms=lambda: 0))  # MicroPython's time
     board_main.main()
@@ -434,19 +558,34 @@ def test_main_wires_controller_sensors_watchdog_and_usb(board_main: Any, monkeyp
     assert seen["wdt"].timeout == board_main.cfg.HARDWARE_WDT_MS and seen["registered"] is stdin
     assert seen["period_ms"] <= 20  # >= 50 Hz
     assert seen["kbd_intr"] is not None and seen["collect"] is not None
+    # a stray 0x03 is data from the start: the keyboard interrupt is off before the hardware is built
+    assert sys.modules["micropython"].settings == [-1]
 
 
 def test_esp32_samples_the_grip_from_a_soft_hardware_timer(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     # esp32 refuses hard=True: start_grip_timer asks for a hard one first, then takes a soft one (timer 0, whose
     # callback is scheduled and wakes the loop's poll wait).
-    from hanoifw.board import start_grip_timer
-
     monkeypatch.setattr(FakeTimer, "PORT", "esp32")
     monkeypatch.setattr(FakeTimer, "made", [])
-    monkeypatch.setattr(board_main, "sys", types.SimpleNamespace(platform="esp32"))
     controller = Controller(fwfakes.FakeServos(), boot_id="e5932000", grip_sensor=FakeADC(FakePin(34)))
-    timer = start_grip_timer(controller, board_main.make_grip_timer, lambda: 0)
+    timer = start_grip_timer(controller, grip_timer_maker(FakeTimer, "esp32"), lambda: 0)
     assert (timer.timer_id, timer.period, timer.hard) == (0, 2, False) and controller.grip_timed
+
+
+@pytest.mark.parametrize(("port", "version"), [("esp32", (1, 26)), ("rp2", (1, 25)), ("rp2", (1, 20))])
+def test_a_port_without_the_hard_keyword_samples_the_grip_from_a_soft_timer(
+    monkeypatch: pytest.MonkeyPatch, port: str, version: tuple[int, int]
+) -> None:
+    """esp32 MicroPython 1.26 (the firmware's floor) has no ``hard`` keyword: ``hard=False`` was a TypeError as well
+    as ``hard=True``, so no timer was made and the loop sampled in its poll slices, which end at 10 ms FreeRTOS
+    ticks on esp32: the grip meter never had a verdict (issue 34, defect 1)."""
+    monkeypatch.setattr(FakeTimer, "PORT", port)
+    monkeypatch.setattr(FakeTimer, "VERSION", version)
+    monkeypatch.setattr(FakeTimer, "made", [])
+    controller = Controller(fwfakes.FakeServos(), boot_id="e5932000", grip_sensor=FakeADC(FakePin(34)))
+    timer = start_grip_timer(controller, grip_timer_maker(FakeTimer, port), lambda: 0)
+    assert timer is not None and not timer.hard and timer.period == 2 and controller.grip_timed
+    assert FakeTimer.made == [timer]
 
 
 def test_a_failure_after_boot_switches_every_output_off(board_main: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -78,10 +78,18 @@ def test_stream_port_reads_what_is_there_without_blocking():
     assert port._tx.written == b"hi" and port._poller.timeouts == [7]
 
 
+def test_stream_port_stops_reading_right_after_a_ctrl_c():
+    # What follows a Ctrl-C that stops the loop is the REPL's (mpremote's b"\r\x01" for its raw REPL).
+    port, rx = stream_port(b"PING\r\x03\r\x01")
+    assert bytes(port.read_available()) == b"PING\r\x03"
+    assert rx.waiting() == 2 and bytes(port.read_available()) == b"\r\x01"
+
+
 def test_stream_port_reads_every_byte_into_one_buffer_made_at_start():
-    port, rx = stream_port(bytes(range(256)) * 2)
+    data = bytes(b for b in range(256) if b != 3) * 2  # a Ctrl-C (3) ends a read
+    port, rx = stream_port(data)
     first = bytes(port.read_available())
-    assert first == bytes(range(256)) * 2
+    assert first == data
     assert rx.buffer_changes == 1, "readinto was handed a new buffer"
 
 
@@ -272,7 +280,7 @@ def test_with_a_grip_timer_serve_waits_whole_periods_and_never_samples():
     assert min(port.waits_ms) == CONTROL_PERIOD_MS, "no 2 ms slices: the timer wakes nothing in the loop"
 
 
-def test_ctrl_c_is_off_while_an_output_is_on_and_garbage_is_collected_when_idle():
+def test_the_keyboard_interrupt_is_off_for_good_and_garbage_is_collected_when_idle():
     clock = FakeClock()
     script = {
         1: p.encode(p.SYNC, 0, 0, ("t",)),
@@ -295,11 +303,86 @@ def test_ctrl_c_is_off_while_an_output_is_on_and_garbage_is_collected_when_idle(
         assert not ctl.motion.is_busy
 
     serve(ctl, port, clock, period_ms=CONTROL_PERIOD_MS, max_loops=420, kbd_intr=kbd_intr, collect=collect)
-    assert settings == [(1, 3), (150, -1), (400, 3)]  # off from the CONFIG until the RELEASE
+    assert settings == [(0, -1)], "off before the first read, and never on again: a 0x03 is data"
     assert collections and all(
         collections[i + 1] - collections[i] >= 100 for i in range(len(collections) - 1)
     )  # at most once a second
     assert not [loop for loop in collections if 151 <= loop < 351]  # never during the 2 s move
+
+
+class KeyboardPort(ScriptedPort):
+    """Serial input as MicroPython's USB and UART drivers hand it over: ``script[loop]`` bytes arrive at the first
+    read of each loop; while the keyboard interrupt is on (``kbd_intr(3)``), a 0x03 is taken out of the input and
+    raises KeyboardInterrupt at the next read, else it is a byte like any other. A read returns at most up to and
+    including the first 0x03 (as StreamPort reads); the rest waits in :attr:`pending`."""
+
+    def __init__(self, clock, script):
+        ScriptedPort.__init__(self, clock, script)
+        self.interrupt_char = -1
+        self.pending = b""
+        self.interrupts = 0
+
+    def kbd_intr(self, char):
+        self.interrupt_char = char
+
+    def read_available(self):
+        self.pending += ScriptedPort.read_available(self)
+        if self.interrupt_char == 3 and 3 in self.pending:
+            cut = self.pending.index(b"\x03")
+            self.pending = self.pending[:cut] + self.pending[cut + 1 :]
+            self.interrupts += 1
+            raise KeyboardInterrupt
+        cut = self.pending.find(b"\x03")
+        end = len(self.pending) if cut < 0 else cut + 1
+        data, self.pending = self.pending[:end], self.pending[end:]
+        return data
+
+
+def serve_keyboard(script, loops, stagger_ms=0):
+    """Serve a fresh controller ``loops`` loops from a :class:`KeyboardPort` playing ``script``; returns (result,
+    controller, port)."""
+    clock = FakeClock()
+    port = KeyboardPort(clock, script)
+    ctl = Controller(FakeServos(), boot_id="feedf00d", stagger_ms=stagger_ms)
+    result = serve(ctl, port, clock, period_ms=CONTROL_PERIOD_MS, max_loops=loops, kbd_intr=port.kbd_intr)
+    return result, ctl, port
+
+
+def test_one_flipped_bit_never_drops_an_idle_board_to_its_repl():
+    # Issue 34, defect 4: a bit flip on a UART turns the C of SYNC (0x43) into 0x03. With every output off, Ctrl-C
+    # was live and dropped the board into its REPL, where it stayed silent (no watchdog before the first CONFIG).
+    # Now one stray 0x03, or one Ctrl-C pressed alone, is noise; a Ctrl-C right after another one stops the loop.
+    spoiled = bytearray(p.encode(p.SYNC, 0, 0, ("t",)))
+    spoiled[spoiled.index(b"C")] = 0x03
+    ping = p.encode(p.PING, 0, 0, ("x",))
+    script = {2: bytes(spoiled), 4: p.encode(p.SYNC, 0, 0, ("t",)), 6: b"\x03", 9: ping, 10: ping}  # 9: spoiled
+    result, ctl, port = serve_keyboard(script, 20)
+    assert result == "stopped" and port.interrupts == 0 and ctl.mode == "UNCONFIGURED"
+    kinds = [frame[0] for frame in board_frames(port)]
+    assert kinds.count(p.HELLO) == 2 and p.PONG in kinds, "the board kept answering after each stray 0x03"
+    script[12] = b"\x03"
+    script[13] = b"\x03"  # a person pressing Ctrl-C twice
+    result, ctl, port = serve_keyboard(script, 20)
+    assert (result, port.loop, ctl.mode) == ("interrupted", 13, "ESTOP")
+
+
+def test_mpremote_stops_the_board_only_while_every_output_is_off_and_leaves_it_the_rest():
+    # mpremote stops a program with b"\r\x03", then enters the raw REPL with b"\r\x01" (tools/mpremote
+    # transport_serial.py, enter_raw_repl): while the arm is driven nothing stops; right after a RELEASE, in the
+    # same burst, the loop stops and leaves the b"\r\x01" unread, for the REPL.
+    script = {
+        1: p.encode(p.SYNC, 0, 0, ("t",)),
+        2: p.encode(p.CONFIG, 1, 0, config_fields(5)),
+        3: p.encode(p.MOVE, 2, 0, [1, 100] + [1600] * 5),
+        20: b"\r\x03\r\x01",  # noise while driven; its \r\x01 spoils the next line, so the host sends it again
+        25: p.encode(p.RELEASE, 3, 0),
+        30: p.encode(p.RELEASE, 3, 0) + b"\r\x03\r\x01",
+    }
+    result, ctl, port = serve_keyboard(script, 60)
+    assert (result, port.loop, ctl.mode, ctl.is_driving) == ("interrupted", 30, "ESTOP", False)
+    assert port.pending == b"\r\x01" and port.interrupts == 0
+    last = board_frames(port)[-1]
+    assert last[0] == p.STATUS and p.unpack(p.STATUS, last[3])["mode"] == "ESTOP"
 
 
 class BurstSerialIn(FakeSerialIn):

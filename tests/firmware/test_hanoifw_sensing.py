@@ -329,3 +329,20 @@ def test_a_board_with_no_pin_table_answers_hello_with_an_error_mode_and_refuses_
     assert host.ctl.is_configured is False and host.servos.history == []
     host.move(1, 100, 1500)
     assert [f[3][0] for f in host.step() if f[0] == p.ERROR] == [p.E_BOARD_CONFIG]
+
+
+def test_a_board_error_reaches_the_host_whole_naming_the_pin_address_and_what_to_check():
+    # Issue 34, defect 3: main.py's hardware errors name the setting, the pins or address and what to check, more
+    # than 60 characters; the host hears all of it (up to MAX_BOARD_ERROR_LEN), in HELLO's ERROR and in every
+    # refusal, whose frame stays within MAX_FRAME_LEN even for the largest command id.
+    text = (
+        "board_config.py PCA9685_ADDRESS: no PCA9685 answers at 0x40 on I2C bus 0 (SCL GPIO 5 SDA GPIO 4) "
+        "(OSError: [Errno 19] ENODEV): check its VCC and GND; SDA and SCL; its A0-A5 jumpers"
+    )
+    ctl = Controller(FakeServos(), boot_id="b0071d00", board_error=text + " and more" * 20)
+    host = Host(ctl=ctl)
+    refusals = [f for f in host.start() if f[0] == p.ERROR]
+    assert refusals and ",".join(refusals[0][3][2:]).startswith(text)
+    assert len(",".join(refusals[0][3][2:])) == p.MAX_BOARD_ERROR_LEN
+    longest = p.encode(p.ERROR, p.SEQ_MOD - 1, p.SEQ_MOD - 1, (p.E_BOARD_CONFIG, p.MAX_CMD_ID, ctl.board_error))
+    assert len(longest) <= p.MAX_FRAME_LEN

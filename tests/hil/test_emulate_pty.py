@@ -16,8 +16,13 @@ import time
 from pathlib import Path
 
 import pytest
+from hanoibot.config import load_config
 from hanoibot.errors import BoardReset
 from hanoibot.link.session import Session
+from hanoibot.planner import make_plan
+from hanoibot.run.robot import Robot
+from hanoibot.run.runner import Run
+from hanoibot.run.sequencer import Phase
 from hanoibot.sim.spawn import EmulatorProcess
 from link_checks import MOVE_MS, Transport, configure_snake, snake_pose_us, stream_snake
 from vpico_checks import CHIP_SLOW
@@ -127,6 +132,26 @@ def test_injected_faults_are_logged_and_survived() -> None:
         assert any(event["event"] == "injected" for event in emulator.events())
 
 
+def test_an_esp32_port_model_on_a_uart_checks_every_grip_and_runs_every_move_once() -> None:
+    # Issue 34: on an ESP32 the grip sensor never gave a verdict (defect 1), and no simulated board could show it.
+    # The emulator behaving like an ESP32 on a 115200-baud UART (its loop woken at 10 ms FreeRTOS ticks and by its
+    # grip timer, input seen at the next wake) runs a 2-disk plan with the grip sensor: a grip without a verdict
+    # would stop the run in fault.
+    with EmulatorProcess("--port-model", "esp32", "--baud", "115200", "--board", "AA", "--seed", "3") as emulator:
+        robot = Robot(emulator.port_path, load_config())
+        robot.open()
+        try:
+            run = Run(robot, make_plan(2))
+            assert run.start() is Phase.DONE, run.report()
+        finally:
+            robot.close()
+        time.sleep(0.2)
+        executed = emulator.executed_cmd_ids()
+        assert executed == list(range(1, len(executed) + 1)) and len(executed) > 20, executed
+        places = [e for e in emulator.events() if e.get("source") == "world" and e["event"] == "place"]
+        assert len(places) == 3
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_signals_stop_it_cleanly(signum: int) -> None:
     emulator = EmulatorProcess("--no-world")
@@ -146,6 +171,8 @@ def test_signals_stop_it_cleanly(signum: int) -> None:
         (["--speed", "-1"], "speed='-1'"),
         (["--log", "/nonexistent/dir/x"], "--log"),
         (["--link", "/nonexistent/dir/port"], "--link"),
+        (["--port-model", "esp8266"], "port='esp8266' is unknown"),
+        (["--port-model", "rp2", "--pico"], "--port-model rp2 cannot go with --pico"),
     ],
 )
 def test_bad_options_exit_2_with_one_line(args: list[str], word: str) -> None:

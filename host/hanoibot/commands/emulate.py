@@ -20,6 +20,7 @@ EPILOG = """examples:
   hanoibot emulate --link /tmp/hanoibot --log run.jsonl
   hanoibot emulate --flip 1e-3 --seed 7              the same with bit flips on the wire
   hanoibot emulate --baud 115200                     the link as slow as a UART at 115200 baud
+  hanoibot emulate --port-model esp32 --baud 115200  the firmware's own loop as an ESP32 runs it (10 ms ticks)
   kill -USR1 PID                                     unplug and replug the virtual cable
   hanoibot emulate --board AA --link /tmp/hb & sleep 1; hanoibot run -n 2 --port /tmp/hb
   hanoibot emulate --pico --link /tmp/pico           the virtual Pico; prints the pty once the firmware is up
@@ -81,6 +82,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--baud", metavar="N", type=_baud, help="carry at most N/10 bytes/s each way, like a UART (default: pty speed)"
     )
+    parser.add_argument(
+        "--port-model",
+        metavar="PORT",
+        help="behave like MicroPython's PORT (rp2, esp32, esp32s3): the firmware's own loop on its scheduler ticks "
+        "and timers, its output resolution (sim://?port=PORT; hanoibot.sim.ports)",
+    )
     pico = parser.add_argument_group("virtual Pico (stock MicroPython on an emulated RP2040; needs Node)")
     pico.add_argument("--pico", action="store_true", help="serve the virtual Pico instead of the simulated board")
     pico.add_argument("--servo", choices=("pwm", "pca9685"), default="pwm", help="its servo driver (default pwm)")
@@ -111,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
 
     names = ("flip", "drop", "insert", "dup", "seed", "reset_after", "speed", "board", "config", "rules", "slow")
     options = {name: str(getattr(args, name)) for name in names if getattr(args, name) is not None}
+    if args.port_model is not None:
+        options["port"] = args.port_model
     if args.no_world:
         options["world"] = "0"
     elif args.random_world:
@@ -119,6 +128,10 @@ def run(args: argparse.Namespace) -> int:
         from ..errors import ConfigError
 
         raise ConfigError(f"--slow {args.slow} needs --pico: only the virtual Pico's chip can be slowed")
+    if args.pico and args.port_model is not None:
+        from ..errors import ConfigError
+
+        raise ConfigError(f"--port-model {args.port_model} cannot go with --pico: the virtual Pico is its own rp2")
     if args.link is not None:
         from ..sim.link_claim import LinkClaim
 

@@ -2,6 +2,9 @@
 
 Time is a :class:`~hanoibot.clock.VirtualClock`; :meth:`SimBoard.run_until` advances it in control ticks of
 ``tick_s`` seconds and steps the controller at each one, so minutes of arm time simulate in a fraction of that.
+With a ``port`` (a :class:`~hanoibot.sim.ports.PortModel`: ``sim://?port=esp32``) the board runs the firmware's
+own main loop instead, as that port schedules it (:mod:`hanoibot.sim.board_loop`: its poll waits, timers and
+Ctrl-C), with the port's output resolution, its hardware watchdog and its REPL; the world still moves every tick.
 Everything the board does that a test or a log wants to see lands in :attr:`SimBoard.events` as one dict each:
 ``executed`` (a DONE, with ``cmd_id``), ``error`` (an ERROR frame), ``fault`` (a newly latched fault), ``reset``
 (a reboot) and ``injected`` (a wire fault, added by :class:`~hanoibot.sim.wire.FaultyWire`). An optional
@@ -17,13 +20,17 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from hanoifw.board import start_grip_timer
+from hanoifw.boardpins import BoardConfigError, check_port_version
 from hanoifw.controller import Controller
 from hanoifw.rxframe import FrameReader
 from hanoifw.sensing import GRIP_SAMPLE_MS
 
 from ..clock import VirtualClock
+from ..errors import ConfigError
 from ..motion.servo_model import ServoTraits
+from .board_loop import HARDWARE_WDT_MS, BoardLoop
 from .chip import ChipTime
+from .ports import DriverOutputs, PortModel
 from .servos import PWM_FRAME_S, VirtualServos
 
 #: Control period of the simulated firmware loop, in seconds.
@@ -66,6 +73,16 @@ class GripTimer:
         self.is_running = False
 
 
+def clock_us(clock: VirtualClock) -> Callable[[], int]:
+    """``clock``'s time in whole µs, as a port model's loop counts it (a function of the clock alone: the loop's
+    thread may hold it, and must not hold the board)."""
+
+    def now_us() -> int:
+        return round(clock.now_s() * 1e6)
+
+    return now_us
+
+
 def make_grip_timer(period_ms: int, callback: Callable[[object], None], hard: bool) -> GripTimer:
     """``main.py``'s timer maker for :func:`hanoifw.board.start_grip_timer`: the simulated board samples every
     :data:`GRIP_SAMPLE_S` whatever ``period_ms`` (a ValueError names a period the grid does not have)."""
@@ -93,8 +110,14 @@ class SimBoard:
         stagger_ms: int = 200,
         slow: float | None = None,
         outputs_survive_reset: bool = False,
+        port: PortModel | None = None,
+        servo_driver: str | None = None,
     ) -> None:
+        if port is not None and slow is not None:
+            raise ConfigError("sim options port and slow cannot go together: a port model runs the firmware's loop")
         self.clock = clock if clock is not None else VirtualClock()
+        #: The MicroPython port this board behaves like (None: the controller stepped on an exact grid).
+        self.port = port
         self.channels = channels
         self.world = world
         self.tick_s = tick_s
@@ -116,8 +139,11 @@ class SimBoard:
             frame_phase_s=tick_s / 2,
             traits=servo_traits,
         )
+        # The servo driver's output resolution (hanoibot.sim.ports.output_us; None: exactly the µs asked for).
+        self._outputs: Any = self.servos if servo_driver is None else DriverOutputs(self.servos, servo_driver)
         if world is not None and hasattr(world, "on_event"):
             world.on_event = self._log_world_event
+        self._loop: BoardLoop | None = None
         self._grip_timer: GripTimer | None = None
         self._samples_run = 0
         self._sample_at_s: float | None = None  # while the grip timer fires: its expiry time, in s
@@ -142,6 +168,9 @@ class SimBoard:
         if self.chip is not None:
             self.chip.arrive(data, self.clock.now_s())
             return
+        if self._loop is not None:
+            self._loop.arrive(data)
+            return
         self.controller.feed(data)
         self._fed = True
 
@@ -154,14 +183,18 @@ class SimBoard:
     # --- time ----------------------------------------------------------------------------------------
     def step(self) -> None:
         """Answer input fed since the last step or tick at the current time, without advancing time."""
-        if self.chip is not None:
+        if self.chip is not None or self._loop is not None:
             self.run_until(self.clock.now_s())
         elif self._fed:
             self._run_controller(self.clock.now_s())
 
     def run_until(self, t_s: float) -> None:
         """Advance virtual time to ``t_s`` seconds, stepping the controller at every control tick on the way (and,
-        with chip time, handing it each frame when the chip is done with it)."""
+        with chip time, handing it each frame when the chip is done with it; with a port model, running the
+        firmware's loop at each of its events)."""
+        if self.port is not None:
+            self._run_ported_until(t_s)
+            return
         while True:
             frame_s = self.next_frame_done_s
             sample_s = self.next_sample_s
@@ -194,6 +227,51 @@ class SimBoard:
             self._ticks_run += 1
         self.clock.advance(t_s - self.clock.now_s())
 
+    def _run_ported_until(self, t_s: float) -> None:
+        """:meth:`run_until` with a port model: the firmware's loop runs at each of its events (timer expiries,
+        the ends of its waits), the hardware watchdog resets the board when nothing fed it in time, and the world
+        moves at every tick, in time order (the loop first at a tie, as the controller steps first by default)."""
+        while True:
+            loop = self._loop
+            assert loop is not None
+            event_us = loop.next_event_us()
+            loop_s = math.inf if event_us is None else event_us / 1e6
+            wdt_us = loop.watchdog_deadline_us
+            wdt_s = math.inf if wdt_us is None else wdt_us / 1e6
+            tick_s = self.next_tick_s
+            if min(loop_s, wdt_s, tick_s) > t_s + _TIME_EPSILON_S:
+                break
+            if wdt_s <= min(loop_s, tick_s):
+                self.clock.advance(max(0.0, wdt_s - self.clock.now_s()))
+                self.reset("wdt")
+                continue
+            if loop_s <= tick_s + _TIME_EPSILON_S:
+                self.clock.advance(max(0.0, loop_s - self.clock.now_s()))
+                loop.run_due()
+                continue
+            self.clock.advance(max(0.0, tick_s - self.clock.now_s()))
+            if self.world is not None:
+                self.world.on_tick(tick_s, self._horn_pulses_us())
+            self._ticks_run += 1
+        self.clock.advance(max(0.0, t_s - self.clock.now_s()))
+
+    @property
+    def next_wake_s(self) -> float:
+        """Virtual time in s when the board next does something by itself: its next tick, or with a port model
+        the next event of its loop, if sooner."""
+        wake_s = self.next_tick_s
+        if self._loop is not None:
+            event_us = self._loop.next_event_us()
+            if event_us is not None:
+                wake_s = min(wake_s, event_us / 1e6)
+        return wake_s
+
+    @property
+    def is_at_repl(self) -> bool:
+        """True when the firmware's loop has returned (a Ctrl-C with every output off): the board sits at its REPL
+        until a reset (its watchdog's, once started). Only a board with a port model has a loop that can return."""
+        return self._loop is not None and not self._loop.is_serving
+
     def catch_up(self) -> None:
         """Run the ticks that are due if somebody else advanced the clock."""
         self.run_until(self.clock.now_s())
@@ -208,6 +286,8 @@ class SimBoard:
                 self.world.on_tick(self.clock.now_s(), self._horn_pulses_us())
         if self.chip is not None:
             self.chip.clear()
+        if self._loop is not None:
+            self._loop.stop()
         self.controller = self._boot(cause)
 
     @property
@@ -290,8 +370,11 @@ class SimBoard:
         grip_sensor = self.world.grip_sensor if self.world is not None else None
         rail_sense = getattr(self.world, "rail", None)
         held = self.servos.pulses_us() if self.outputs_survive_reset else [None]
+        board_error = self._port_error()
+        if board_error:  # main.py's serve_board_error: no sensors, no watchdog, never an output on
+            grip_sensor = rail_sense = None
         controller = Controller(
-            self.servos,
+            self._outputs,
             channels=self.channels,
             held_us=None if None in held else held,
             boot_id=self._boot_id,
@@ -299,16 +382,43 @@ class SimBoard:
             grip_sensor=grip_sensor,
             rail_sense=rail_sense,
             stagger_ms=self.stagger_ms,
+            board_error=board_error,
         )
         if self._grip_timer is not None:  # a reset stops the old boot's timer; the new boot starts its own
             self._grip_timer.deinit()
-        self._grip_timer = start_grip_timer(controller, make_grip_timer, self._ticks_ms)
+        if self.port is not None:  # main.py's end: the port's grip timer and the firmware's own loop
+            self._grip_timer = None
+            self._loop = BoardLoop(
+                controller,
+                self.port,
+                now_us=clock_us(self.clock),
+                write=self._board_wrote,
+                period_ms=round(self.tick_s * 1000),
+                wdt_ms=None if board_error else HARDWARE_WDT_MS,
+            )
+        else:
+            self._grip_timer = start_grip_timer(controller, make_grip_timer, self._ticks_ms)
         attach = getattr(self.world, "attach", None)
         if attach is not None:
             attach(controller)
         if self._boot_count > 1:
             self.log("reset", boot_id=self._boot_id, cause=cause)
         return controller
+
+    def _port_error(self) -> str:
+        """Why main.py would refuse this port's MicroPython (esp32 before 1.26), or ""."""
+        if self.port is None:
+            return ""
+        try:
+            check_port_version(self.port.platform, self.port.micropython)
+        except BoardConfigError as err:
+            return str(err)
+        return ""
+
+    def _board_wrote(self, data: bytes) -> None:
+        """What the firmware's loop sent, at the current time."""
+        self._output += data
+        self._note_output(data)
 
     def _board_now_s(self) -> float:
         """The board's time in s: the virtual time, or, while the grip timer fires, its expiry time."""
@@ -324,9 +434,13 @@ class SimBoard:
         out = self.controller.step(round(t_s * 1000.0))
         if out:
             self._output += out
-            if b"DONE" in out or b"ERROR" in out:  # the only frames that make events; skip decoding the rest
-                for kind, _seq, _ack, fields in self._reader.feed(out):
-                    self._note_frame(kind, fields)
+            self._note_output(out)
+
+    def _note_output(self, out: bytes) -> None:
+        """Log what the board's outgoing frames say (DONE, ERROR)."""
+        if b"DONE" in out or b"ERROR" in out:  # the only frames that make events; skip decoding the rest
+            for kind, _seq, _ack, fields in self._reader.feed(out):
+                self._note_frame(kind, fields)
 
     def _note_frame(self, kind: str, fields: list[str]) -> None:
         """Turn one outgoing frame into events (DONE, ERROR, newly latched faults in STATUS)."""

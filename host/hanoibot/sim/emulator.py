@@ -133,8 +133,9 @@ class PtyEmulator:
         self._master_fd = self._slave_fd = -1
 
     def _next_wake_s(self) -> float:
-        """Monotonic time of the next control tick or the next paced byte, whichever is first."""
-        wake_s = self._origin_s + self.wire.board.next_tick_s
+        """Monotonic time of the next control tick (or event of the board's loop), or the next paced byte, whichever
+        is first."""
+        wake_s = self._origin_s + self.wire.board.next_wake_s
         for line in (self._to_board, self._to_host):
             due_s = None if line is None else line.next_due_s()
             if due_s is not None:

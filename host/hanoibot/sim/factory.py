@@ -8,9 +8,12 @@ Options are strings, as they come from a URL query: the fault options of :class:
 ``world=0`` (a bare board whose servos move nothing, for link tests that send arbitrary poses), the board
 runs with no world.
 ``slow`` gives the board chip time (:mod:`hanoibot.sim.chip`): frames and control steps cost that many times what
-they cost a real Pico, so a host that sends too fast sees answers come late. With a world the virtual servos turn
-no faster than its joint speeds (:attr:`SimWorld.max_speed_us_per_s`: the robot config's speeds times ``speed``,
-the one place that factor is applied); a bare board has ideal servos.
+they cost a real Pico, so a host that sends too fast sees answers come late. ``port`` (rp2, esp32, esp32s3) makes
+the board behave like that MicroPython port (:mod:`hanoibot.sim.ports`): the firmware's own loop runs on the
+port's scheduler ticks and timers (``micropython``: its version), and the servos get the port's output resolution
+(``outputs=pca9685``: a PCA9685's; ``oe=1``: its OE input wired, so its outputs stop at an MCU reset). With a
+world the virtual servos turn no faster than its joint speeds (:attr:`SimWorld.max_speed_us_per_s`: the robot
+config's speeds times ``speed``, the one place that factor is applied); a bare board has ideal servos.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from ..clock import VirtualClock
 from ..errors import ConfigError
 from .board import EventListener, SimBoard, World
 from .faults import FaultSpec
+from .ports import outputs_survive_reset, port_model
 from .wire import FaultyWire
 
 
@@ -94,6 +98,15 @@ def make_wire(
     outputs = options.get("outputs", "pwm")
     if outputs not in ("pwm", "pca9685"):
         raise ConfigError(f"sim option outputs={outputs!r} is invalid: expected pwm or pca9685")
+    port = port_model(options["port"], options.get("micropython")) if "port" in options else None
+    oe_wired = options.get("oe", "0")
+    if oe_wired not in ("0", "1") or (oe_wired == "1" and outputs != "pca9685"):
+        raise ConfigError(f"sim option oe={oe_wired!r} is invalid: expected 0, or 1 with outputs=pca9685")
+    if port is None and ("micropython" in options or "oe" in options):
+        name = "micropython" if "micropython" in options else "oe"
+        raise ConfigError(f"sim option {name} needs a port model: add port=rp2, port=esp32 or port=esp32s3")
+    if port is not None and slow is not None:
+        raise ConfigError("sim options port and slow cannot go together: a port model runs the firmware's own loop")
     board = SimBoard(
         clock=clock,
         seed=boot_seed,
@@ -102,6 +115,8 @@ def make_wire(
         servo_traits=traits,
         on_event=on_event,
         slow=slow,
-        outputs_survive_reset=outputs == "pca9685",
+        outputs_survive_reset=outputs_survive_reset(outputs, oe_wired=oe_wired == "1"),
+        port=port,
+        servo_driver=None if port is None else ("pca9685" if outputs == "pca9685" else port.outputs),
     )
     return FaultyWire(board, spec)

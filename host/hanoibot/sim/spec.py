@@ -21,10 +21,14 @@ WORLD_OPTIONS = ("board", "config", "speed", "world", "rules")
 #: ``outputs=pca9685`` = the servos hang on a PCA9685, which keeps pulsing through a reset (default ``pwm``: the
 #: MCU's own PWM, which stops at a reset: the servos go limp and let go of a held disk).
 BOARD_OPTIONS = ("slow", "outputs")
+#: Options of a port model (hanoibot.sim.ports): ``port`` = the MicroPython port the board behaves like (rp2, esp32,
+#: esp32s3: its scheduler ticks, timers, output resolution; the firmware's own loop runs), ``micropython`` = its
+#: version (default 1.27), ``oe=1`` = a PCA9685 whose OE input is wired (its outputs stop at an MCU reset too).
+PORT_OPTIONS = ("port", "micropython", "oe")
 #: Every option each scheme takes (``realtime`` paces the simulator with the wall clock; ``attach=PATH`` is a virtual
 #: Pico on chip time in another process, served by ``hanoibot emulate --pico --chip-time --link PATH``).
 SCHEME_OPTIONS = {
-    "sim": (*FAULT_OPTIONS, *WORLD_OPTIONS, *BOARD_OPTIONS, "realtime"),
+    "sim": (*FAULT_OPTIONS, *WORLD_OPTIONS, *BOARD_OPTIONS, *PORT_OPTIONS, "realtime"),
     "vpico": (
         *(name for name in FAULT_OPTIONS if name != "reset_after"),
         *WORLD_OPTIONS,
