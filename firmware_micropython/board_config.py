@@ -55,6 +55,6 @@ HOST_WATCHDOG_MS = 300  # host silence while moving -> hold pose, latch HOST_LOS
 CONTROL_PERIOD_MS = 10  # main loop at 100 Hz (interpolation needs >= 50 Hz)
 ENABLE_STAGGER_MS = 200  # outputs switch on one at a time, this far apart (start-up current of one servo at a time)
 ENABLE_ORDER = (4, 3, 2, 1, 0)  # light joints first: gripper, wrist, elbow, shoulder, base
-# machine.WDT timeout, started at the first CONFIG; None disables it (bench work). ESP32: whole seconds;
-# RP2040: at most 8388 ms.
+# machine.WDT timeout, started at the first CONFIG; None disables it (bench work). ESP32: any whole ms (the port
+# takes ms as they are since v1.21; main.py needs v1.26 anyway); RP2040: at most 8388 ms.
 HARDWARE_WDT_MS = 2000

@@ -112,9 +112,10 @@ def make_rail_sense(chip):
 
 def main():
     """Check board_config against this chip, build the outputs and sensors, and serve the host until Ctrl-C."""
-    chip = chip_name(os.uname().machine)
+    uname = os.uname()
+    chip = chip_name(uname.machine)
     try:
-        check_port_version(sys.platform, sys.implementation.version)
+        check_port_version(sys.platform, sys.implementation.version, getattr(uname, "version", ""))
         check_wdt_ms(chip, cfg.HARDWARE_WDT_MS)
         grip_sensor = make_grip_sensor(chip)
         rail_sense = make_rail_sense(chip)
