@@ -11,6 +11,7 @@ join :attr:`SimBoard.events` with ``"source": "world"``.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from hanoifw.controller import Controller
 from hanoifw.rxframe import FrameReader
 
 from ..clock import VirtualClock
+from ..motion.drivers import output_us
 from ..motion.servo_model import ServoTraits
 from .chip import ChipTime
 from .servos import PWM_FRAME_S, VirtualServos
@@ -64,12 +66,15 @@ class SimBoard:
         stagger_ms: int = 200,
         slow: float | None = None,
         outputs_survive_reset: bool = False,
+        servo_driver: str | None = None,
     ) -> None:
         self.clock = clock if clock is not None else VirtualClock()
         self.channels = channels
         self.world = world
         self.tick_s = tick_s
         self.stagger_ms = stagger_ms  # the firmware switches outputs on this far apart after CONFIG
+        # ``servo_driver`` (hanoibot.motion.drivers: "pca9685", "esp32s3", "rp2", ...; None = exact µs): the output
+        # the servos hang on, whose counts every pulse comes out in.
         # A PCA9685 keeps pulsing through a reset of the MCU (the firmware finds its outputs on at boot); the
         # RP2040's own PWM stops, and the servos go limp.
         self.outputs_survive_reset = outputs_survive_reset
@@ -86,6 +91,7 @@ class SimBoard:
             frame_s=PWM_FRAME_S,
             frame_phase_s=tick_s / 2,
             traits=servo_traits,
+            output_us=None if servo_driver is None else functools.partial(output_us, servo_driver),
         )
         if world is not None and hasattr(world, "on_event"):
             world.on_event = self._log_world_event

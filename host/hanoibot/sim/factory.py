@@ -26,6 +26,11 @@ from .board import EventListener, SimBoard, World
 from .faults import FaultSpec
 from .wire import FaultyWire
 
+#: The ``outputs`` option: the servo output a simulated board drives, as its driver (hanoibot.motion.drivers) whose
+#: counts every pulse comes out in: ``pwm`` an RP2040's PWM (0.31 µs), ``pca9685`` a PCA9685 (4.88 µs, and it keeps
+#: pulsing through a reset), ``ledc`` an ESP32-S3's 13-bit LEDC (2.44 µs, truncated).
+OUTPUT_DRIVERS = {"pwm": "rp2", "pca9685": "pca9685", "ledc": "esp32s3"}
+
 
 def chip_slowdown(text: str) -> float:
     """The ``slow`` option as a finite factor of at least 1 (4 = a quarter of a real Pico's speed)."""
@@ -92,8 +97,8 @@ def make_wire(
     boot_seed = spec.seed if "seed" in options else None  # no seed: random boot ids, new in every process
     slow = chip_slowdown(options["slow"]) if "slow" in options else None
     outputs = options.get("outputs", "pwm")
-    if outputs not in ("pwm", "pca9685"):
-        raise ConfigError(f"sim option outputs={outputs!r} is invalid: expected pwm or pca9685")
+    if outputs not in OUTPUT_DRIVERS:
+        raise ConfigError(f"sim option outputs={outputs!r} is invalid: expected one of {', '.join(OUTPUT_DRIVERS)}")
     board = SimBoard(
         clock=clock,
         seed=boot_seed,
@@ -103,5 +108,6 @@ def make_wire(
         on_event=on_event,
         slow=slow,
         outputs_survive_reset=outputs == "pca9685",
+        servo_driver=OUTPUT_DRIVERS[outputs],
     )
     return FaultyWire(board, spec)
