@@ -1,6 +1,6 @@
 """What hardware/README.md tells a maker to wire, checked where a drawing or a table can be read (issue 34 item 7):
 the grip sensor's amplifier across its shunt, no pull-up on a strapping pin, ESP32 GPIO 14's reset pull-up, a
-low-dropout regulator from a 6 V supply; board_config.py's comments say the same."""
+low-dropout regulator from a 6 V supply, the disks' hole; board_config.py's comments say the same."""
 
 from __future__ import annotations
 
@@ -59,3 +59,9 @@ def test_a_6_v_supply_feeds_the_board_through_a_low_dropout_regulator_and_usb_ba
     assert "low-dropout" in power and "LM7805" in power and "AMS1117" in power
     assert "back-feeds" in power
     assert "low-dropout 5 V regulator" in section("Bill of materials")
+
+
+def test_the_disks_hole_is_the_one_robot_toml_has() -> None:
+    toml = (ROOT / "hardware" / "robot.toml").read_text()
+    assert "disk_hole_diameter_mm = 14.0" in toml
+    assert "**14 mm hole**" in section("Bill of materials") and "hole ≥ 13.9 mm" in section("Disks and pegs")

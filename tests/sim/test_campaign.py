@@ -39,6 +39,15 @@ def test_a_handful_of_randomized_worlds_run_clean_and_stop_clean() -> None:
     assert [r for r in summary.stops if r.failed] == []
 
 
+def test_the_issues_worlds_at_a_hobby_arms_tolerances_on_a_pca9685_run_and_stop_clean() -> None:
+    # Issue 34 item 6: with deadband and backlash up to 5 µs, 16 of the 40 worlds from seed 52000 put a held disk
+    # into its peg (52002, 52003 among them); at the cited figures on a PCA9685 (4.88 µs counts) 34 of 40 did with
+    # the old 10 mm hole. With the 14 mm hole and the lowers ending over their stacks they run and stop clean.
+    summary = campaign_module().campaign(4, 3, first_seed=52000, stops=2, outputs="pca9685")
+    assert_clean(summary, 4)
+    assert [r for r in summary.stops if r.failed] == []
+
+
 def test_a_handful_of_runs_stopped_at_random_and_recovered_make_every_move_once() -> None:
     summary = campaign_module().campaign(6, 2, first_seed=3000, recoveries=1)
     assert_clean(summary, 6)
@@ -48,7 +57,7 @@ def test_a_handful_of_runs_stopped_at_random_and_recovered_make_every_move_once(
 
 @pytest.mark.parametrize(("stop", "recovery"), campaign_module().RECOVERIES)
 def test_every_stop_with_a_disk_held_clear_of_the_pegs_recovers_as_the_user_is_told(stop: str, recovery: str) -> None:
-    # Seed 3 at 3.44 s: disk 1 is in the gripper, carried between pegs. A reset or a dead rail switches the
+    # Seed 3 at 3.44 s: disk 2 is in the gripper, carried between pegs. A reset or a dead rail switches the
     # outputs off: the limp gripper lets it fall to the table (the person puts it back), nothing else may drop.
     result = campaign_module().recover(3, 3, stop, recovery, at_s=3.44)
     assert not result.failed, (result.collisions, result.drops, result.detail)
@@ -71,7 +80,7 @@ def test_home_after_an_estop_while_the_fingers_close_puts_the_disk_they_shut_on_
     # Found by the campaign (seed 6135): the e-stop came while the fingers were closing on disk 1; they went on
     # closing (a servo trails its pulse) and shut on it 36 ms later. home read the grip sensor at once ("empty"),
     # went home with the disk in the gripper, and resume refused to start. home now reads fingers at rest.
-    result = campaign_module().recover(6135, 3, "estop", "home --clear, resume", at_s=1.464)
+    result = campaign_module().recover(6135, 3, "estop", "home --clear, resume", at_s=1.48)
     assert result.home_said == "put disk 1 back on peg A"
     assert not result.failed, (result.collisions, result.detail)
 

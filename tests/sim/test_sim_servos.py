@@ -189,7 +189,8 @@ def test_the_horns_keep_a_lift_on_its_peg_axis_between_control_ticks(ping_seed: 
     # play its hole allows (2.0-2.5 mm here, COLLISION in sim:// runs), though the commands stayed within 1 mm.
     # The commands keep the planner's tolerance (NEAR_FACTOR line tolerances, hanoibot.motion.blends); the horns,
     # which take their pulse once per 20 ms PWM frame, may trail further but keep the disk within its hole's play
-    # (1.98 mm with lifts at full speed, 1.42 mm at 0.7 of it; the derived share is docs/margins.md's).
+    # (1.98 mm with lifts at full speed, 1.42 mm at 0.7 of it, with a 10 mm hole; the derived share is
+    # docs/margins.md's, for the 14 mm hole of the default robot since issue 34).
     horn_mm, command_mm = worst_distance_from_peg_axis_mm(ping_seed)
     assert command_mm <= NEAR_FACTOR * CONFIG.motion.line_tolerance_mm
     allowed_mm = HOLE_CLEARANCE_MM / 2 + CONTACT_TOLERANCE_MM - 0.4  # the world's contact test, with 0.4 mm to spare

@@ -13,6 +13,8 @@ compliance of fingers and disk: the simulated world lets bodies overlap that muc
   plus half its backlash short (``servo_deadband_us``, ``servo_backlash_us``, in degrees by the joint's
   ``us_per_deg``): each joint's error moves the grip point by its lever arm times the angle
   (:func:`lever_arms_mm`, from the kinematics over every peg);
+- every pulse comes out on its output's grid (``[servos] driver``: a PCA9685 in 4.88 µs counts, rounded;
+  :mod:`.drivers`), off by up to :func:`~.drivers.output_error_us`, by the same lever arms;
 - a servo that lost ``servo_speed_sag`` of its top speed and accelerates only ``servo_accel_factor`` times as
   fast as the planner trails a fast command further than the checker's servos do: its loop asks for more than the
   command's speed right after each PWM frame's new pulse, and where that is more than the servo has, it falls
@@ -34,6 +36,7 @@ from typing import NamedTuple
 
 from ..errors import ConfigError
 from .blends import NEAR_FACTOR
+from .drivers import output_error_us
 from .kinematics import JointAngles, Point, forward_kinematics, inverse_kinematics
 from .robot import RobotConfig
 from .servo_model import PWM_FRAME_S, RESPONSE_S, ServoState, ServoTraits, follow
@@ -120,7 +123,7 @@ def on_peg_stack(config: RobotConfig, tolerances: Tolerances, ratio: float | Non
     budget_mm = (board.disk_hole_diameter_mm - board.peg_diameter_mm) / 2 - tolerances.disk_hole_mm / 2 + LEAD_IN_MM
     arms = lever_arms_mm(config)
     degrees_per_us = [servo.calibration.max_deg_per_us(servo.min_us, servo.max_us) for servo in config.servos]
-    play_us = (tolerances.servo_deadband_us + tolerances.servo_backlash_us) / 2
+    play_us = servo_static_error_us(config, tolerances)
     calibration = [arm * tolerances.calibration_deg for arm in arms]
     play = [arm * play_us * deg for arm, deg in zip(arms, degrees_per_us, strict=True)]
     top_speeds_us_s = config.max_speeds_us_s()[: len(arms)]
@@ -133,12 +136,19 @@ def on_peg_stack(config: RobotConfig, tolerances: Tolerances, ratio: float | Non
         "peg_position_mm": tolerances.peg_position_mm,
         "line_tolerance_mm": NEAR_FACTOR * config.motion.line_tolerance_mm,
         "calibration_deg": math.sqrt(sum(c * c for c in calibration)),
-        "servo_deadband_us + servo_backlash_us": math.sqrt(sum(p * p for p in play)),
+        f"servo_deadband_us + servo_backlash_us + [servos] driver {config.servo_driver}": math.sqrt(
+            sum(p * p for p in play)
+        ),
         "servo_speed_sag + servo_accel_factor": max(lag),
     }
     rss_mm = math.sqrt(sum(v * v for v in sources.values()))
     worst_mm = tolerances.peg_position_mm + sources["line_tolerance_mm"] + sum(calibration) + sum(play) + max(lag)
     return Stack(budget_mm, sources, rss_mm, worst_mm)
+
+
+def servo_static_error_us(config: RobotConfig, tolerances: Tolerances) -> float:
+    """One servo's static error (µs): half its deadband, half its backlash and its output's step, all one way."""
+    return (tolerances.servo_deadband_us + tolerances.servo_backlash_us) / 2 + output_error_us(config.servo_driver)
 
 
 @functools.cache
@@ -169,6 +179,8 @@ def check_margins(config: RobotConfig, tolerances: Tolerances) -> None:
     if stack.rss_mm <= stack.budget_mm:
         return
     largest = max(stack.sources_mm, key=lambda name: stack.sources_mm[name])
+    if largest.startswith("servo_deadband_us"):
+        largest = "servo_deadband_us, servo_backlash_us or [servos] driver (a finer output)"
     parts = ", ".join(f"{name} {mm:.2f} mm" for name, mm in stack.sources_mm.items())
     raise ConfigError(
         f"[tolerances] cannot be met: a held disk may stand {stack.rss_mm:.2f} mm off its peg's axis ({parts}; "
