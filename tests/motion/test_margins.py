@@ -20,7 +20,9 @@ from hanoibot.motion.margins import (
     lever_arms_mm,
     on_peg_speed_ratio,
     on_peg_stack,
+    place_gap_mm,
     saturation_lag_us,
+    servo_static_error_us,
 )
 from hanoibot.motion.servo_model import PWM_FRAME_S, RESPONSE_S
 from hanoibot.motion.tolerances import Tolerances
@@ -155,3 +157,23 @@ def test_a_servo_driver_the_margins_do_not_know_is_refused_naming_it(tmp_path: P
     path.write_text(path.read_text().replace('driver = "pca9685"', 'driver = "pwm"'))
     with pytest.raises(ConfigError, match=r"\[servos\] driver.*'pwm'.*'pca9685', 'esp32s3', 'esp32', 'rp2'"):
         load_config(path)
+
+
+def test_a_lower_ends_over_its_stack_by_the_height_errors_of_pick_and_place_less_the_lead_in() -> None:
+    # Oracle for the vertical lever arms: the shoulder lifts a point at radius r by r * pi / 180 per degree (the
+    # tool hangs straight down, so the wrist and the base move it sideways only).
+    arms = lever_arms_mm(CONFIG, vertical=True)
+    radius_mm = max(math.hypot(peg.x_mm, peg.y_mm) for peg in CONFIG.board.pegs)
+    assert arms[1] == pytest.approx(radius_mm * math.pi / 180, rel=1e-3)
+    assert arms[0] == pytest.approx(0.0, abs=1e-6) and arms[3] == pytest.approx(0.0, abs=0.01)
+    t = CONFIG.tolerances
+    play_us = servo_static_error_us(CONFIG, t)
+    assert play_us == pytest.approx((5.0 + 3.0) / 2 + output_error_us("pca9685"))
+    degrees_per_us = [s.calibration.max_deg_per_us(s.min_us, s.max_us) for s in CONFIG.servos]
+    servos_mm = math.hypot(*(a * play_us * d for a, d in zip(arms, degrees_per_us, strict=True)))
+    calibration_mm = math.hypot(*(a * t.calibration_deg for a in arms))
+    thickness_mm = (CONFIG.board.disk_count - 1) * t.disk_thickness_mm
+    stack_mm = math.sqrt(2 * servos_mm**2 + 2 * calibration_mm**2 + thickness_mm**2)
+    assert place_gap_mm(CONFIG) == pytest.approx(stack_mm - LEAD_IN_MM)
+    assert place_gap_mm(CONFIG) == pytest.approx(2.51, abs=0.01)  # docs/margins.md, "The height of a place"
+    assert place_gap_mm(CONFIG, Tolerances(0, 0, 0, disk_thickness_mm=0)) < place_gap_mm(CONFIG)
