@@ -28,6 +28,9 @@ drop: no board can hold it), and ``--board`` says where the disks are then. Each
 goal, every planned move made once (a disk put back on the peg it came from is no move), no command run twice,
 and no collision or drop.
 
+``--outputs pca9685`` (or ``ledc``) puts the sim:// board's servos on that output: every pulse comes out in its
+counts (hanoibot.motion.drivers), and a PCA9685 keeps pulsing through a reset.
+
 With ``--target vpico`` the worlds are played on the virtual Pico instead (the stock MicroPython rp2 image on an
 emulated RP2040, ``vpico://`` on chip time: the same run on any machine), whole runs and recoveries alike
 (``--stops`` is sim:// only). The stops are the board's: an ESTOP frame on the wire, Ctrl-C, the host's code
@@ -62,6 +65,7 @@ from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
 from hanoibot.run.sequencer import Phase, RunState
 from hanoibot.sim.board import SimBoard
+from hanoibot.sim.factory import OUTPUT_DRIVERS
 from hanoibot.sim.world import make_world
 from hanoifw import protocol
 
@@ -184,6 +188,12 @@ class PicoTarget(SimTarget):
     name = "vpico"
 
     def url(self, options: str) -> str:
+        """The chip's own PWM, or its servos on the virtual PCA9685 (``outputs=pca9685``); it has no LEDC."""
+        options = options.replace("outputs=pca9685", "servo=pca9685")
+        if "outputs=" in options:
+            raise ValueError(
+                "the virtual Pico drives its servos from its PWM slices or a PCA9685: outputs pwm or pca9685"
+            )
         return f"vpico://?{options}"
 
     def board(self, robot: Robot) -> Any:
@@ -241,11 +251,16 @@ class PicoTarget(SimTarget):
 TARGETS = {"sim": SimTarget(), "vpico": PicoTarget()}
 
 
-def world_options(seed: int, start: str, *, randomized: bool = True, speed: float = 1.0, rerun: int = 0) -> str:
+def world_options(
+    seed: int, start: str, *, randomized: bool = True, speed: float = 1.0, rerun: int = 0, outputs: str = "pwm"
+) -> str:
     """The URL options of the world of ``seed`` with the disks at ``start`` (``rerun`` > 0: that rerun's draws of
-    the chip's and link's random numbers, the world the same)."""
+    the chip's and link's random numbers, the world the same; ``outputs``: the servo output of a sim:// board,
+    ``pwm``, ``pca9685`` or ``ledc``, whose counts every pulse comes out in)."""
     world = f"world=random&seed={seed}" if randomized else "world=1"
     options = f"{world}&board={start}&speed={speed}"
+    if outputs != "pwm":
+        options += f"&outputs={outputs}"
     return options + (f"&rerun={rerun}" if rerun else "")
 
 
@@ -257,12 +272,14 @@ def play_world(
     randomized: bool = True,
     target: SimTarget = TARGETS["sim"],
     rerun: int = 0,
+    outputs: str = "pwm",
 ) -> WorldResult:
     """One full run of the classic tower of ``n_disks`` on the randomized world of ``seed`` (``speed`` scales its
     servos' top speeds: below 1 they are slower than the config says, outside its tolerances); with
     ``randomized`` False on the nominal world, the robot exactly as configured (the baseline)."""
     plan = make_plan(n_disks)
-    url = target.url(world_options(seed, plan.start.to_string(), randomized=randomized, speed=speed, rerun=rerun))
+    start = plan.start.to_string()
+    url = target.url(world_options(seed, start, randomized=randomized, speed=speed, rerun=rerun, outputs=outputs))
     robot = Robot(url, load_config())
     robot.open()
     board = target.board(robot)
@@ -310,9 +327,10 @@ class StopResult(NamedTuple):
         return bool(self.collisions or self.drops)
 
 
-def play_stop(seed: int, n_disks: int, index: int) -> StopResult:
+def play_stop(seed: int, n_disks: int, index: int, *, outputs: str = "pwm") -> StopResult:
     """Stop number ``index`` of the world of ``seed``: a random move of the ``n_disks`` tower played from its
-    start pose, stopped at a random moment by a random stop of :data:`STOPS`, then 2 s of the world."""
+    start pose, stopped at a random moment by a random stop of :data:`STOPS`, then 2 s of the world (its board's
+    servo ``outputs`` as :func:`world_options` says)."""
     rng = random.Random(f"hanoibot-campaign-stop:{seed}:{index}")
     config = load_config()
     plan = make_plan(n_disks)
@@ -325,7 +343,12 @@ def play_stop(seed: int, n_disks: int, index: int) -> StopResult:
     segments = _MOVE_SEGMENTS[key]
     stop = rng.choice(STOPS)
     world: Any = make_world(config, state, random_seed=seed)
-    board = SimBoard(world=world, max_speed_us_per_s=world.max_speed_us_per_s, servo_traits=world.servo_traits)
+    board = SimBoard(
+        world=world,
+        max_speed_us_per_s=world.max_speed_us_per_s,
+        servo_traits=world.servo_traits,
+        servo_driver=OUTPUT_DRIVERS[outputs],
+    )
     seq = 0
 
     def send(kind: str, fields: list[Any]) -> None:
@@ -450,6 +473,7 @@ def play_recovery(
     stops: Sequence[str] = (),
     rerun: int = 0,
     mid_carry: bool = False,
+    outputs: str = "pwm",
 ) -> RecoveryResult:
     """Recovered run number ``index`` of the world of ``seed``: stopped at a random moment of its first ``run_s``
     (s, about a whole run's length; with ``mid_carry`` a random moment of a random move's carry: up to
@@ -461,7 +485,9 @@ def play_recovery(
     after_pick = None
     if mid_carry:
         after_pick = (rng.randint(1, 2**n_disks - 1), round(rng.uniform(0.05, CARRY_S), 3))
-    return recover(seed, n_disks, stop, recovery, at_s, target=target, rerun=rerun, after_pick=after_pick)
+    return recover(
+        seed, n_disks, stop, recovery, at_s, target=target, rerun=rerun, after_pick=after_pick, outputs=outputs
+    )
 
 
 #: The longest a stop lands after the pick it follows with ``--mid-carry``, in s: within the shortest carry (lift,
@@ -500,12 +526,13 @@ def recover(
     target: SimTarget = TARGETS["sim"],
     rerun: int = 0,
     after_pick: tuple[int, float] | None = None,
+    outputs: str = "pwm",
 ) -> RecoveryResult:
     """The run of the ``n_disks`` tower on the world of ``seed``, stopped by ``stop`` ``at_s`` s after the link
     opened (or, with ``after_pick`` (k, delay_s), that long after the run's k-th pick) and brought back by
     ``recovery`` (one of :data:`RECOVERIES`); what came of it."""
     plan = make_plan(n_disks)
-    robot = Robot(target.url(world_options(seed, plan.start.to_string(), rerun=rerun)), load_config())
+    robot = Robot(target.url(world_options(seed, plan.start.to_string(), rerun=rerun, outputs=outputs)), load_config())
     detail = said = ""
     board: Any = None
     held_at_stop: list[bool] = []
@@ -609,6 +636,7 @@ def campaign(
     whole: bool = True,
     mid_carry: bool = False,
     reruns: int = 1,
+    outputs: str = "pwm",
 ) -> Summary:
     """Play ``worlds`` randomized worlds (seeds ``first_seed`` on) on ``target``, each whole (unless ``whole`` is
     False), then ``stops`` times stopped (sim:// only) and ``recoveries`` times stopped (by ``stop_kinds`` only,
@@ -617,15 +645,21 @@ def campaign(
     seeds = range(first_seed, first_seed + worlds)
     draws = range(rerun, rerun + reruns)  # each world played once per draw of the chip's and link's random numbers
     results = (
-        [play_world(seed, n_disks, speed=speed, target=target, rerun=k) for seed in seeds for k in draws]
+        [
+            play_world(seed, n_disks, speed=speed, target=target, rerun=k, outputs=outputs)
+            for seed in seeds
+            for k in draws
+        ]
         if whole
         else []
     )
     nominal = play_world(0, n_disks, randomized=False, target=target)
-    stopped = [play_stop(seed, n_disks, i) for seed in seeds for i in range(stops)]
+    stopped = [play_stop(seed, n_disks, i, outputs=outputs) for seed in seeds for i in range(stops)]
     run_s = nominal.seconds_per_move * nominal.moves
     recovered = [
-        play_recovery(seed, n_disks, i, run_s, target=target, stops=stop_kinds, rerun=rerun, mid_carry=mid_carry)
+        play_recovery(
+            seed, n_disks, i, run_s, target=target, stops=stop_kinds, rerun=rerun, mid_carry=mid_carry, outputs=outputs
+        )
         for seed in seeds
         for i in range(recoveries)
     ]
@@ -673,6 +707,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--mid-carry", action="store_true", help="stop each recovered run while it carries a disk (after a pick)"
     )
+    parser.add_argument(
+        "--outputs",
+        choices=sorted(OUTPUT_DRIVERS),
+        default="pwm",
+        help="the sim:// board's servo outputs, whose counts every pulse comes out in: pwm (an RP2040, 0.31 us, "
+        "the default), pca9685 (4.88 us; it also keeps pulsing through a reset), ledc (an ESP32-S3, 2.44 us)",
+    )
     args = parser.parse_args(argv)
     if args.stops and args.target != "sim":
         parser.error("--stops plays raw segments into a sim:// board: use --recoveries on the virtual Pico")
@@ -689,10 +730,11 @@ def main(argv: list[str] | None = None) -> int:
         whole=not args.no_whole,
         mid_carry=args.mid_carry,
         reruns=args.reruns,
+        outputs=args.outputs,
     )
     runs = f" ({args.reruns} runs each, reruns {args.rerun}..)" if args.reruns > 1 else ""
-    worlds = f"{summary.worlds} randomized worlds on {args.target}{runs}"
-    print(f"{worlds}, {args.disks} disks each, seeds {args.first_seed}..")
+    where = f"{args.target} (outputs {args.outputs})" if args.target == "sim" else args.target
+    print(f"{summary.worlds} randomized worlds on {where}{runs}, {args.disks} disks each, seeds {args.first_seed}..")
     print(f"  collisions {summary.collisions}, drops {summary.drops}, other faults {summary.faults}")
     print(f"  runs not exactly once {summary.not_exactly_once}")
     ratio = summary.seconds_per_move / summary.nominal_seconds_per_move

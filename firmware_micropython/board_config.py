@@ -12,6 +12,8 @@ SERVO_DRIVER = "pwm"  # "pwm" or "pca9685"
 SERVO_FREQ_HZ = 50  # hobby servo frame rate
 
 # GPIO numbers of the 5 servo signal wires (SERVO_DRIVER = "pwm"). ESP32: not the strapping pins 0, 2, 5, 12, 15;
+# its GPIO 14 (MTMS) comes out of reset with a weak pull-up, so it idles high until main.py drives it: give it a
+# 10k pull-down, not 100k (hardware/README.md, "Wiring"), or use GPIO 32/33.
 # ESP32-S3: not the strapping pins 0, 3, 45, 46, nor USB (19, 20) or the flash/PSRAM pins (26-37).
 # RP2040, RP2350: GPIO n is output A (even n) or B (odd n) of PWM slice (n >> 1) & 7 (the RP2350B's GPIO 32-47:
 # slice 8 + ((n >> 1) & 3)); no two servos on one output (GPIO n and n + 16 share one), main.py refuses them.
@@ -32,7 +34,10 @@ I2C_FREQ_HZ = 400000
 PCA9685_ADDRESS = 0x40
 PCA9685_CHANNELS = (0, 1, 2, 3, 4)
 PCA9685_OSC_HZ = 25000000  # the chip's oscillator: measure it (hardware/README.md, "PCA9685 clock") and set it here
-PCA9685_OE_PIN = None  # GPIO wired to the PCA9685's OE input (pulled up to 3.3 V), or None if OE is tied to GND
+# GPIO wired to the PCA9685's OE input (pulled up to 3.3 V), or None if OE is tied to GND. Never a strapping pin:
+# a pull-up on ESP32 GPIO 12 (ESP32-S3 GPIO 45) selects 1.8 V flash and the module does not boot; GPIO 0, 2, 5, 15
+# (S3: 0, 3, 46) pick the boot mode. Free ones: ESP32 GPIO 4, ESP32-S3 GPIO 6, Pico GP18.
+PCA9685_OE_PIN = None
 
 # Grip sensor: the gripper servo's supply current (0.1 ohm shunt, gain-50 amplifier, RC filter) on an ADC pin.
 # None = no sensor fitted (then set grip_sensor = false in robot.toml).
@@ -55,6 +60,6 @@ HOST_WATCHDOG_MS = 300  # host silence while moving -> hold pose, latch HOST_LOS
 CONTROL_PERIOD_MS = 10  # main loop at 100 Hz (interpolation needs >= 50 Hz)
 ENABLE_STAGGER_MS = 200  # outputs switch on one at a time, this far apart (start-up current of one servo at a time)
 ENABLE_ORDER = (4, 3, 2, 1, 0)  # light joints first: gripper, wrist, elbow, shoulder, base
-# machine.WDT timeout, started at the first CONFIG; None disables it (bench work). ESP32: whole seconds;
-# RP2040: at most 8388 ms.
+# machine.WDT timeout, started at the first CONFIG; None disables it (bench work). ESP32: any whole ms (the port
+# takes ms as they are since v1.21; main.py needs v1.26 anyway); RP2040: at most 8388 ms.
 HARDWARE_WDT_MS = 2000

@@ -181,9 +181,10 @@ def main():
     import micropython
 
     micropython.kbd_intr(-1)  # from here on a stray 0x03 is data (hanoifw.board.serve decides what stops it)
-    chip = chip_name(os.uname().machine)
+    uname = os.uname()
+    chip = chip_name(uname.machine)
     try:
-        check_port_version(sys.platform, sys.implementation.version)
+        check_port_version(sys.platform, sys.implementation.version, getattr(uname, "version", ""))
         check_wdt_ms(chip, cfg.HARDWARE_WDT_MS)
         grip_sensor = make_grip_sensor(chip)
         rail_sense = make_rail_sense(chip)

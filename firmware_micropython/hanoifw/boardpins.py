@@ -10,15 +10,23 @@ refuses, is a :class:`BoardConfigError` whose message names the chip and the set
 
 RP2_CHIPS = ("RP2040", "RP2350")
 RP2_MAX_WDT_MS = 8388  # rp2 port: the watchdog counts at most 0x7fffff us
-ESP32_MIN_WDT_MS = 1000  # esp32 port (v1.20): whole seconds only, at least 1 s
+# esp32 port: machine.WDT hands timeout_ms to esp_task_wdt_reconfigure as it is (ports/esp32/machine_wdt.c since
+# v1.21; v1.20 divided it by 1000 and refused less than 1 s), so every build the floor below lets through takes any
+# whole number of ms from 1.
+ESP32_MIN_WDT_MS = 1
 
 
 # ESP32 families whose pins differ from the classic ESP32 (longest names first is not needed: no one is a prefix
 # of another). Any other "ESP32..." name (D0WD, D2WD, PICO-D4, U4WDH, PICO-V3) is a classic ESP32.
 ESP32_FAMILIES = ("ESP32S2", "ESP32S3", "ESP32C2", "ESP32C3", "ESP32C5", "ESP32C6", "ESP32H2", "ESP32P4")
 # esp32 port: before v1.26, machine.PWM(pin, freq=...) starts the channel at 50 % duty and restarts the timer before
-# the duty is applied (one pulse of about 10 ms: a servo twitches). v1.26 applies the duty first.
+# the duty is applied (one pulse of about 10 ms: a servo twitches). v1.26 applies the duty first: MicroPython commit
+# 150a5aa3a1 ("esp32/machine_pwm: Improve PWM and make its API match other ports"), the 115th after the tag
+# v1.26.0-preview. A build between the two says it is 1.26.0 too: sys.implementation.version is
+# (1, 26, 0, "preview"), and os.uname().version names its commit, "v1.26.0-preview.N.gHASH on DATE" (N commits
+# after the tag; "v1.26.0-preview on DATE" at the tag or without git): N < 115 has no fix.
 ESP32_MIN_VERSION = (1, 26)
+ESP32_FIX_PREVIEW_COMMITS = 115
 
 
 class BoardConfigError(ValueError):
@@ -43,13 +51,36 @@ def chip_name(machine: str) -> str:
     return name
 
 
-def check_port_version(platform: str, version: tuple) -> None:
+def preview_commits(build: str) -> int:
+    """How many commits after its ``-preview`` tag a build is, from its ``os.uname().version``
+    (``"v1.26.0-preview.115.g150a5aa3a1 on 2025-02-20"``: 115); 0 at the tag itself, or when it names no commit;
+    -1 for a build that is no preview."""
+    word = build.split(" ", 1)[0]
+    cut = word.find("-preview")
+    if cut < 0:
+        return -1
+    rest = word[cut + 8 :]
+    count = rest[1:].split(".", 1)[0] if rest.startswith(".") else ""
+    return int(count) if count.isdigit() else 0
+
+
+def check_port_version(platform: str, version: tuple, build: str = "") -> None:
     """BoardConfigError naming the version when MicroPython ``version`` (``sys.implementation.version``) on
-    ``platform`` (``sys.platform``) is too old to drive servos without a stray pulse (esp32: before 1.26)."""
-    if platform == "esp32" and tuple(version[:2]) < ESP32_MIN_VERSION:
+    ``platform`` (``sys.platform``) is too old to drive servos without a stray pulse: on esp32 before 1.26, or a
+    1.26.0 preview ``build`` (``os.uname().version``) from before the fix."""
+    if platform != "esp32":
+        return
+    number = ".".join(str(part) for part in version[:3])
+    if tuple(version[:2]) < ESP32_MIN_VERSION:
         raise BoardConfigError(
-            "MicroPython %s on esp32 gives a pulse at every PWM start (fixed in 1.26): flash v1.26 or later"
-            % ".".join(str(part) for part in version[:3])
+            "MicroPython %s on esp32 gives a pulse at every PWM start (fixed in 1.26): flash v1.26 or later" % number
+        )
+    is_preview = len(version) > 3 and version[3] == "preview"
+    if tuple(version[:3]) == (1, 26, 0) and is_preview and preview_commits(build) < ESP32_FIX_PREVIEW_COMMITS:
+        raise BoardConfigError(
+            "MicroPython %s-preview on esp32 (build %s) predates the PWM fix (v1.26.0-preview.%d): it gives a "
+            "pulse at every PWM start; flash v1.26.0 or later"
+            % (number, build.split(" ", 1)[0] or "unknown", ESP32_FIX_PREVIEW_COMMITS)
         )
 
 
@@ -66,7 +97,7 @@ def for_chip(table: dict, chip: str, setting: str):
 
 def check_wdt_ms(chip: str, timeout_ms) -> None:
     """BoardConfigError unless ``timeout_ms`` (HARDWARE_WDT_MS; None = off) is a watchdog timeout ``chip``'s
-    MicroPython port takes as it is: 1..8388 ms on rp2, whole seconds from 1000 ms on esp32."""
+    MicroPython port takes as it is: 1..8388 ms on rp2, any whole ms from 1 on esp32 (from v1.21)."""
     if timeout_ms is None:
         return
     if chip in RP2_CHIPS:
@@ -75,8 +106,8 @@ def check_wdt_ms(chip: str, timeout_ms) -> None:
                 "board_config.py HARDWARE_WDT_MS = %r: chip %s takes 1..%d ms" % (timeout_ms, chip, RP2_MAX_WDT_MS)
             )
     elif chip.startswith("ESP32"):
-        if timeout_ms < ESP32_MIN_WDT_MS or timeout_ms % 1000:
+        if not (isinstance(timeout_ms, int) and timeout_ms >= ESP32_MIN_WDT_MS):
             raise BoardConfigError(
-                "board_config.py HARDWARE_WDT_MS = %r: chip %s takes whole seconds from %d ms"
+                "board_config.py HARDWARE_WDT_MS = %r: chip %s takes a whole number of ms from %d"
                 % (timeout_ms, chip, ESP32_MIN_WDT_MS)
             )

@@ -224,6 +224,20 @@ def test_esp32_micropython_before_1_26_is_refused_naming_the_version() -> None:
     check_port_version("rp2", (1, 20, 0))  # rp2's PWM starts at duty 0 in every version
 
 
+def test_an_esp32_1_26_preview_build_without_the_pwm_fix_is_refused_naming_its_build() -> None:
+    # Issue 34 item 8: a 1.26.0 preview says (1, 26, 0, "preview"), and passed the floor with or without the fix
+    # (MicroPython commit 150a5aa3a1, the 115th after the v1.26.0-preview tag); os.uname().version names the build.
+    preview = (1, 26, 0, "preview")
+    for build in ("v1.26.0-preview.114.gc310301f27 on 2025-02-19", "v1.26.0-preview on 2025-01-02", ""):
+        with pytest.raises(BoardConfigError, match=r"1\.26\.0-preview on esp32 .*predates the PWM fix"):
+            check_port_version("esp32", preview, build)
+    check_port_version("esp32", preview, "v1.26.0-preview.115.g150a5aa3a1 on 2025-02-20")
+    check_port_version("esp32", preview, "v1.26.0-preview.402.g0123abcd.dirty on 2025-06-01")
+    check_port_version("esp32", (1, 26, 0, ""), "v1.26.0 on 2025-08-09")
+    check_port_version("esp32", (1, 27, 0, "preview"), "v1.27.0-preview.3.gdeadbeef on 2025-08-20")
+    check_port_version("rp2", preview, "v1.26.0-preview on 2025-01-02")
+
+
 @pytest.mark.parametrize("pwm", [Esp32PWM, Rp2V120PWM])
 def test_pwm_pins_never_pulse_before_config_on_either_port(board_main: Any, pwm: type) -> None:
     """esp32: a bare PWM(pin) gives 5 kHz at 50 % at once; rp2 (v1.20) refuses keywords. No output may show a
@@ -380,16 +394,35 @@ def test_any_other_error_building_the_hardware_is_a_board_error_too(
     )
 
 
+def test_an_esp32_preview_build_without_the_pwm_fix_is_refused_by_main_before_any_output(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build = "v1.26.0-preview.114.gc310301f27 on 2025-02-19"
+    monkeypatch.setattr(board_main.os, "uname", lambda: types.SimpleNamespace(machine=UNAMES["ESP32"], version=build))
+    monkeypatch.setattr(board_main.sys, "platform", "esp32")
+    monkeypatch.setattr(board_main.sys.implementation, "version", (1, 26, 0, "preview"))
+    made: list[object] = []
+    served: list[str] = []
+    monkeypatch.setattr(board_main.machine, "PWM", lambda *a, **k: made.append(a))
+    monkeypatch.setattr(board_main, "serve_board_error", served.append)
+    board_main.main()
+    assert made == [] and served and "v1.26.0-preview.114.gc310301f27" in served[0]
+
+
 def test_the_hardware_watchdog_timeout_is_checked_against_the_port() -> None:
     check_wdt_ms("RP2040", 8388)
     check_wdt_ms("ESP32S3", 2000)
     check_wdt_ms("ESP32", None)
-    for chip, timeout_ms in (("RP2040", 8389), ("RP2040", 0), ("ESP32", 500), ("ESP32S3", 2500)):
+    # Issue 34 item 8: the esp32 port takes milliseconds as they are since v1.21 (ports/esp32/machine_wdt.c hands
+    # them to esp_task_wdt_reconfigure); only v1.20 rounded to whole seconds, and the floor is 1.26.
+    check_wdt_ms("ESP32", 1500)
+    check_wdt_ms("ESP32S3", 250)
+    for chip, timeout_ms in (("RP2040", 8389), ("RP2040", 0), ("ESP32", 0), ("ESP32S3", -5)):
         with pytest.raises(BoardConfigError, match=f"HARDWARE_WDT_MS = {timeout_ms}: chip {chip}"):
             check_wdt_ms(chip, timeout_ms)
 
 
-@pytest.mark.parametrize(("chip", "timeout_ms"), [("RP2040", 10000), ("ESP32", 1500)])
+@pytest.mark.parametrize(("chip", "timeout_ms"), [("RP2040", 10000), ("ESP32", 0)])
 def test_a_watchdog_timeout_the_port_refuses_stops_main_with_one_line_before_any_output(
     board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], chip: str, timeout_ms: int
 ) -> None:

@@ -179,3 +179,15 @@ def test_an_esp32_micropython_before_1_26_is_refused_naming_the_version(version:
         check_version_floor(BoardInfo(version, MpyVersion(6, 3), machine), "/dev/ttyUSB0")
     check_version_floor(BoardInfo("1.26.0", MpyVersion(6, 3), machine), "/dev/ttyUSB0")
     check_version_floor(BoardInfo("1.22.2", MpyVersion(6, 2), "Raspberry Pi Pico with RP2040"), "/dev/ttyACM0")
+
+
+def test_an_esp32_1_26_preview_build_without_the_pwm_fix_is_refused_naming_its_build() -> None:
+    machine = "Generic ESP32 module with ESP32"
+    old = BoardInfo("1.26.0", MpyVersion(6, 3), machine, "v1.26.0-preview.114.gc310301f27 on 2025-02-19")
+    with pytest.raises(DeployError, match=r"1\.26\.0-preview on esp32 \(build v1\.26\.0-preview\.114\.gc310301f27\)"):
+        check_version_floor(old, "/dev/ttyUSB0")
+    fixed = old._replace(build="v1.26.0-preview.115.g150a5aa3a1 on 2025-02-20")
+    check_version_floor(fixed, "/dev/ttyUSB0")
+    info = parse_identity(("micropython", "1.26.0", 6 | 3 << 8, machine, "v1.26.0 on 2025-08-09"), "p")
+    assert info.build == "v1.26.0 on 2025-08-09"
+    check_version_floor(info, "/dev/ttyUSB0")

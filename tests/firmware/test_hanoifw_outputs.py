@@ -51,6 +51,35 @@ def test_outputs_switch_on_one_at_a_time_light_joints_first_and_motion_waits():
     assert done_ids(got) == [1]
 
 
+def test_the_last_channel_switched_on_settles_stagger_ms_before_any_motion():
+    # Issue 34 item 5: the motion queued during the enable started one step after the last channel (the base) was
+    # switched on, so a base pushed while limp slewed at full speed into the first move, its surge on the others'.
+    host = staggered_host()
+    host.start()
+    host.move(1, 100, 1600)
+    got = host.run(1500)
+    last_on_ms = max(t for t, ch, pulse in host.servos.timed if ch == 0 and pulse == 1500)
+    first_move_ms = min(t for t, ch, pulse in host.servos.timed if pulse and pulse > 1500)
+    assert first_move_ms - last_on_ms >= STAGGER_MS
+    assert done_ids(got) == [1]
+
+
+def test_release_during_the_settle_time_ends_it_and_a_new_config_settles_again():
+    host = staggered_host()
+    host.start()
+    host.run(850)  # every channel on (the base at 800 ms), the base still settling
+    assert host.ctl.outputs.is_enabling
+    host.send(p.RELEASE)
+    host.run(20)
+    assert not host.ctl.outputs.is_enabling
+    host.send(p.CONFIG, config_fields(5))
+    host.move(1, 100, 1600)
+    host.run(1500)
+    ons = [t for t, ch, pulse in host.servos.timed if ch == 0 and pulse == 1500]
+    first_move_ms = min(t for t, ch, pulse in host.servos.timed if pulse and pulse > 1500)
+    assert first_move_ms - ons[-1] >= STAGGER_MS
+
+
 def test_enable_order_must_name_every_channel_once():
     for order in ([0, 1, 2, 3], [0, 0, 1, 2, 3], [0, 1, 2, 3, 5]):
         try:

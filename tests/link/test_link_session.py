@@ -162,7 +162,7 @@ def test_wait_done_times_out_on_a_held_queue() -> None:
         with pytest.raises(LinkTimeout, match=r"command 1 not done within 0\.5 s"):
             session.wait_done(1, timeout_s=0.5)
         session.resume()
-        session.wait_done(1, timeout_s=0.5)
+        session.wait_done(1, timeout_s=1.0)  # the outputs are on, and the last one settled, 1.0 s after CONFIG
 
 
 def test_estop_latches_until_clear() -> None:

@@ -108,7 +108,11 @@ def test_open_fingers_keep_clear_of_the_disk_while_the_arm_moves_into_a_grip_or_
             share = moved if segment.phase is MotionPhase.GRIP else 1.0 - moved
             pulse_us = from_us + (gripper.pulses_us[4] - from_us) * share
             assert gripper_width_mm(pulse_us) >= diameter_mm + 2 * margin_mm, (move, segment.phase, overlap_ms)
-    assert overlaps >= len(moves), "grips and releases overlap the arm's motion: the test would prove little otherwise"
+    # (At the on-peg share of 0.94, issue 34, the faster lift after a grip leaves the blend checker fewer grips and
+    # releases it lets overlap the arm's motion than at 0.67, where every move had both.)
+    assert overlaps >= len(moves) // 2, (
+        "grips and releases overlap the arm's motion: the test would prove little otherwise"
+    )
 
 
 def test_a_held_disk_goes_down_its_peg_and_is_let_go_only_from_rest() -> None:

@@ -14,6 +14,7 @@ import pytest
 from hanoibot.config import RobotConfig, load_config
 from hanoibot.errors import ConfigError, IllegalMove
 from hanoibot.motion.kinematics import Point
+from hanoibot.motion.margins import place_gap_mm
 from hanoibot.motion.paths import pulses_at
 from hanoibot.motion.phases import PHASES, MotionPhase
 from hanoibot.motion.segment import Segment, home_segment
@@ -130,11 +131,13 @@ def test_grip_and_place_heights_come_from_the_actual_stacks(
     config, state, move, pose = case
     segments = segments_for_move(config, state, move, from_pulses_us=pose)
     thickness_mm = config.board.disk_thickness_mm
-    # the grip point sits on the moved disk's mid-plane: top of the source stack, then top of the destination
+    # the grip point sits on the moved disk's mid-plane: top of the source stack, then top of the destination, with
+    # the place gap over it (the arm's and the disks' height errors never press the disk into the stack)
     grip = phase_end(config, segments, "descend")
     assert grip.z_mm == pytest.approx((state.height(move.src) - 0.5) * thickness_mm, abs=ROUNDING_MM)
     place = phase_end(config, segments, "lower")
-    assert place.z_mm == pytest.approx((state.height(move.dst) + 0.5) * thickness_mm, abs=ROUNDING_MM)
+    expected_mm = (state.height(move.dst) + 0.5) * thickness_mm + place_gap_mm(config)
+    assert place.z_mm == pytest.approx(expected_mm, abs=ROUNDING_MM)
     # lifted until the disk's bottom clears the tips of the pegs it leaves and reaches
     lifted = phase_end(config, segments, "lift")
     tips_mm = max(config.board.peg(move.src).height_mm, config.board.peg(move.dst).height_mm)

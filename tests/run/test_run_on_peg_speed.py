@@ -1,4 +1,4 @@
-"""A held disk threaded on its peg (1 mm of play a side) stays off the peg while the servos take a new pulse only
+"""A held disk threaded on its peg (3 mm of play a side) stays off the peg while the servos take a new pulse only
 once per 50 Hz PWM frame, as real servos do, and may be slower than the config says by ``servo_speed_sag``: the
 lift and the lower run at the on-peg share of the joints' top speeds, which follows from ``[tolerances]`` and the
 servo model (hanoibot.motion.margins.on_peg_speed_ratio, docs/margins.md) instead of being tuned.
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 from hanoibot.config import load_config
-from hanoibot.motion import segment_builder
 from hanoibot.motion.margins import on_peg_speed_ratio
 from hanoibot.planner import make_plan
 from hanoibot.run.robot import Robot
@@ -19,8 +18,10 @@ from hanoibot.run.runner import Run
 from hanoibot.run.sequencer import Phase
 
 DISKS = 5
-#: Randomized worlds on which a 3-disk run with lifts and lowers at full speed puts a held disk into its peg
-#: (found by benchmarks/campaign.py at ratio 1.0 over seeds 9000-9149).
+#: Randomized worlds on which a 3-disk run with lifts and lowers at full speed put a held disk into its peg, with the
+#: 10 mm hole and 1 µs servos of before issue 34 (found by benchmarks/campaign.py at ratio 1.0 over seeds
+#: 9000-9149). With the 14 mm hole no world of those seeds collides at full speed (nor 5-disk runs on 9000-9039):
+#: the servos' static errors, not their speed, fill the hole now (docs/margins.md); the seeds stay as worlds to run.
 FULL_SPEED_COLLIDES = (9062, 9085, 9127)
 
 
@@ -51,13 +52,8 @@ def test_servos_slower_than_described_by_the_stated_sag_keep_held_disks_off_thei
 
 
 @pytest.mark.parametrize("seed", FULL_SPEED_COLLIDES)
-def test_randomized_worlds_where_full_speed_lifts_collide_are_clean_at_the_derived_speed(
-    seed: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_randomized_worlds_where_full_speed_lifts_collided_are_clean_at_the_derived_speed(seed: int) -> None:
     assert on_peg_speed_ratio(load_config(None)) < 1
     url = f"sim://?world=random&seed={seed}&board=AAA"
     phase, faults = run_on(url, 3)
     assert (phase, faults) == (Phase.DONE, [])
-    monkeypatch.setattr(segment_builder, "on_peg_speed_ratio", lambda config: 1.0)  # the oracle: full speed
-    phase, faults = run_on(url, 3)
-    assert any("hits peg" in fault for fault in faults), faults

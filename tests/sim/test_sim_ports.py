@@ -5,17 +5,10 @@ from __future__ import annotations
 
 import pytest
 from hanoibot.errors import ConfigError
+from hanoibot.motion import drivers
+from hanoibot.motion.drivers import output_us
 from hanoibot.sim.factory import make_wire
-from hanoibot.sim.ports import (
-    PCA9685_COUNT_US,
-    PORTS,
-    DriverOutputs,
-    ledc_bits,
-    output_us,
-    outputs_survive_reset,
-    port_model,
-    rp2_slice,
-)
+from hanoibot.sim.ports import PORTS, ledc_bits, outputs_survive_reset, port_model, rp2_slice
 from hanoifw.board import grip_timer_maker
 
 PULSES_US = range(500, 2501)
@@ -28,7 +21,9 @@ def test_each_driver_counts_as_micropython_sets_it_up_at_50_hz() -> None:
     # PCA9685: PRE_SCALE 121 at 25 MHz.
     assert rp2_slice() == (65465, 611)
     assert (ledc_bits("ESP32"), ledc_bits("ESP32S3")) == (16, 13)
-    assert pytest.approx(4.88) == PCA9685_COUNT_US
+    assert pytest.approx(4.88, abs=0.001) == drivers.DRIVERS["pca9685"].step_us
+    # the grids the margins count (hanoibot.motion.drivers) are these, derived
+    assert (drivers.RP2_TOP, drivers.ESP32_LEDC_BITS, drivers.ESP32S3_LEDC_BITS) == (65465, 16, 13)
 
 
 @pytest.mark.parametrize(
@@ -49,26 +44,6 @@ def test_each_driver_gives_its_pulses_on_its_own_grid(driver: str, step_us: floa
         assert max(abs(error) for error in errors) <= step_us / 2 + duty_us + 0.01, (min(errors), max(errors))
     assert max(abs(error) for error in errors) >= step_us / 2 - 0.05, "the grid is as coarse as said"
     assert output_us(driver, 0) == 0.0
-
-
-def test_the_driver_stage_hands_the_servos_the_drivers_pulse_to_the_whole_us() -> None:
-    class Servos:
-        def __init__(self) -> None:
-            self.given: list[tuple[int, int | None]] = []
-
-        def set_pulse_us(self, channel: int, pulse_us: int) -> None:
-            self.given.append((channel, pulse_us))
-
-        def release(self, channel: int) -> None:
-            self.given.append((channel, None))
-
-    servos = Servos()
-    stage = DriverOutputs(servos, "pca9685")
-    stage.set_pulse_us(2, 1500)  # 307 counts of 4.88 us
-    stage.release(2)
-    assert servos.given == [(2, 1498), (2, None)]
-    with pytest.raises(ValueError, match="servo driver 'ledc' is unknown"):
-        DriverOutputs(servos, "ledc")
 
 
 def test_only_a_pca9685_without_oe_keeps_pulsing_through_an_mcu_reset() -> None:

@@ -88,6 +88,14 @@ class Section:
                 raise self.error(key, values, f"{what} ({value!r} is not)")
         return tuple(float(v) for v in values)
 
+    def word(self, key: str, allowed: tuple[str, ...], *, default: str) -> str:
+        """One of the words ``allowed`` (``default`` when the key is absent)."""
+        what = f"one of {', '.join(repr(word) for word in allowed)}"
+        value = self._get(key, what, default)
+        if value not in allowed:
+            raise self.error(key, value, what)
+        return str(value)
+
     def choices(self, key: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
         """A non-empty list of distinct words, each one of ``allowed``."""
         what = f"a list of distinct names out of {', '.join(allowed)}"

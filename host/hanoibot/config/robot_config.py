@@ -20,6 +20,7 @@ from hanoifw.protocol import HARD_MAX_PULSE_US, HARD_MIN_PULSE_US, MAX_GRIP_THRE
 
 from ..errors import ConfigError
 from ..motion.calibration import Calibration, LinearCalibration, PointsCalibration
+from ..motion.drivers import DEFAULT_DRIVER, DRIVERS
 from ..motion.geometry import DEFAULT_MAX_ACCEL_DEG_S2, JOINT_NAMES, Arm, Board, ColourSet, Joint, Peg
 from ..motion.hardware import Gripper, MotionSettings, Servo
 from ..motion.margins import check_margins
@@ -97,6 +98,7 @@ def parse_config(data: bytes, *, source_path: Path | None = None) -> RobotConfig
     servos_section = root.table("servos")
     servos = tuple(_read_servo(servos_section.table(joint), arm.joints[i], i) for i, joint in enumerate(JOINT_NAMES))
     gripper = _read_gripper(servos_section.table("gripper"), root.table("gripper"))
+    driver = servos_section.word("driver", tuple(DRIVERS), default=DEFAULT_DRIVER)
     servos_section.finish()
     tolerances = _read_tolerances(root.table("tolerances")) if root.has("tolerances") else Tolerances()
     root.finish()
@@ -117,6 +119,7 @@ def parse_config(data: bytes, *, source_path: Path | None = None) -> RobotConfig
         config_hash(data),
         source_path,
         tolerances,
+        driver,
     )
     check_margins(config, tolerances)
     return config

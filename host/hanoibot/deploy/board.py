@@ -20,28 +20,31 @@ REBOOT_TIMEOUT_S = 10.0
 #: Pause between two tries to reopen the port while the board reboots (s).
 REOPEN_PAUSE_S = 0.25
 
-#: One expression that names the board: (version string, .mpy version or None, chip).
+#: One expression that names the board: (version string, .mpy version or None, chip, build: the commit the
+#: firmware was built from, as ``os.uname().version`` says it, e.g. "v1.26.0-preview.115.g150a5aa3a1 on DATE").
 IDENTIFY = (
     "(sys.implementation.name, '.'.join(str(v) for v in sys.implementation.version[:3]), "
-    "getattr(sys.implementation, '_mpy', None), os.uname().machine)"
+    "getattr(sys.implementation, '_mpy', None), os.uname().machine, os.uname().version)"
 )
 
 
 class BoardInfo(NamedTuple):
     """What the board says about itself: ``micropython`` ("1.27.0"), ``mpy`` (None on builds without
-    ``sys.implementation._mpy``) and ``machine`` (``os.uname().machine``)."""
+    ``sys.implementation._mpy``), ``machine`` (``os.uname().machine``) and ``build`` (``os.uname().version``;
+    "" when not asked)."""
 
     micropython: str
     mpy: MpyVersion | None
     machine: str
+    build: str = ""
 
 
 def parse_identity(raw: Any, port: str) -> BoardInfo:
     """Decode the answer to :data:`IDENTIFY`; DeployError when the board is not MicroPython."""
-    if not (isinstance(raw, tuple) and len(raw) == 4) or raw[0] != "micropython":
+    if not (isinstance(raw, tuple) and len(raw) in (4, 5)) or raw[0] != "micropython":
         raise DeployError(f"the board on {port} is not running MicroPython (it says {raw!r})")
     mpy = None if raw[2] is None else MpyVersion.from_sys_mpy(int(raw[2]))
-    return BoardInfo(str(raw[1]), mpy, str(raw[3]))
+    return BoardInfo(str(raw[1]), mpy, str(raw[3]), str(raw[4]) if len(raw) == 5 else "")
 
 
 def check_version_floor(info: BoardInfo, port: str) -> None:
@@ -51,11 +54,13 @@ def check_version_floor(info: BoardInfo, port: str) -> None:
 
     platform = "esp32" if chip_name(info.machine).startswith("ESP32") else "other"
     try:
-        version = tuple(int(part) for part in info.micropython.split(".")[:3])
+        version: tuple[int | str, ...] = tuple(int(part) for part in info.micropython.split(".")[:3])
     except ValueError:
         return
+    if "-preview" in info.build.split(" ", 1)[0]:
+        version = (*version, "preview")  # sys.implementation.version's fourth field on a preview build
     try:
-        check_port_version(platform, version)
+        check_port_version(platform, version, info.build)
     except BoardConfigError as err:
         raise DeployError(f"the board on {port} runs {err}") from err
 

@@ -13,6 +13,8 @@ compliance of fingers and disk: the simulated world lets bodies overlap that muc
   plus half its backlash short (``servo_deadband_us``, ``servo_backlash_us``, in degrees by the joint's
   ``us_per_deg``): each joint's error moves the grip point by its lever arm times the angle
   (:func:`lever_arms_mm`, from the kinematics over every peg);
+- every pulse comes out on its output's grid (``[servos] driver``: a PCA9685 in 4.88 µs counts, rounded;
+  :mod:`.drivers`), off by up to :func:`~.drivers.output_error_us`, by the same lever arms;
 - a servo that lost ``servo_speed_sag`` of its top speed and accelerates only ``servo_accel_factor`` times as
   fast as the planner trails a fast command further than the checker's servos do: its loop asks for more than the
   command's speed right after each PWM frame's new pulse, and where that is more than the servo has, it falls
@@ -24,6 +26,11 @@ compliance of fingers and disk: the simulated world lets bodies overlap that muc
 The errors are independent, so they add as a root sum of squares (statistical tolerancing); the worst case (their
 plain sum) is reported beside it. :func:`check_margins` refuses a config whose root sum exceeds the budget, naming
 the largest contributor. docs/margins.md works the default robot's figures through.
+
+The same errors move the grip point up and down: a lower that ends where the config puts the stack's top can press
+the disk into it, by the difference between the grip point's height error where the disk was picked (the fingers
+close on it there) and where it is placed, and by the disks' thickness errors between the two levels.
+:func:`place_gap_mm` is how far above the stack a lower ends for that: the disk drops the rest.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from typing import NamedTuple
 
 from ..errors import ConfigError
 from .blends import NEAR_FACTOR
+from .drivers import output_error_us
 from .kinematics import JointAngles, Point, forward_kinematics, inverse_kinematics
 from .robot import RobotConfig
 from .servo_model import PWM_FRAME_S, RESPONSE_S, ServoState, ServoTraits, follow
@@ -61,9 +69,10 @@ class Stack(NamedTuple):
     worst_mm: float
 
 
-def lever_arms_mm(config: RobotConfig) -> list[float]:
+def lever_arms_mm(config: RobotConfig, *, vertical: bool = False) -> list[float]:
     """For each joint (base, shoulder, elbow, wrist): the largest sideways shift (mm, in the table's plane) of the
-    grip point per degree of that joint, over every peg at the height of a disk on it."""
+    grip point per degree of that joint, over every peg at the height of a disk on it (``vertical``: the largest
+    shift up or down)."""
     arms = [0.0] * 4
     board = config.board
     for peg in board.pegs:
@@ -74,7 +83,10 @@ def lever_arms_mm(config: RobotConfig) -> list[float]:
                 moved = list(angles)
                 moved[j] += _STEP_DEG
                 there = forward_kinematics(config.arm, JointAngles(*moved))
-                shift_mm = math.hypot(there.x_mm - here.x_mm, there.y_mm - here.y_mm) / _STEP_DEG
+                if vertical:
+                    shift_mm = abs(there.z_mm - here.z_mm) / _STEP_DEG
+                else:
+                    shift_mm = math.hypot(there.x_mm - here.x_mm, there.y_mm - here.y_mm) / _STEP_DEG
                 arms[j] = max(arms[j], shift_mm)
     return arms
 
@@ -120,7 +132,7 @@ def on_peg_stack(config: RobotConfig, tolerances: Tolerances, ratio: float | Non
     budget_mm = (board.disk_hole_diameter_mm - board.peg_diameter_mm) / 2 - tolerances.disk_hole_mm / 2 + LEAD_IN_MM
     arms = lever_arms_mm(config)
     degrees_per_us = [servo.calibration.max_deg_per_us(servo.min_us, servo.max_us) for servo in config.servos]
-    play_us = (tolerances.servo_deadband_us + tolerances.servo_backlash_us) / 2
+    play_us = servo_static_error_us(config, tolerances)
     calibration = [arm * tolerances.calibration_deg for arm in arms]
     play = [arm * play_us * deg for arm, deg in zip(arms, degrees_per_us, strict=True)]
     top_speeds_us_s = config.max_speeds_us_s()[: len(arms)]
@@ -133,12 +145,37 @@ def on_peg_stack(config: RobotConfig, tolerances: Tolerances, ratio: float | Non
         "peg_position_mm": tolerances.peg_position_mm,
         "line_tolerance_mm": NEAR_FACTOR * config.motion.line_tolerance_mm,
         "calibration_deg": math.sqrt(sum(c * c for c in calibration)),
-        "servo_deadband_us + servo_backlash_us": math.sqrt(sum(p * p for p in play)),
+        f"servo_deadband_us + servo_backlash_us + [servos] driver {config.servo_driver}": math.sqrt(
+            sum(p * p for p in play)
+        ),
         "servo_speed_sag + servo_accel_factor": max(lag),
     }
     rss_mm = math.sqrt(sum(v * v for v in sources.values()))
     worst_mm = tolerances.peg_position_mm + sources["line_tolerance_mm"] + sum(calibration) + sum(play) + max(lag)
     return Stack(budget_mm, sources, rss_mm, worst_mm)
+
+
+def servo_static_error_us(config: RobotConfig, tolerances: Tolerances) -> float:
+    """One servo's static error (µs): half its deadband, half its backlash and its output's step, all one way."""
+    return (tolerances.servo_deadband_us + tolerances.servo_backlash_us) / 2 + output_error_us(config.servo_driver)
+
+
+@functools.cache
+def place_gap_mm(config: RobotConfig, tolerances: Tolerances | None = None) -> float:
+    """How far (mm) above its stack's top a lower ends (``tolerances`` default the config's): the root sum of the
+    grip point's height errors where the disk was picked and where it is placed (each servo's static error and
+    each joint's calibration, by the joints' vertical lever arms, at both: sqrt(2) times one) and the thickness
+    errors of the disks between the two levels, less :data:`LEAD_IN_MM` (the fingers' give: the world lets bodies
+    press that far into each other). 0 when that is negative."""
+    tolerances = tolerances if tolerances is not None else config.tolerances
+    arms = lever_arms_mm(config, vertical=True)
+    degrees_per_us = [servo.calibration.max_deg_per_us(servo.min_us, servo.max_us) for servo in config.servos]
+    play_us = servo_static_error_us(config, tolerances)
+    servos_mm = math.sqrt(sum((arm * play_us * deg) ** 2 for arm, deg in zip(arms, degrees_per_us, strict=True)))
+    calibration_mm = math.sqrt(sum((arm * tolerances.calibration_deg) ** 2 for arm in arms))
+    thickness_mm = max(config.board.disk_count - 1, 0) * tolerances.disk_thickness_mm
+    stack_mm = math.sqrt(2 * servos_mm**2 + 2 * calibration_mm**2 + thickness_mm**2)
+    return max(stack_mm - LEAD_IN_MM, 0.0)
 
 
 @functools.cache
@@ -169,6 +206,8 @@ def check_margins(config: RobotConfig, tolerances: Tolerances) -> None:
     if stack.rss_mm <= stack.budget_mm:
         return
     largest = max(stack.sources_mm, key=lambda name: stack.sources_mm[name])
+    if largest.startswith("servo_deadband_us"):
+        largest = "servo_deadband_us, servo_backlash_us or [servos] driver (a finer output)"
     parts = ", ".join(f"{name} {mm:.2f} mm" for name, mm in stack.sources_mm.items())
     raise ConfigError(
         f"[tolerances] cannot be met: a held disk may stand {stack.rss_mm:.2f} mm off its peg's axis ({parts}; "

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .drivers import DEFAULT_DRIVER
 from .geometry import Arm, Board
 from .hardware import Gripper, MotionSettings, Servo
 from .kinematics import JointAngles, Point, forward_kinematics
@@ -21,7 +22,8 @@ class RobotConfig:
     """A validated robot: board, arm, servos (joint order), gripper and motion settings.
 
     ``config_hash`` is the sha256 (hex) of the file's bytes, for the journal; ``source_path`` the file read;
-    ``tolerances`` how far the built robot may differ from all this (:mod:`.margins`).
+    ``tolerances`` how far the built robot may differ from all this (:mod:`.margins`); ``servo_driver`` the kind of
+    output the servos hang on (``[servos] driver``, :mod:`.drivers`): how finely a pulse comes out.
     Channel order on the wire is base, shoulder, elbow, wrist, gripper.
     """
 
@@ -33,6 +35,7 @@ class RobotConfig:
     config_hash: str
     source_path: Path | None
     tolerances: Tolerances = field(default_factory=Tolerances)
+    servo_driver: str = DEFAULT_DRIVER
 
     def with_colour_disks(self, sizes: int, per_size: int) -> RobotConfig:
         """This robot with its coloured disk set in use (``sizes`` sizes, ``per_size`` colours each; see

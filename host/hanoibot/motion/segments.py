@@ -12,7 +12,8 @@ line or a level move is split so that the firmware's joint-space interpolation k
 - lift: straight up until the disk's bottom clears, by ``clearance_mm``, the tip (or stack) of every peg the
   travel will pass over;
 - travel: level, to above the destination peg;
-- lower: straight down to the destination stack's top;
+- lower: straight down to just above the destination stack's top (:func:`~.margins.place_gap_mm`: the height
+  errors of the arm and the disks never press the disk into the stack), where the disk is let go;
 - release: open again;
 - retreat: straight up until the open fingertips clear the destination peg's tip.
 
@@ -41,6 +42,7 @@ from ..puzzle import Move, State, peg_letter
 from .blends import Surroundings
 from .handover import hand_over
 from .kinematics import Point
+from .margins import place_gap_mm
 from .paths import clear_height_mm, pegs_near_path, pulses_at
 from .phases import MotionPhase
 from .robot import RobotConfig
@@ -145,7 +147,8 @@ def _place(
     build.holds_disk = True
     build.level(MotionPhase.TRAVEL, peg, carry_z_mm, grip_us, rise_first=rise_first)
     build.rest()  # the lower starts from rest (STARTS_AT_REST): the trailing servos first bring the disk over the axis
-    build.vertical(MotionPhase.LOWER, peg, grip_z_mm, grip_us)
+    # It ends a little above the stack, so height errors never press the disk into it: the disk drops the rest.
+    build.vertical(MotionPhase.LOWER, peg, grip_z_mm + place_gap_mm(build.config), grip_us)
     build.gripper(MotionPhase.RELEASE, open_us, hold=False)
     heights = [*build.heights]
     while len(heights) <= dst:

@@ -14,6 +14,7 @@ join :attr:`SimBoard.events` with ``"source": "world"``.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable
@@ -27,10 +28,11 @@ from hanoifw.sensing import GRIP_SAMPLE_MS
 
 from ..clock import VirtualClock
 from ..errors import ConfigError
+from ..motion.drivers import output_us
 from ..motion.servo_model import ServoTraits
 from .board_loop import HARDWARE_WDT_MS, BoardLoop
 from .chip import ChipTime
-from .ports import DriverOutputs, PortModel
+from .ports import PortModel
 from .servos import PWM_FRAME_S, VirtualServos
 
 #: Control period of the simulated firmware loop, in seconds.
@@ -122,6 +124,8 @@ class SimBoard:
         self.world = world
         self.tick_s = tick_s
         self.stagger_ms = stagger_ms  # the firmware switches outputs on this far apart after CONFIG
+        # ``servo_driver`` (hanoibot.motion.drivers: "pca9685", "esp32s3", "rp2", ...; None = exact µs): the output
+        # the servos hang on, whose counts every pulse comes out in.
         # A PCA9685 keeps pulsing through a reset of the MCU (the firmware finds its outputs on at boot); the
         # RP2040's own PWM stops, and the servos go limp.
         self.outputs_survive_reset = outputs_survive_reset
@@ -138,9 +142,8 @@ class SimBoard:
             frame_s=PWM_FRAME_S,
             frame_phase_s=tick_s / 2,
             traits=servo_traits,
+            output_us=None if servo_driver is None else functools.partial(output_us, servo_driver),
         )
-        # The servo driver's output resolution (hanoibot.sim.ports.output_us; None: exactly the µs asked for).
-        self._outputs: Any = self.servos if servo_driver is None else DriverOutputs(self.servos, servo_driver)
         if world is not None and hasattr(world, "on_event"):
             world.on_event = self._log_world_event
         self._loop: BoardLoop | None = None
@@ -374,7 +377,7 @@ class SimBoard:
         if board_error:  # main.py's serve_board_error: no sensors, no watchdog, never an output on
             grip_sensor = rail_sense = None
         controller = Controller(
-            self._outputs,
+            self.servos,
             channels=self.channels,
             held_us=None if None in held else held,
             boot_id=self._boot_id,

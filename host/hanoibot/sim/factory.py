@@ -30,6 +30,11 @@ from .faults import FaultSpec
 from .ports import outputs_survive_reset, port_model
 from .wire import FaultyWire
 
+#: The ``outputs`` option: the servo output a simulated board drives, as its driver (hanoibot.motion.drivers) whose
+#: counts every pulse comes out in: ``pwm`` an RP2040's PWM (0.31 µs), ``pca9685`` a PCA9685 (4.88 µs, and it keeps
+#: pulsing through a reset), ``ledc`` an ESP32-S3's 13-bit LEDC (2.44 µs, truncated).
+OUTPUT_DRIVERS = {"pwm": "rp2", "pca9685": "pca9685", "ledc": "esp32s3"}
+
 
 def chip_slowdown(text: str) -> float:
     """The ``slow`` option as a finite factor of at least 1 (4 = a quarter of a real Pico's speed)."""
@@ -96,8 +101,8 @@ def make_wire(
     boot_seed = spec.seed if "seed" in options else None  # no seed: random boot ids, new in every process
     slow = chip_slowdown(options["slow"]) if "slow" in options else None
     outputs = options.get("outputs", "pwm")
-    if outputs not in ("pwm", "pca9685"):
-        raise ConfigError(f"sim option outputs={outputs!r} is invalid: expected pwm or pca9685")
+    if outputs not in OUTPUT_DRIVERS:
+        raise ConfigError(f"sim option outputs={outputs!r} is invalid: expected one of {', '.join(OUTPUT_DRIVERS)}")
     port = port_model(options["port"], options.get("micropython")) if "port" in options else None
     oe_wired = options.get("oe", "0")
     if oe_wired not in ("0", "1") or (oe_wired == "1" and outputs != "pca9685"):
@@ -107,6 +112,8 @@ def make_wire(
         raise ConfigError(f"sim option {name} needs a port model: add port=rp2, port=esp32 or port=esp32s3")
     if port is not None and slow is not None:
         raise ConfigError("sim options port and slow cannot go together: a port model runs the firmware's own loop")
+    # The chip's own outputs are the port's (an ESP32's LEDC, an RP2's slices); a PCA9685 is the same on any port.
+    driver = OUTPUT_DRIVERS[outputs] if port is None or outputs == "pca9685" else port.outputs
     board = SimBoard(
         clock=clock,
         seed=boot_seed,
@@ -117,6 +124,6 @@ def make_wire(
         slow=slow,
         outputs_survive_reset=outputs_survive_reset(outputs, oe_wired=oe_wired == "1"),
         port=port,
-        servo_driver=None if port is None else ("pca9685" if outputs == "pca9685" else port.outputs),
+        servo_driver=driver,
     )
     return FaultyWire(board, spec)

@@ -23,7 +23,9 @@ MicroPython's sources (tags v1.26.0-v1.28.0) and ESP-IDF v5.5.1 (MicroPython v1.
 * **machine.Timer.** rp2: soft timers only (id -1), ``hard=True`` runs the callback in the interrupt, from 1.26
   (before, no ``hard`` keyword: a TypeError); esp32: hardware timers 0..3, every callback scheduled, ``hard=True``
   a ValueError from 1.27 and any ``hard=`` a TypeError before.
-* **Output resolution**, per servo driver: :func:`output_us`.
+* **Output resolution**: the chip's own servo output, ``outputs`` (its counts:
+  :func:`hanoibot.motion.drivers.output_us`; :func:`rp2_slice` and :func:`ledc_bits` derive them as MicroPython sets
+  the chip up).
 * **Reset behaviour**, per servo driver: the MCU's own PWM (rp2 slices, esp32 LEDC) stops at an MCU reset, the
   servos go limp; a PCA9685 keeps its pulses through it, unless its OE input is wired (then main.py finds them
   disabled and starts every output off): :func:`outputs_survive_reset`.
@@ -34,10 +36,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-from hanoifw.pca9685 import COUNTS, INTERNAL_OSC_HZ, prescale_for
-from hanoifw.rp2pwm import compare_for_duty
-from hanoifw.servos import duty_u16_for
 
 from ..errors import ConfigError
 
@@ -78,32 +76,6 @@ def ledc_bits(chip: str, freq_hz: int = 50) -> int:
     bits = min(div.bit_length() - 1, width)
     bits = min(bits, 16)
     return bits - 1 if bits >= width else bits
-
-
-_PCA9685_PRESCALE = prescale_for(1_000_000 // FRAME_US, INTERNAL_OSC_HZ)
-#: One PCA9685 count at 50 Hz in µs: (PRE_SCALE + 1) / 25 MHz = 4.88 µs.
-PCA9685_COUNT_US = (_PCA9685_PRESCALE + 1) * 1e6 / INTERNAL_OSC_HZ
-
-
-def output_us(driver: str, pulse_us: int) -> float:
-    """The pulse (µs) servo output ``driver`` gives when the firmware asks it for ``pulse_us``, by the firmware's
-    and the port's own arithmetic: ``pca9685`` rounds to its 4.88 µs counts (``hanoifw.pca9685.counts_for``);
-    ``rp2`` rounds duty_u16 to its slice's counts (0.31 µs); ``esp32`` and ``esp32s3`` keep the top bits of
-    duty_u16 (16 and 13 bits at 50 Hz: 0.31 and 2.44 µs, truncated)."""
-    if pulse_us <= 0:
-        return 0.0
-    if driver == "pca9685":
-        divisor = 1000 * (_PCA9685_PRESCALE + 1)
-        counts = (pulse_us * (INTERNAL_OSC_HZ // 1000) + (divisor >> 1)) // divisor
-        return min(max(counts, 0), COUNTS - 1) * PCA9685_COUNT_US
-    duty = duty_u16_for(pulse_us, FRAME_US)
-    if driver == "rp2":
-        top, div16 = rp2_slice()
-        return compare_for_duty(duty, top) * div16 * 1e6 / (16 * RP2_SYS_HZ)
-    if driver in ("esp32", "esp32s3"):
-        bits = ledc_bits("ESP32" if driver == "esp32" else "ESP32S3")
-        return (duty >> (16 - bits)) * FRAME_US / (1 << bits)
-    raise ValueError(f"servo driver {driver!r} is unknown: expected pca9685, rp2, esp32 or esp32s3")
 
 
 def outputs_survive_reset(outputs: str, *, oe_wired: bool = False) -> bool:
@@ -155,7 +127,8 @@ class PortModel:
     """One MicroPython port on one chip (module docstring): ``tick_us`` and ``tick_phase_us`` place the scheduler
     ticks at which a wait wakes by itself (esp32: FreeRTOS; 0: none, a wait sleeps until its whole ms have passed,
     as on rp2); ``input_wakes`` says whether serial input wakes a waiting loop at once (USB) or is seen at the next
-    wake (a UART); ``outputs`` names the chip's own servo output (its resolution: :func:`output_us`)."""
+    wake (a UART); ``outputs`` names the chip's own servo output (its resolution:
+    :func:`hanoibot.motion.drivers.output_us`)."""
 
     name: str
     chip: str
@@ -242,23 +215,3 @@ def port_model(name: str, micropython: str | None = None) -> PortModel:
         raise ConfigError(f"sim option micropython={micropython!r} is invalid: expected a version such as 1.26")
     major, minor, patch = (int(part) for part in [*parts, "0"][:3])
     return model.with_micropython((major, minor, patch))
-
-
-class DriverOutputs:
-    """The servo driver between the firmware's controller and the servos (``servos``: ``set_pulse_us``,
-    ``release``): each pulse reaches them as ``driver``'s output gives it (:func:`output_us`), to the whole µs the
-    servo model takes (the sub-µs rest of the RP2's and the ESP32's 0.31 µs counts is lost; a PCA9685's 4.88 µs
-    and an ESP32-S3's 2.44 µs steps are kept)."""
-
-    def __init__(self, servos: Any, driver: str) -> None:
-        output_us(driver, 1500)  # a ValueError names an unknown driver now, not at the first pulse
-        self._servos = servos
-        self.driver = driver
-
-    def set_pulse_us(self, channel: int, pulse_us: int) -> None:
-        """Give ``channel`` the pulse the driver makes of ``pulse_us``."""
-        self._servos.set_pulse_us(channel, round(output_us(self.driver, pulse_us)))
-
-    def release(self, channel: int) -> None:
-        """Stop ``channel``'s pulses."""
-        self._servos.release(channel)

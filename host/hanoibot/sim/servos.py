@@ -38,6 +38,9 @@ class VirtualServos:
     new pulse only at the start of each PWM frame, as the RP2040's double-buffered compare registers and a servo
     measuring one pulse per frame make it: frames start at ``frame_phase_s + k * frame_s``, and the horn turns
     toward the pulse given before the latest frame start. None: every pulse counts from the instant it is given.
+    ``output_us`` (or None: exactly the µs given) is the pulse the board's output really gives for the whole µs
+    it is asked for (:func:`hanoibot.motion.drivers.output_us`: a PCA9685's 4.88 µs counts): the servo measures
+    that; :attr:`history` keeps what the firmware asked for.
     """
 
     def __init__(
@@ -50,6 +53,7 @@ class VirtualServos:
         frame_s: float | None = None,
         frame_phase_s: float = 0.0,
         traits: Sequence[ServoTraits] | None = None,
+        output_us: Callable[[int], float] | None = None,
     ) -> None:
         if channels < 1:
             raise ConfigError(f"servo channel count {channels} is invalid: expected at least 1")
@@ -73,6 +77,7 @@ class VirtualServos:
         self._now_s = now_s
         self._frame_s = frame_s
         self._frame_phase_s = frame_phase_s
+        self._output_us = output_us
         self._target_us: list[int | None] = [None] * channels  # the pulse given last
         self._latched_us: list[int | None] = [None] * channels  # the pulse the servo measured in its latest frame
         self._state: list[ServoState | None] = [None] * channels
@@ -92,13 +97,14 @@ class VirtualServos:
         """
         if self._target_us[channel] == pulse_us:
             return
+        output_us = self._output_us
         now_s = self._now_s()
         if since_s is not None:
             now_s = min(max(since_s, self._updated_s[channel]), now_s)
         self._settle(channel, now_s)
         if self._state[channel] is None:
             # A servo that was unpowered snaps to its first pulse; we cannot know where the horn was.
-            self._state[channel] = ServoState.at(pulse_us)
+            self._state[channel] = ServoState.at(pulse_us if output_us is None else output_us(pulse_us))
             self._latched_us[channel] = pulse_us
             if self._frame_s is not None:
                 self._frames_passed[channel] = self._last_frame_by(now_s)
@@ -178,4 +184,5 @@ class VirtualServos:
         target_us = self._latched_us[channel]
         if state is None or target_us is None:
             return
-        self._state[channel] = follow(self.traits[channel], state, target_us, elapsed_s)
+        measured_us = target_us if self._output_us is None else self._output_us(target_us)
+        self._state[channel] = follow(self.traits[channel], state, measured_us, elapsed_s)

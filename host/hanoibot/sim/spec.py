@@ -19,7 +19,8 @@ FAULT_OPTIONS = ("flip", "drop", "insert", "dup", "seed", "reset_after")
 WORLD_OPTIONS = ("board", "config", "speed", "world", "rules")
 #: Options of the simulated board itself: ``slow`` = how many times slower than a real Pico its chip runs;
 #: ``outputs=pca9685`` = the servos hang on a PCA9685, which keeps pulsing through a reset (default ``pwm``: the
-#: MCU's own PWM, which stops at a reset: the servos go limp and let go of a held disk).
+#: MCU's own PWM, which stops at a reset: the servos go limp and let go of a held disk); ``outputs=ledc`` an ESP32-S3's
+#: LEDC. Each gives its pulses in its own counts (hanoibot.sim.factory.OUTPUT_DRIVERS).
 BOARD_OPTIONS = ("slow", "outputs")
 #: Options of a port model (hanoibot.sim.ports): ``port`` = the MicroPython port the board behaves like (rp2, esp32,
 #: esp32s3: its scheduler ticks, timers, output resolution; the firmware's own loop runs), ``micropython`` = its

@@ -32,7 +32,7 @@ from .sensors import GripSensor
 
 #: The hole in every disk of the default robot is this much wider (mm) than the peg it slides on (a config sets
 #: its own with ``[board] disk_hole_diameter_mm``).
-HOLE_CLEARANCE_MM = 2.0
+HOLE_CLEARANCE_MM = 6.0
 #: Thickness (mm) of each gripper finger, seen from above.
 FINGER_THICKNESS_MM = 4.0
 #: Disks on peg A when no start board is given (the CLI's default puzzle).
