@@ -28,7 +28,12 @@ def test_each_driver_counts_as_micropython_sets_it_up_at_50_hz() -> None:
 
 @pytest.mark.parametrize(
     ("driver", "step_us", "truncates"),
-    [("pca9685", 4.88, False), ("rp2", 0.3055, False), ("esp32", 20000 / 65536, True), ("esp32s3", 20000 / 8192, True)],
+    [
+        ("pca9685", 122 / 25, False),
+        ("rp2", 20000 / 65466, False),
+        ("esp32", 20000 / 65536, True),
+        ("esp32s3", 20000 / 8192, True),
+    ],
 )
 def test_each_driver_gives_its_pulses_on_its_own_grid(driver: str, step_us: float, truncates: bool) -> None:
     """A pulse comes out as a whole number of the driver's counts: rounded to the nearest (PCA9685, rp2: within
@@ -116,10 +121,10 @@ def test_bad_port_options_are_refused_naming_the_fix(options: dict[str, str], wo
 def test_the_options_pick_the_port_its_outputs_and_their_reset_behaviour() -> None:
     board = make_wire({"world": "0", "port": "esp32s3", "micropython": "1.26"}).board
     assert board.port is not None and board.port.micropython == (1, 26, 0) and board.port.chip == "ESP32S3"
-    assert board._outputs.driver == "esp32s3" and not board.outputs_survive_reset
+    assert board.servo_driver == "esp32s3" and not board.outputs_survive_reset
     board = make_wire({"world": "0", "port": "esp32", "outputs": "pca9685"}).board
-    assert board._outputs.driver == "pca9685" and board.outputs_survive_reset
+    assert board.servo_driver == "pca9685" and board.outputs_survive_reset
     board = make_wire({"world": "0", "port": "rp2", "outputs": "pca9685", "oe": "1"}).board
-    assert board._outputs.driver == "pca9685" and not board.outputs_survive_reset
+    assert board.servo_driver == "pca9685" and not board.outputs_survive_reset
     assert make_wire({"world": "0"}).board.port is None, "no port option: the board as it always was"
     assert "ESP32 on MicroPython 1.27.0 (UART through a USB-UART bridge" in PORTS["esp32"].describe()

@@ -124,6 +124,8 @@ class SimBoard:
         self.world = world
         self.tick_s = tick_s
         self.stagger_ms = stagger_ms  # the firmware switches outputs on this far apart after CONFIG
+        #: The servo output's driver (hanoibot.motion.drivers), whose counts every pulse comes out in (None: exact µs).
+        self.servo_driver = servo_driver
         # ``servo_driver`` (hanoibot.motion.drivers: "pca9685", "esp32s3", "rp2", ...; None = exact µs): the output
         # the servos hang on, whose counts every pulse comes out in.
         # A PCA9685 keeps pulsing through a reset of the MCU (the firmware finds its outputs on at boot); the
