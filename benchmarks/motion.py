@@ -139,10 +139,10 @@ def peak_speed_ratio(config: RobotConfig, history: list[tuple[float, int, int | 
             t0_s, p0_us = last[channel]
             if abs(pulse_us - p0_us) > 1:
                 p0_us += 1 if pulse_us > p0_us else -1
-            if channel < 4:
-                servo, joint = config.servos[channel], config.arm.joints[channel]
+            if channel != config.gripper_channel:
+                servo = config.servos[channel]
                 speed = abs(servo.angle_deg(pulse_us) - servo.angle_deg(p0_us)) / (t_s - t0_s)
-                worst = max(worst, speed / joint.max_speed_deg_s)
+                worst = max(worst, speed / servo.max_speed_deg_s)
             else:
                 speed = abs(pulse_us - p0_us) / config.gripper.us_per_deg / (t_s - t0_s)
                 worst = max(worst, speed / config.gripper.max_speed_deg_s)

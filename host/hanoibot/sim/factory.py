@@ -13,7 +13,9 @@ the board behave like that MicroPython port (:mod:`hanoibot.sim.ports`): the fir
 port's scheduler ticks and timers (``micropython``: its version), and the servos get the port's output resolution
 (``outputs=pca9685``: a PCA9685's; ``oe=1``: its OE input wired, so its outputs stop at an MCU reset). With a
 world the virtual servos turn no faster than its joint speeds (:attr:`SimWorld.max_speed_us_per_s`: the robot
-config's speeds times ``speed``, the one place that factor is applied); a bare board has ideal servos.
+config's speeds times ``speed``, the one place that factor is applied) and the board as many channels as the
+config's arm has servos, the gripper's last (:class:`SimBoard`); a bare board has ideal servos and the shipped
+firmware's channels.
 """
 
 from __future__ import annotations
