@@ -1,8 +1,8 @@
 """The arm as data (DESIGN decision 20): a kinematic chain of N joints, IK per family, URDF import, kit presets.
 
-Motion, the config, the run and the simulator use this room (never the reverse). Pure, numpy-free, no I/O but the preset and URDF
-readers at its edge. See :mod:`.chain` (the model), :mod:`.ik` (the IK interface and families), :mod:`.urdf`,
-:mod:`.presets` and :mod:`.board` (the board a preset can reach).
+Motion, the config, the run and the simulator use this room (never the reverse). Pure, numpy-free, no I/O but the
+preset and URDF readers at its edge. See :mod:`.chain` (the model), :mod:`.ik` (the IK interface and families),
+:mod:`.urdf`, :mod:`.presets` and :mod:`.board` (the board a preset can reach).
 """
 
 from .board import BoardLayout, PegSpot, check_reach, grasp_targets
