@@ -735,13 +735,14 @@ def main(argv: list[str] | None = None) -> int:
     runs = f" ({args.reruns} runs each, reruns {args.rerun}..)" if args.reruns > 1 else ""
     where = f"{args.target} (outputs {args.outputs})" if args.target == "sim" else args.target
     print(f"{summary.worlds} randomized worlds on {where}{runs}, {args.disks} disks each, seeds {args.first_seed}..")
-    print(f"  collisions {summary.collisions}, drops {summary.drops}, other faults {summary.faults}")
-    print(f"  runs not exactly once {summary.not_exactly_once}")
-    ratio = summary.seconds_per_move / summary.nominal_seconds_per_move
-    print(
-        f"  time per move {summary.seconds_per_move:.3f} s (virtual); the nominal world, same run: "
-        f"{summary.nominal_seconds_per_move:.3f} s; ratio {ratio:.3f}"
-    )
+    if not args.no_whole:  # the whole runs' own figures
+        print(f"  collisions {summary.collisions}, drops {summary.drops}, other faults {summary.faults}")
+        print(f"  runs not exactly once {summary.not_exactly_once}")
+        ratio = summary.seconds_per_move / summary.nominal_seconds_per_move
+        print(
+            f"  time per move {summary.seconds_per_move:.3f} s (virtual); the nominal world, same run: "
+            f"{summary.nominal_seconds_per_move:.3f} s; ratio {ratio:.3f}"
+        )
     if summary.stops:
         kinds = ", ".join(f"{k} {sum(1 for r in summary.stops if r.stop == k)}" for k in STOPS)
         print(f"  stops {len(summary.stops)} ({kinds}), {sum(1 for r in summary.stops if r.held)} with a disk held")

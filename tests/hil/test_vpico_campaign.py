@@ -9,12 +9,12 @@ arm's joints are twice as fast as the default robot's (the same paths in half th
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from benchmark_scripts import load_benchmark
 from hanoibot.config import load_config
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import peg_index
@@ -26,16 +26,10 @@ from vpico_checks import vpico_url
 
 pytestmark = [pytest.mark.slow, pytest.mark.vpico]
 
+
 #: benchmarks/campaign.py, loaded as a module.
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "campaign.py"
-
-
 def campaign_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("campaign_benchmark", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("campaign")
 
 
 #: The worlds played (seeds of hanoibot.sim.random_world); `benchmarks/campaign.py --first-seed S --worlds 1`

@@ -5,17 +5,11 @@ breaks the rebuild shows here, not first when someone records figures."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
+from benchmark_scripts import load_benchmark
 
 
 def test_the_run_benchmark_rebuilds_the_boards_segment_clock_on_a_small_tower() -> None:
-    spec = importlib.util.spec_from_file_location("run_benchmark", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_benchmark("run")
     cpu = bench.SimCpu()
     cpu.wrap("step")
     figures = bench.bench(3, cpu)

@@ -7,22 +7,15 @@ in benchmarks/README.md.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "campaign.py"
+from benchmark_scripts import load_benchmark
 
 
 def campaign_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("campaign_benchmark", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("campaign")
 
 
 def assert_clean(summary: Any, worlds: int) -> None:
