@@ -222,9 +222,10 @@ class BusServos:
         return pulse_us if pulse_us < MAX_MEASURED_US else MAX_MEASURED_US
 
     def grip_u16(self) -> int:
-        """The gripper's grip reading: the magnitude of its load (0..1000, 0.1 % of stall) when it stands at least
-        ``grip_gap_steps`` short of its goal (closed on something), 0 when it reached its goal (closed on nothing),
-        -1 when it is not driven or gave no fresh answer. Allocates nothing (a timer may call it)."""
+        """The gripper's grip reading on the grip sensor's 0..65535 scale: the magnitude of its load (0..1000, 0.1 %
+        of stall: 65535 at stall) when it stands at least ``grip_gap_steps`` short of its goal (closed on
+        something), 0 when it reached its goal (closed on nothing), -1 when it is not driven or gave no fresh
+        answer. Allocates nothing (a timer may call it)."""
         ch = self.grip_channel
         if not self.torque[ch] or self.age[ch] > self.max_age:
             return -1
@@ -232,7 +233,9 @@ class BusServos:
         if -self.grip_gap_steps < gap < self.grip_gap_steps:
             return 0
         load = self.load[ch]
-        return -load if load < 0 else load
+        if load < 0:
+            load = -load
+        return (load if load < f.MAX_LOAD else f.MAX_LOAD) * 65535 // f.MAX_LOAD
 
     # ---- one control step ----------------------------------------------------------------------------
     def poll(self, now_ms: int = 0) -> None:

@@ -41,6 +41,10 @@ HARD_MAX_PULSE_US = p.HARD_MAX_PULSE_US
 MAX_CHANNELS = 9  # a CONFIG carries 4 values per channel and one more: at most protocol.MAX_FIELDS
 MAX_STEP_MS = 20  # cap of one step's time (two 10 ms periods): a late step slows motion instead of jumping it
 MAX_PENDING_FRAMES = 32  # outgoing frames kept between steps; more are dropped and counted
+# Least time between two polls of a servo bus: the board's loop steps every 10 ms, but a caller that steps on input
+# too (the simulator) must not ask the bus again before the answer to the last READ came (its return delay and
+# its bytes: under 1 ms at 1 Mbaud, about 2.5 ms at 115200 baud)
+BUS_POLL_MIN_MS = 5
 __all__ = ["TICKS_PERIOD", "Controller", "ticks_diff_ms"]
 # Bounds that keep every frame the board sends under protocol.MAX_FRAME_LEN, even with 16 channels
 MAX_NAME_LEN = 12  # boot_id, reset_cause, fw_version
@@ -146,6 +150,7 @@ class Controller:
         self._poll_servos = getattr(servos, "poll", None)
         self.measure = getattr(servos, "measured_us", None)
         self._set_speed = getattr(servos, "set_speed_us_s", None)
+        self._last_poll_ms: int | None = None
         self.pulses_us = list(self.outputs.written_us)  # commanded pose; 0 = no output
         self._done_ids: list[int] = []
         self.is_configured = False
@@ -228,7 +233,10 @@ class Controller:
         try:
             self._step(now_ms)
             if self._poll_servos is not None:
-                self._poll_bus(now_ms)
+                last = self._last_poll_ms
+                if last is None or ticks_diff_ms(now_ms, last) >= BUS_POLL_MIN_MS:
+                    self._last_poll_ms = now_ms
+                    self._poll_bus(now_ms)
         except Exception as err:
             self._internal(err)
         return self.replies_view()

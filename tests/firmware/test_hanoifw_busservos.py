@@ -10,7 +10,7 @@ from busfakes import FakeBus, FakeDirectionPin, checksum, le16
 from fwfakes import CONTROL_PERIOD_MS, Host, config_fields, errors, sample_grip
 from hanoifw import protocol as p
 from hanoifw.busservos import BusGripLoad, BusServos
-from hanoifw.controller import Controller
+from hanoifw.controller import BUS_POLL_MIN_MS, Controller
 
 IDS = (1, 2, 3, 4, 5)
 
@@ -238,7 +238,7 @@ def test_the_gripper_load_is_the_grip_reading_when_it_stopped_short():
     gripper.stuck_at = servos.steps_for(1450)
     for step in range(6):
         servos.poll(10 * step)
-    assert grip.read_u16() == 640
+    assert grip.read_u16() == 640 * 65535 // 1000  # on the grip sensor's scale: 65535 at stall
     gripper.stuck_at = None  # closed on nothing: it reached its goal
     gripper.load = 700  # a load without a gap (the fingers pressing on each other) is no disk
     for step in range(6, 12):
@@ -249,14 +249,14 @@ def test_the_gripper_load_is_the_grip_reading_when_it_stopped_short():
 def test_the_grip_verdict_comes_from_the_bus_gripper():
     bus, servos = make()
     host = bus_host(bus, servos, grip_sensor=BusGripLoad(servos))
-    host.start(limits=(1000, 2000, 1500), grip_threshold=300)
+    host.start(limits=(1000, 2000, 1500), grip_threshold=20000)
     gripper = bus.servos[5]
     gripper.stuck_at = servos.steps_for(1400)
     gripper.load = 450
     host.run(100)
     sample_grip(host.ctl, host.now_ms, 40)  # the grip timer samples every 2 ms between the steps
     status = host.status()
-    assert (status["grip"], status["grip_raw"]) == ("held", 450)
+    assert (status["grip"], status["grip_raw"]) == ("held", 450 * 65535 // 1000)
     gripper.stuck_at = None
     host.run(100)
     sample_grip(host.ctl, host.now_ms, 40)
@@ -291,3 +291,17 @@ def test_the_longest_status_with_measured_positions_still_fits():
     status = host.status()
     assert status["measured"] == 9 and len(status["pulses_us"]) == 18
     assert host.reader.oversized == 0 and host.ctl.internal_errors == 0
+
+
+def test_a_step_on_input_asks_the_bus_again_only_once_its_answer_had_time_to_come():
+    """A board steps its controller every control period, a simulator also when a frame comes in: the bus is
+    polled at most once per controller.BUS_POLL_MIN_MS, so no READ goes out before the last one's answer."""
+    bus, servos = make()
+    ctl = Controller(servos, channels=5, boot_id="b0071d00", stagger_ms=0)
+    ctl.step(0)
+    reads = len(bus.frames_of(0x02))
+    ctl.step(0)
+    ctl.step(BUS_POLL_MIN_MS - 1)
+    assert len(bus.frames_of(0x02)) == reads == 1
+    ctl.step(BUS_POLL_MIN_MS)
+    assert len(bus.frames_of(0x02)) == 2

@@ -120,6 +120,39 @@ def test_sign_magnitude_as_the_sdk_reads_it():
     assert f.to_sign_magnitude(2048, f.POSITION_SIGN_BIT) == 2048
 
 
+def test_the_registers_are_lerobots_sts_control_table():
+    """Addresses from lerobot's STS_SMS_SERIES_CONTROL_TABLE (src/lerobot/motors/feetech/tables.py, commit
+    0558acc97b50, itself from Feetech's STS/SMS manual), written out here by name; the baud rate value 0 is 1 Mbps
+    (its STS_SMS_SERIES_BAUDRATE_TABLE)."""
+    table = {
+        "ID": (f.ID, 5),
+        "Baud_Rate": (f.BAUD_RATE, 6),
+        "Return_Delay_Time": (f.RETURN_DELAY_TIME, 7),
+        "Response_Status_Level": (f.RESPONSE_STATUS_LEVEL, 8),
+        "Min_Position_Limit": (f.MIN_POSITION_LIMIT, 9),
+        "Max_Position_Limit": (f.MAX_POSITION_LIMIT, 11),
+        "Homing_Offset": (f.HOMING_OFFSET, 31),
+        "Torque_Enable": (f.TORQUE_ENABLE, 40),
+        "Acceleration": (f.ACCELERATION, 41),
+        "Goal_Position": (f.GOAL_POSITION, 42),
+        "Goal_Time": (f.GOAL_TIME, 44),
+        "Goal_Velocity": (f.GOAL_SPEED, 46),
+        "Torque_Limit": (f.TORQUE_LIMIT, 48),
+        "Lock": (f.LOCK, 55),
+        "Present_Position": (f.PRESENT_POSITION, 56),
+        "Present_Velocity": (f.PRESENT_SPEED, 58),
+        "Present_Load": (f.PRESENT_LOAD, 60),
+        "Present_Voltage": (f.PRESENT_VOLTAGE, 62),
+        "Present_Temperature": (f.PRESENT_TEMPERATURE, 63),
+        "Status": (f.STATUS, 65),
+        "Moving": (f.MOVING, 66),
+        "Present_Current": (f.PRESENT_CURRENT, 69),
+    }
+    wrong = [name for name, (ours, theirs) in table.items() if ours != theirs]
+    assert wrong == [], wrong
+    assert f.STEPS_PER_TURN_STS == 4096 and f.STEPS_PER_TURN_SCS == 1024  # its MODEL_RESOLUTION
+
+
 def test_the_feedback_block_spans_position_to_current():
     """One READ gives position, speed, load, voltage, temperature, status, moving and current (56..70)."""
     assert f.FEEDBACK_ADDRESS == 56 and f.FEEDBACK_BYTES == 15
