@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -127,18 +128,25 @@ def test_plain_resume_with_no_run_names_the_rules_port(
 def test_serve_uses_inits_port_and_robot(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["init", "--port", "sim://?seed=4"]) == 0
     capsys.readouterr()
+    # PYTHONFAULTHANDLER: should Ctrl-C not stop it, SIGABRT makes it print every thread's stack for the report.
     server = subprocess.Popen(
         [sys.executable, "-m", "hanoibot", "serve", "--http-port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
     )
     try:
         assert server.stdout is not None
         first = server.stdout.readline()
     finally:
-        server.send_signal(2)
-        server.communicate(timeout=30)
+        server.send_signal(signal.SIGINT)
+        try:
+            server.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.send_signal(signal.SIGABRT)
+            _, stacks = server.communicate(timeout=30)
+            pytest.fail(f"serve did not stop on Ctrl-C within 30 s; its threads:\n{stacks}")
     robot = Path(os.environ["XDG_CONFIG_HOME"]) / "hanoibot" / "robot.toml"
     assert f"(arm: sim://?seed=4; robot: {robot};" in first, first
 

@@ -27,6 +27,7 @@ from hanoibot.run.recovery import check_journal, recorded_board, resume_after_re
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
 from hanoibot.run.sequencer import Phase
+from hanoibot.sim.board import TICK_S
 
 #: Disks of the trial's puzzle (all on A to all on C: 2**N - 1 moves, the only optimal solution).
 N_DISKS = 3
@@ -170,7 +171,9 @@ def test_home_clear_then_resume_after_an_estop_at_random_moments(tmp_path: Path)
     for i in range(TRIALS):
         phase = PHASES[i % len(PHASES)]  # every phase as often: the moments are spread over all of them
         window = rng.choice([w for w in windows if w.phase is phase])
-        t_estop_s = rng.uniform(window.start_s, window.end_s)
+        # The board steps the controller before the world at each tick, so an e-stop at the tick that ends a segment
+        # comes after it: the last moment that stops this segment is one tick before its end.
+        t_estop_s = rng.uniform(window.start_s, window.end_s - TICK_S)
         where, said, moves, _ = run_trial(tmp_path, t_estop_s, plan)
         caught.add(where)
         put_down += bool(said)
