@@ -3,12 +3,13 @@
 Every pin table is keyed on the chip, as MicroPython names it at the end of ``os.uname().machine``: "ESP32"
 (classic ESP32), "ESP32S3", "RP2040" (Raspberry Pi Pico). For another chip (ESP32-S2, ESP32-C3, RP2350), add an
 entry to each table: main.py stops with a message naming the chip and the table when one is missing.
-Servos are driven either straight from ``machine.PWM`` pins (SERVO_DRIVER = "pwm") or by a PCA9685 board over I2C
-(SERVO_DRIVER = "pca9685"). Channel order everywhere: base, shoulder, elbow, wrist, gripper.
+Servos are driven either straight from ``machine.PWM`` pins (SERVO_DRIVER = "pwm"), by a PCA9685 board over I2C
+(SERVO_DRIVER = "pca9685"), or are Feetech STS/SCS serial bus servos on a UART (SERVO_DRIVER = "bus"), which report
+where they are. Channel order everywhere: base, shoulder, elbow, wrist, gripper.
 See hardware/README.md for the wiring of every pin named here.
 """
 
-SERVO_DRIVER = "pwm"  # "pwm" or "pca9685"
+SERVO_DRIVER = "pwm"  # "pwm", "pca9685" or "bus"
 SERVO_FREQ_HZ = 50  # hobby servo frame rate
 
 # GPIO numbers of the 5 servo signal wires (SERVO_DRIVER = "pwm"). ESP32: not the strapping pins 0, 2, 5, 12, 15;
@@ -39,8 +40,23 @@ PCA9685_OSC_HZ = 25000000  # the chip's oscillator: measure it (hardware/README.
 # (S3: 0, 3, 46) pick the boot mode. Free ones: ESP32 GPIO 4, ESP32-S3 GPIO 6, Pico GP18.
 PCA9685_OE_PIN = None
 
+# Feetech STS/SCS bus servos (SERVO_DRIVER = "bus"): UART id, TX and RX GPIOs. Wiring (hardware/README.md, "Bus
+# servos"): TX through a 1 kOhm resistor onto the servos' data line, RX straight on it (BUS_ECHO = True: everything
+# sent comes back and is dropped), or a 74HC126-type buffer whose direction input is BUS_DIR_PIN (high: sending).
+BUS_UART = {
+    "ESP32": (1, 17, 16),  # UART1 on free GPIOs (its default pins 9/10 are the flash's)
+    "ESP32S3": (1, 17, 18),
+    "RP2040": (0, 0, 1),  # UART0 on GP0/GP1
+}
+BUS_BAUD = 1000000  # the STS factory rate; each servo's Return_Delay_Time must leave time to turn the line around
+BUS_IDS = (1, 2, 3, 4, 5)  # bus id of each channel (the SO-101 from lerobot: shoulder_pan 1 .. gripper 6)
+BUS_STEPS_PER_TURN = 4096  # STS/SMS (magnetic encoder): 4096; SCS (potentiometer): 1024
+BUS_ECHO = True  # the line gives back what is sent (TX through a resistor, or a buffer whose RX sees the line)
+BUS_DIR_PIN = None  # GPIO of a tri-state buffer's direction input, or None (resistor wiring)
+
 # Grip sensor: the gripper servo's supply current (0.1 ohm shunt, gain-50 amplifier, RC filter) on an ADC pin.
-# None = no sensor fitted (then set grip_sensor = false in robot.toml).
+# None = no sensor fitted (then set grip_sensor = false in robot.toml). With SERVO_DRIVER = "bus" the gripper's own
+# load is the grip sensor and this pin is not used.
 GRIP_SENSOR_PIN = {
     "ESP32": 34,  # ADC1 (ADC2 does not work while Wi-Fi runs)
     "ESP32S3": 4,  # ADC1

@@ -20,6 +20,9 @@ What the servos do when this program stops (hardware/README.md says the same):
   off through the reset instead, and main.py starts them all off (the first CONFIG switches them on one at a
   time). If main.py fails after it has the servo driver, it switches every output off before it stops, so no
   pulse is left without a loop behind it.
+* Bus servos (SERVO_DRIVER = "bus") have their own power and keep their torque and goal through an MCU reset, as
+  a PCA9685 keeps its pulses: main.py reads back what each one holds and keeps holding it. A soft reset leaves
+  them holding too; ``hanoibot home --release`` switches their torque off.
 """
 
 import gc
@@ -74,10 +77,59 @@ def refused(setting, what, err, fix):
     return BoardConfigError("board_config.py %s: %s (%s: %s): %s" % (setting, what, type(err).__name__, err, fix))
 
 
+def make_bus_servos(chip):
+    """The Feetech bus of board_config (SERVO_DRIVER = "bus") for ``chip``: (servos, pulses the servos hold since
+    before boot: they keep their torque through an MCU reset). A UART the port refuses is a BoardConfigError."""
+    from hanoifw.busservos import BusServos
+
+    if len(cfg.BUS_IDS) != cfg.CHANNELS:
+        raise BoardConfigError(
+            "board_config.py BUS_IDS has %d ids: expected one per channel (CHANNELS = %d)"
+            % (len(cfg.BUS_IDS), cfg.CHANNELS)
+        )
+    uart_id, tx, rx = for_chip(cfg.BUS_UART, chip, "BUS_UART")
+    try:
+        uart = machine.UART(
+            uart_id,
+            baudrate=cfg.BUS_BAUD,
+            tx=machine.Pin(tx),
+            rx=machine.Pin(rx),
+            timeout=0,
+            timeout_char=1,
+            rxbuf=256,
+        )
+    except Exception as err:
+        raise refused(
+            "BUS_UART",
+            "chip %s has no UART %r on TX GPIO %r and RX GPIO %r at %r baud" % (chip, uart_id, tx, rx, cfg.BUS_BAUD),
+            err,
+            "give that UART's own pins (the board's pinout)",
+        )
+    direction = None
+    if cfg.BUS_DIR_PIN is not None:
+        try:  # low (listening) from the first instant
+            direction = machine.Pin(cfg.BUS_DIR_PIN, machine.Pin.OUT, value=0)
+        except Exception as err:
+            what = "chip %s has no output GPIO %r" % (chip, cfg.BUS_DIR_PIN)
+            raise refused("BUS_DIR_PIN", what, err, "give a free GPIO or None")
+    servos = BusServos(
+        uart,
+        cfg.BUS_IDS,
+        steps_per_turn=cfg.BUS_STEPS_PER_TURN,
+        echo=cfg.BUS_ECHO,
+        direction=direction,
+        char_us=10000000 // cfg.BUS_BAUD + 1,
+        sleep_us=time.sleep_us,
+    )
+    return servos, servos.read_held_us(time.sleep_ms)
+
+
 def make_servos(chip):
     """Build the servo outputs chosen in board_config for ``chip``: (servos, pulses held since before boot).
     Hardware that refuses a setting (an I2C bus on other pins, no PCA9685 answering, a pin without PWM) is a
     BoardConfigError naming it."""
+    if cfg.SERVO_DRIVER == "bus":
+        return make_bus_servos(chip)
     if cfg.SERVO_DRIVER == "pca9685":
         from hanoifw.pca9685 import PCA9685
 
@@ -186,9 +238,13 @@ def main():
     try:
         check_port_version(sys.platform, sys.implementation.version, getattr(uname, "version", ""))
         check_wdt_ms(chip, cfg.HARDWARE_WDT_MS)
-        grip_sensor = make_grip_sensor(chip)
+        grip_sensor = make_grip_sensor(chip) if cfg.SERVO_DRIVER != "bus" else None
         rail_sense = make_rail_sense(chip)
         servos, held_us = make_servos(chip)
+        if cfg.SERVO_DRIVER == "bus":  # the gripper's own load is the grip sensor
+            from hanoifw.busservos import BusGripLoad
+
+            grip_sensor = BusGripLoad(servos)
     except Exception as err:  # never a traceback into the REPL: the host would hear nothing (issue 34, defect 3)
         text = str(err) if isinstance(err, BoardConfigError) else unforeseen(err)
         print("hanoibot: %s" % text)

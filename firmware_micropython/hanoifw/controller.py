@@ -17,7 +17,12 @@ Safety rules enforced here (docs/protocol.md has the wire side):
   is latched, like every fault, until CLEAR;
 * the grip verdict is the gripper current averaged over the latest PWM frame, from readings that cover it
   (:mod:`hanoifw.sensing`: none unless no two readings are more than two sample periods apart), and there is none
-  while the gripper output is off: an undriven servo draws no current, disk or not.
+  while the gripper output is off: an undriven servo draws no current, disk or not;
+* servos on a bus (:mod:`hanoifw.busservos`: a HAL with ``poll``) are polled once per control step, whatever the
+  mode: their goals go out, their answers come in, and STATUS reports where each one is; a servo that stops
+  answering latches SERVO_SILENT, with an ERROR naming its channel and bus id (CLEAR re-latches it at once while
+  it stays silent). Every mode does with bus servos what it does with PWM outputs: RELEASE and POWER_LOST switch
+  their torque off, ESTOP and HOST_LOST hold the pose (torque on, the goals no longer change).
 """
 
 from hanoifw import FW_VERSION, reports
@@ -36,6 +41,10 @@ HARD_MAX_PULSE_US = p.HARD_MAX_PULSE_US
 MAX_CHANNELS = 9  # a CONFIG carries 4 values per channel and one more: at most protocol.MAX_FIELDS
 MAX_STEP_MS = 20  # cap of one step's time (two 10 ms periods): a late step slows motion instead of jumping it
 MAX_PENDING_FRAMES = 32  # outgoing frames kept between steps; more are dropped and counted
+# Least time between two polls of a servo bus: the board's loop steps every 10 ms, but a caller that steps on input
+# too (the simulator) must not ask the bus again before the answer to the last READ came (its return delay and
+# its bytes: under 1 ms at 1 Mbaud, about 2.5 ms at 115200 baud)
+BUS_POLL_MIN_MS = 5
 __all__ = ["TICKS_PERIOD", "Controller", "ticks_diff_ms"]
 # Bounds that keep every frame the board sends under protocol.MAX_FRAME_LEN, even with 16 channels
 MAX_NAME_LEN = 12  # boot_id, reset_cause, fw_version
@@ -49,6 +58,7 @@ HOST_LOST = p.FAULT_HOST_LOST
 INTERNAL = p.FAULT_INTERNAL
 LIMIT_FAULT = p.FAULT_LIMIT  # a computed pulse left its limits (cannot happen; checked anyway before output)
 POWER_LOST = p.FAULT_POWER_LOST
+SERVO_SILENT = p.FAULT_SERVO_SILENT
 
 MODE_UNCONFIGURED = p.MODE_UNCONFIGURED
 MODE_IDLE = p.MODE_IDLE
@@ -136,6 +146,11 @@ class Controller:
         self.max_us = [max_pulse_us] * channels
         self.max_speeds_us_s = [p.HARD_MAX_SPEED_US_S] * channels
         self.outputs = Outputs(servos, channels, stagger_ms=stagger_ms, order=enable_order, held_us=held_us)
+        # A HAL on a servo bus (hanoifw.busservos) is polled every step, reports positions and takes top speeds
+        self._poll_servos = getattr(servos, "poll", None)
+        self.measure = getattr(servos, "measured_us", None)
+        self._set_speed = getattr(servos, "set_speed_us_s", None)
+        self._last_poll_ms: int | None = None
         self.pulses_us = list(self.outputs.written_us)  # commanded pose; 0 = no output
         self._done_ids: list[int] = []
         self.is_configured = False
@@ -217,6 +232,11 @@ class Controller:
             self._send_ack()  # news of a lost frame goes before the step's DONEs: the host waits on it
         try:
             self._step(now_ms)
+            if self._poll_servos is not None:
+                last = self._last_poll_ms
+                if last is None or ticks_diff_ms(now_ms, last) >= BUS_POLL_MIN_MS:
+                    self._last_poll_ms = now_ms
+                    self._poll_bus(now_ms)
         except Exception as err:
             self._internal(err)
         return self.replies_view()
@@ -306,6 +326,20 @@ class Controller:
             self.last_done_cmd = cmd_id
             self._send_done(cmd_id)
         done.clear()
+
+    def _poll_bus(self, now_ms: int) -> None:
+        """One step of the servo bus: this step's goals out, the answers in; a silent servo latches its fault."""
+        servos = self.servos
+        self._poll_servos(now_ms)
+        silent = servos.silent
+        if silent >= 0 and SERVO_SILENT not in self.faults:
+            self.latch_fault(SERVO_SILENT)
+            self._error(
+                p.E_SERVO_SILENT,
+                0,
+                "servo %d (bus id %d) did not answer %d reads in a row" % (silent, servos.ids[silent], servos.tries),
+            )
+            self._send_status()
 
     def _write_pulses(self) -> None:
         """Give every channel whose commanded pulse changed to the servos, after a last limit check."""
@@ -415,6 +449,8 @@ class Controller:
             self.max_us[ch] = maxs[ch]
             self.max_speeds_us_s[ch] = speeds[ch]
             self.pulses_us[ch] = self.outputs.written_us[ch] or starts[ch]
+            if self._set_speed is not None:  # a bus servo never turns faster than its channel may
+                self._set_speed(ch, speeds[ch])
         self.grip_threshold = threshold
         if not self.is_configured:
             self.outputs.start_enable(self._now_ms)

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 
     Fields = Sequence[str | int]
 
-PROTOCOL_VERSION = 4  # 4: ACK and PONG say how far the board read its input and which frames it keeps ahead
-# of a lost one (rx_count, held); 3: MOVE may carry a trapezoidal profile and a blend (ramp_ms, blend_ms)
+PROTOCOL_VERSION = 5  # 5: STATUS carries each servo's measured position when the servos report one (measured);
+# 4: ACK and PONG say how far the board read its input and which frames it keeps ahead of a lost one (rx_count,
+# held); 3: MOVE may carry a trapezoidal profile and a blend (ramp_ms, blend_ms)
 SEQ_MOD = 65536  # sequence numbers and acks count modulo 2**16
 MAX_FRAME_LEN = 256  # bytes per frame including the closing newline
 MAX_FIELDS = 40  # fields after KIND,seq,ack
@@ -74,6 +75,7 @@ FAULT_REJECTED = "REJECTED"  # shown while a refused MOVE blocks the queue, unti
 FAULT_COLLISION = "COLLISION"  # latched by the simulated world: the arm or its disk hit a peg or a disk
 FAULT_DROP = "DROP"  # latched by the simulated world: a disk let go away from every peg
 FAULT_BAD_STACK = "BAD_STACK"  # latched by the simulated world: a disk put on a smaller one
+FAULT_SERVO_SILENT = "SERVO_SILENT"  # a bus servo did not answer its reads (an ERROR frame names it)
 FAULTS = (
     FAULT_ESTOP,
     FAULT_HOST_LOST,
@@ -84,6 +86,7 @@ FAULTS = (
     FAULT_COLLISION,
     FAULT_DROP,
     FAULT_BAD_STACK,
+    FAULT_SERVO_SILENT,
 )
 NO_FAULTS = "-"  # STATUS ``faults`` when none is latched; several are joined by FAULT_SEPARATOR
 FAULT_SEPARATOR = "|"
@@ -119,9 +122,11 @@ E_FAULTED = "FAULTED"
 E_BUSY = "BUSY"  # CONFIG while motion is queued
 E_INTERNAL = "INTERNAL"
 E_BOARD_CONFIG = "BOARD_CONFIG"  # board_config.py does not fit this chip (HELLO mode BOARD_ERROR): the text says why
+E_SERVO_SILENT = "SERVO_SILENT"  # a bus servo stopped answering: the text names its channel and bus id
 
 # Field names of the board's frames, in wire order; a name ending in "*" takes all remaining fields as a list, and
-# trailing names ending in "?" may be left off (then 0).
+# trailing names ending in "?" may be left off (then 0). STATUS's list is the pulse of each channel, then, when
+# ``measured`` is not 0, that many measured positions (one per channel, as pulses in us; -1: no reading).
 FIELD_NAMES = {
     HELLO: (
         "proto",
@@ -151,6 +156,7 @@ FIELD_NAMES = {
         "grip",
         "grip_raw",
         "rail",
+        "measured",
         "pulses_us*",
     ),
     ACK: ("rx_count", "held?"),

@@ -38,8 +38,10 @@ def hello_fields(ctl) -> "list[str | int]":
 
 
 def status_fields(ctl) -> "list[str | int]":
-    """STATUS: mode, command ids, free slots, faults, grip word and reading (the frame mean), rail, and every
-    channel's pulse."""
+    """STATUS: mode, command ids, free slots, faults, grip word and reading (the frame mean), rail, how many
+    measured positions follow, every channel's pulse, then (servos that report where they are) every channel's
+    measured position in us (-1: no reading)."""
+    measure = ctl.measure
     raw = -1 if ctl.grip_sensor is None else ctl.grip.mean_u16
     fields: list[str | int] = [
         ctl.boot_id,
@@ -51,8 +53,12 @@ def status_fields(ctl) -> "list[str | int]":
         grip_word(ctl.grip_sensor, raw, ctl.grip_threshold),
         raw,
         rail_word(ctl.rail_sense),
+        0 if measure is None else ctl.channels,
     ]
     fields.extend(ctl.pulses_us)
+    if measure is not None:
+        for ch in range(ctl.channels):
+            fields.append(measure(ch))
     return fields
 
 

@@ -10,6 +10,7 @@ import types
 from pathlib import Path
 from typing import Any, ClassVar
 
+import busfakes
 import fwfakes
 import ledcfakes
 import pytest
@@ -662,7 +663,7 @@ def test_board_config_is_consistent() -> None:
     check_wdt_ms("RP2040", cfg.HARDWARE_WDT_MS)
     check_wdt_ms("ESP32", cfg.HARDWARE_WDT_MS)
     assert len(cfg.PCA9685_CHANNELS) == cfg.CHANNELS and all(0 <= ch <= 15 for ch in cfg.PCA9685_CHANNELS)
-    assert cfg.SERVO_DRIVER in ("pwm", "pca9685") and cfg.QUEUE_DEPTH >= 8 and cfg.HOST_WATCHDOG_MS == 300
+    assert cfg.SERVO_DRIVER in ("pwm", "pca9685", "bus") and cfg.QUEUE_DEPTH >= 8 and cfg.HOST_WATCHDOG_MS == 300
     assert cfg.CONTROL_PERIOD_MS <= 20 and (cfg.HARDWARE_WDT_MS is None or cfg.HARDWARE_WDT_MS > 10 * 20)
 
 
@@ -681,3 +682,79 @@ def test_firmware_source_uses_only_what_micropython_has(path: Path) -> None:
         assert not isinstance(node, ast.JoinedStr), f"{where}: use % formatting, not f-strings"
         assert not isinstance(node, ast.Match), f"{where}: MicroPython has no match statement"
         assert not (isinstance(node, ast.Attribute) and node.attr == "format_map"), f"{where}: str.format_map"
+
+
+class FakeBusUart(busfakes.FakeBus):
+    """machine.UART with Feetech servos on it (busfakes.FakeBus), keeping the settings main.py opened it with."""
+
+    holding: ClassVar[dict[int, int]] = {}  # bus id -> goal (steps) of servos still holding since before the reset
+
+    def __init__(self, uart_id: int, **settings: Any) -> None:
+        super().__init__((1, 2, 3, 4, 5))
+        self.uart_id, self.settings = uart_id, settings
+        for servo_id, goal in self.holding.items():
+            self.servos[servo_id].torque, self.servos[servo_id].goal = 1, goal
+
+
+class RefusingUart:
+    def __init__(self, uart_id: int, **settings: Any) -> None:
+        raise ValueError("bad TX pin")
+
+
+class FakeTime:
+    """The ``time`` module of MicroPython as main.py uses it (sleep_ms, sleep_us)."""
+
+    def __init__(self) -> None:
+        self.slept_ms = 0
+
+    def sleep_ms(self, ms: int) -> None:
+        self.slept_ms += ms
+
+    def sleep_us(self, us: int) -> None:
+        pass
+
+
+def test_bus_servos_are_built_on_the_chips_uart_and_keep_what_they_hold(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hanoifw.busservos import BusGripLoad, BusServos
+
+    monkeypatch.setattr(board_main.cfg, "SERVO_DRIVER", "bus")
+    monkeypatch.setattr(board_main.machine, "UART", FakeBusUart, raising=False)
+    monkeypatch.setattr(board_main, "time", FakeTime())
+    monkeypatch.setattr(FakeBusUart, "holding", {2: 3000})  # the shoulder held its pose through the reset
+    servos, held_us = board_main.make_servos("RP2040")
+    uart_id, tx, rx = board_main.cfg.BUS_UART["RP2040"]
+    assert isinstance(servos, BusServos) and servos._uart.uart_id == uart_id
+    settings = servos._uart.settings
+    assert (settings["tx"].number, settings["rx"].number, settings["baudrate"]) == (tx, rx, 1000000)
+    assert settings["timeout"] == 0  # reads never wait: the driver asks any() first
+    assert held_us == [0, servos.us_for(3000), 0, 0, 0] and servos.torque == [False, True, False, False, False]
+    assert board_main.time.slept_ms <= 5 * servos.tries * 5  # bounded, whatever the servos do
+    # the controller takes the held pose as on (no re-enable, no jump), and the gripper's load is the grip sensor
+    captured: dict[str, Any] = {}
+    monkeypatch.setattr(board_main, "serve_host", lambda *args: captured.update(args=args))
+    monkeypatch.setattr(board_main.os, "uname", lambda: types.SimpleNamespace(machine=UNAMES["RP2040"]))
+    board_main.main()
+    servos, held_us, grip_sensor, _rail = captured["args"]
+    assert held_us[1] == servos.us_for(3000) and isinstance(grip_sensor, BusGripLoad)
+
+
+def test_a_bus_uart_the_port_refuses_is_a_board_error_naming_it(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(board_main.cfg, "SERVO_DRIVER", "bus")
+    monkeypatch.setattr(board_main.machine, "UART", RefusingUart, raising=False)
+    text = board_error_of_main(board_main, monkeypatch, capsys)
+    assert text.startswith("board_config.py BUS_UART: chip RP2040 has no UART 0 on TX GPIO 0 and RX GPIO 1"), text
+    assert "bad TX pin" in text
+
+
+def test_bus_ids_that_do_not_fit_the_channels_are_a_board_error(
+    board_main: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(board_main.cfg, "SERVO_DRIVER", "bus")
+    monkeypatch.setattr(board_main.cfg, "BUS_IDS", (1, 2, 3, 4, 5, 6))
+    monkeypatch.setattr(board_main.machine, "UART", FakeBusUart, raising=False)
+    text = board_error_of_main(board_main, monkeypatch, capsys)
+    assert text == "board_config.py BUS_IDS has 6 ids: expected one per channel (CHANNELS = 5)"

@@ -122,7 +122,7 @@ def test_clean_text_keeps_errors_encodable():
 
 
 def test_unpack_names_the_fields_of_board_frames():
-    status = p.unpack(p.STATUS, ["b007", "IDLE", "3", "4", "7", "-", "held", "40123", "on", "1500", "1600"])
+    status = p.unpack(p.STATUS, ["b007", "IDLE", "3", "4", "7", "-", "held", "40123", "on", "1", "1500", "1600"])
     assert status == {
         "boot_id": "b007",
         "mode": "IDLE",
@@ -133,6 +133,7 @@ def test_unpack_names_the_fields_of_board_frames():
         "grip": "held",
         "grip_raw": 40123,
         "rail": "on",
+        "measured": 1,
         "pulses_us": [1500, 1600],
     }
     assert p.unpack(p.DONE, ["x"]) is None and p.unpack(p.DONE, ["1", "2"]) is None

@@ -18,7 +18,8 @@ def fields_of(kind: str, fields: list[str | int]) -> list[str]:
 def test_status_fields_become_typed_values() -> None:
     status = parse_status(
         fields_of(
-            "STATUS", ["ab12", "MOVING", 7, 9, 6, "ESTOP|HOST_LOST", "held", 41000, "on", 1500, 1400, 1300, 1200, 1100]
+            "STATUS",
+            ["ab12", "MOVING", 7, 9, 6, "ESTOP|HOST_LOST", "held", 41000, "on", 0, 1500, 1400, 1300, 1200, 1100],
         )
     )
     assert status == Status(
@@ -31,9 +32,19 @@ def test_status_fields_become_typed_values() -> None:
     ("mode", "faults", "stopped"), [("IDLE", "-", False), ("FAULT", "-", True), ("IDLE", "REJECTED", True)]
 )
 def test_is_stopped_follows_mode_and_faults(mode: str, faults: str, stopped: bool) -> None:
-    status = parse_status(fields_of("STATUS", ["b", mode, 0, 0, 8, faults, "none", -1, "none", 1500]))
+    status = parse_status(fields_of("STATUS", ["b", mode, 0, 0, 8, faults, "none", -1, "none", 0, 1500]))
     assert status.is_stopped is stopped
     assert status.faults == (() if faults == "-" else (faults,))
+
+
+def test_measured_positions_follow_the_pulses() -> None:
+    fields = ["b", "IDLE", 0, 0, 8, "-", "held", 640, "none", 3, 1500, 1400, 1300, 1498, -1, 1302]
+    status = parse_status(fields_of("STATUS", fields))
+    assert status.pulses_us == (1500, 1400, 1300) and status.measured_us == (1498, -1, 1302)
+    plain = parse_status(fields_of("STATUS", ["b", "IDLE", 0, 0, 8, "SERVO_SILENT", "none", -1, "none", 0, 1500]))
+    assert plain.measured_us == () and plain.faults == (Fault.SERVO_SILENT,)
+    with pytest.raises(ProtocolMismatch, match="3 measured positions after 1 pulses"):
+        parse_status(fields_of("STATUS", ["b", "IDLE", 0, 0, 8, "-", "none", -1, "none", 3, 1500, 1, 2, 3]))
 
 
 def test_hello_by_name() -> None:
@@ -55,7 +66,7 @@ def test_a_status_that_does_not_fit_is_named() -> None:
 
 
 def test_board_words_are_parsed_into_enums_that_match_the_codec_word_for_word() -> None:
-    status = parse_status(fields_of("STATUS", ["b", "HELD", 0, 0, 8, "POWER_LOST|DROP", "empty", 12, "off", 1500]))
+    status = parse_status(fields_of("STATUS", ["b", "HELD", 0, 0, 8, "POWER_LOST|DROP", "empty", 12, "off", 0, 1500]))
     assert (status.mode, status.faults, status.grip, status.rail) == (
         Mode.HELD,
         (Fault.POWER_LOST, Fault.DROP),
@@ -71,10 +82,10 @@ def test_board_words_are_parsed_into_enums_that_match_the_codec_word_for_word() 
 @pytest.mark.parametrize(
     ("field", "fields"),
     [
-        ("mode", ["b", "DANCING", 0, 0, 8, "-", "none", -1, "none", 1500]),
-        ("fault", ["b", "IDLE", 0, 0, 8, "ESTOP|GREMLIN", "none", -1, "none", 1500]),
-        ("grip", ["b", "IDLE", 0, 0, 8, "-", "maybe", -1, "none", 1500]),
-        ("rail", ["b", "IDLE", 0, 0, 8, "-", "none", -1, "sagging", 1500]),
+        ("mode", ["b", "DANCING", 0, 0, 8, "-", "none", -1, "none", 0, 1500]),
+        ("fault", ["b", "IDLE", 0, 0, 8, "ESTOP|GREMLIN", "none", -1, "none", 0, 1500]),
+        ("grip", ["b", "IDLE", 0, 0, 8, "-", "maybe", -1, "none", 0, 1500]),
+        ("rail", ["b", "IDLE", 0, 0, 8, "-", "none", -1, "sagging", 0, 1500]),
     ],
 )
 def test_an_unknown_board_word_is_a_protocol_mismatch_naming_the_field(field: str, fields: list[str | int]) -> None:

@@ -57,6 +57,12 @@ def assert_quiet_loop_allocates_nothing():
     assert used == 0, f"{used} bytes in 20 loops"
 
 
+def assert_bus_step_allocates_nothing():
+    used, answers = bus_step_allocation_bytes()
+    assert answers >= 15, f"{answers} answers read"  # the driver did read the bus while it was measured
+    assert used == 0, f"{used} bytes in 20 steps"
+
+
 MOVE_HEAP_BOUND_BYTES = 700  # per MOVE frame handled and its ACK/DONE sent (split-into-str codec: ~1 800)
 
 
@@ -91,6 +97,7 @@ def run_tests(test_dir, result_path, board_dir=None):
     tally.check("a moving control step allocates no heap", assert_step_allocates_nothing)
     tally.check("a MOVE frame in and its replies out allocate little heap", assert_move_frames_allocate_little)
     tally.check("a quiet moving loop of the board allocates no heap", assert_quiet_loop_allocates_nothing)
+    tally.check("a quiet moving step with bus servos allocates no heap", assert_bus_step_allocates_nothing)
     print(f"MICROPYTHON SUMMARY passed={tally.passed} failed={tally.failed}")
     with open(result_path, "w") as f:
         f.write(f"{tally.failed}\n")
@@ -255,3 +262,93 @@ def exchange(in_path, out_path, channels=5):
         out.append(f"{now_ms} {binascii.hexlify(reply).decode()}")
     with open(out_path, "w") as dst:
         dst.write("\n".join(out) + "\n")
+
+
+class QuietBus:
+    """A ``machine.UART`` on a bus of servos that allocates nothing: what is written comes back as its echo, and
+    a READ of a servo is answered with that servo's status packet, made once here; all in one ring made once."""
+
+    def __init__(self, ids):
+        from hanoifw import feetech as f
+
+        self.ring = bytearray(512)
+        self.head = 0
+        self.count = 0
+        self.answers = {}
+        for servo_id in ids:
+            data = bytearray(f.FEEDBACK_BYTES)
+            f.put_u16(data, 0, 2048)
+            answer = bytearray(6 + f.FEEDBACK_BYTES)
+            at = f.begin(answer, servo_id, 0, f.FEEDBACK_BYTES)  # error byte 0
+            answer[at : at + f.FEEDBACK_BYTES] = data
+            f.seal(answer)
+            self.answers[servo_id] = answer
+
+    def _put(self, data):
+        ring = self.ring
+        size = len(ring)
+        at = (self.head + self.count) % size
+        for i in range(len(data)):
+            ring[at] = data[i]
+            at += 1
+            if at == size:
+                at = 0
+        self.count += len(data)
+
+    def write(self, data):
+        self._put(data)  # the echo
+        if len(data) == 8 and data[4] == 0x02:  # a READ: its servo answers
+            self._put(self.answers[data[2]])
+        return len(data)
+
+    def any(self):
+        return self.count
+
+    def readinto(self, buf, nbytes):
+        ring = self.ring
+        size = len(ring)
+        n = nbytes if nbytes < self.count else self.count
+        head = self.head
+        for i in range(n):
+            buf[i] = ring[head]
+            head += 1
+            if head == size:
+                head = 0
+        self.head = head
+        self.count -= n
+        return n
+
+    def flush(self):
+        pass
+
+
+def bus_step_allocation_bytes(steps=20):
+    """Heap bytes that ``steps`` control steps of a moving Controller on bus servos allocate (MicroPython only:
+    gc.mem_alloc), each step writing the goals and a READ and reading an echo and an answer; and how many answers
+    the driver read meanwhile."""
+    import gc
+
+    from hanoifw import protocol as p
+    from hanoifw.busservos import BusGripLoad, BusServos
+
+    ids = (1, 2, 3, 4, 5)
+    bus = BusServos(QuietBus(ids), ids)
+    ctl = Controller(bus, boot_id="a110c8ed", stagger_ms=0, watchdog_ms=0, grip_sensor=BusGripLoad(bus))
+    ctl.feed(p.encode(p.SYNC, 0, 0, ("t",)))
+    ctl.step(0)
+    ctl.feed(p.encode(p.CONFIG, 1, 0, [1000, 2000, 1500, 60000] * 5 + [100]))
+    ctl.step(10)
+    ctl.feed(p.encode(p.MOVE, 2, 0, [1, 50000, 1900, 1100, 1700, 1300, 1999]))
+    ctl.step(20)
+    ctl.step(30)  # the steps that switch servos on and lay the frames out are behind us
+    answers = bus.answers
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for i in range(steps):
+        ctl.step_view(40 + 10 * i)
+        ctl.sample_sensors(45 + 10 * i)
+    used = gc.mem_alloc() - before
+    gc.enable()
+    assert ctl.mode == "MOVING" and not ctl.faults, (ctl.mode, ctl.faults)
+    return used, bus.answers - answers

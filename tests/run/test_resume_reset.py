@@ -40,8 +40,9 @@ def world_moves(events: list[dict[str, Any]]) -> list[Move]:
     return moves
 
 
-def held_disk_per_frame(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
-    """A clean run of the plan: for each frame the board received (1st, 2nd, ...), the disk held at that moment."""
+def held_disk_per_frame(monkeypatch: pytest.MonkeyPatch, options: str = "") -> list[int | None]:
+    """A clean run of the plan (on ``sim://`` with ``options`` too): for each frame the board received (1st, 2nd,
+    ...), the disk held at that moment."""
     held: list[int | None] = []
     original = FaultyWire.write
 
@@ -52,7 +53,7 @@ def held_disk_per_frame(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
 
     with monkeypatch.context() as patch:
         patch.setattr(FaultyWire, "write", write)
-        robot = Robot(f"sim://?board={'A' * N_DISKS}", load_config())
+        robot = Robot(f"sim://?board={'A' * N_DISKS}{options}", load_config())
         robot.open()
         with robot:
             assert Run(robot, make_plan(N_DISKS)).start() is Phase.DONE
@@ -116,13 +117,15 @@ def test_a_reset_board_stops_the_run_then_homing_and_confirmation_finish_it(
     assert replanned.boot_id == robot.boot_id
 
 
+@pytest.mark.parametrize("servos", ["outputs=pca9685", "servo=sts"], ids=["pca9685", "bus-servos"])
 def test_a_disk_left_in_the_gripper_by_a_reset_stops_resume_before_anything_moves(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    servos: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Servos that keep their pose through a reset of the board: a PCA9685's, bus servos (their own power)."""
     plan = make_plan(N_DISKS)
-    reset_after = reset_frame(held_disk_per_frame(monkeypatch), holding=True)
+    reset_after = reset_frame(held_disk_per_frame(monkeypatch, f"&{servos}"), holding=True)
     path = tmp_path / "run.journal"
-    robot = Robot(f"sim://?board={'A' * N_DISKS}&reset_after={reset_after}&outputs=pca9685", load_config())
+    robot = Robot(f"sim://?board={'A' * N_DISKS}&reset_after={reset_after}&{servos}", load_config())
     robot.open()
     board = robot.sim_board
     with Journal.create(path) as journal:
@@ -144,7 +147,7 @@ def test_a_disk_left_in_the_gripper_by_a_reset_stops_resume_before_anything_move
     closed_us = robot.config.gripper.closed_us
     assert gripper and gripper[-1] == closed_us, "driven closed"
     assert gripper == sorted(gripper) if closed_us > gripper[0] else gripper == sorted(gripper, reverse=True), (
-        "from the pulse the PCA9685 kept straight to closed, never opening"
+        "from the pulse the servo kept straight to closed, never opening"
     )
 
 

@@ -38,6 +38,7 @@ class Fault(StrEnum):
     COLLISION = protocol.FAULT_COLLISION
     DROP = protocol.FAULT_DROP
     BAD_STACK = protocol.FAULT_BAD_STACK
+    SERVO_SILENT = protocol.FAULT_SERVO_SILENT
 
 
 class Grip(StrEnum):
@@ -77,8 +78,10 @@ class Status(NamedTuple):
     """One STATUS report. Pulses in µs per channel (0 = output off).
 
     ``grip`` is the board's verdict: ``held``, ``empty``, ``unknown`` (no threshold yet, or the read failed) or
-    ``none`` (no sensor); ``grip_raw`` the grip-current ADC reading (0..65535, -1 without one); ``rail`` the servo
-    power as the rail sense input sees it: ``on``, ``off`` or ``none`` (not wired).
+    ``none`` (no sensor); ``grip_raw`` the grip-current ADC reading (0..65535, -1 without one; a bus gripper's
+    load); ``rail`` the servo power as the rail sense input sees it: ``on``, ``off`` or ``none`` (not wired).
+    ``measured_us``: where each servo is, as a pulse in µs, when the servos report it (bus servos; -1: no reading
+    of that one), else empty.
     """
 
     boot_id: str
@@ -91,6 +94,7 @@ class Status(NamedTuple):
     grip_raw: int
     rail: Rail
     pulses_us: tuple[int, ...]
+    measured_us: tuple[int, ...] = ()
 
     @property
     def is_stopped(self) -> bool:
@@ -129,6 +133,13 @@ def parse_status(fields: list[str]) -> Status:
     values = _unpack(protocol.STATUS, fields)
     faults = str(values["faults"])
     names = () if faults in ("", protocol.NO_FAULTS) else faults.split(protocol.FAULT_SEPARATOR)
+    positions = tuple(values["pulses_us"])
+    measured = int(values["measured"])
+    if not 0 <= measured <= len(positions) // 2:
+        raise ProtocolMismatch(
+            f"board sent STATUS with {measured} measured positions after {len(positions) - measured} pulses: "
+            f"expected one per channel (protocol version {protocol.PROTOCOL_VERSION})"
+        )
     return Status(
         boot_id=str(values["boot_id"]),
         mode=_word(Mode, values["mode"], "mode"),
@@ -139,7 +150,8 @@ def parse_status(fields: list[str]) -> Status:
         grip=_word(Grip, values["grip"], "grip"),
         grip_raw=int(values["grip_raw"]),
         rail=_word(Rail, values["rail"], "rail"),
-        pulses_us=tuple(values["pulses_us"]),
+        pulses_us=positions[: len(positions) - measured],
+        measured_us=positions[len(positions) - measured :],
     )
 
 

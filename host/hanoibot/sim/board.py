@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from hanoifw.board import start_grip_timer
 from hanoifw.boardpins import BoardConfigError, check_port_version
+from hanoifw.busservos import BusGripLoad, BusServos
 from hanoifw.controller import Controller
 from hanoifw.rxframe import FrameReader
 from hanoifw.sensing import GRIP_SAMPLE_MS
@@ -31,6 +32,7 @@ from ..errors import ConfigError
 from ..motion.drivers import output_us
 from ..motion.servo_model import ServoTraits
 from .board_loop import HARDWARE_WDT_MS, BoardLoop
+from .bus import BusSpec, SimServoBus, SimUart
 from .chip import ChipTime
 from .ports import PortModel
 from .servos import PWM_FRAME_S, VirtualServos
@@ -119,6 +121,7 @@ class SimBoard:
         outputs_survive_reset: bool = False,
         port: PortModel | None = None,
         servo_driver: str | None = None,
+        bus: BusSpec | None = None,
     ) -> None:
         if port is not None and slow is not None:
             raise ConfigError("sim options port and slow cannot go together: a port model runs the firmware's loop")
@@ -150,15 +153,25 @@ class SimBoard:
         self.chip = None if slow is None else ChipTime(slow=slow)
         # The servos take their pulse once per 50 Hz PWM frame; the frames start half a control tick after the
         # ticks (a real board's PWM counter runs apart from its control loop).
-        self.servos = VirtualServos(
-            channels,
-            now_s=self.clock.now_s,
-            max_speed_us_per_s=max_speed_us_per_s,
-            frame_s=PWM_FRAME_S,
-            frame_phase_s=tick_s / 2,
-            traits=servo_traits,
-            output_us=None if servo_driver is None else functools.partial(output_us, servo_driver),
-        )
+        #: The bus the servos hang on (``sim://?servo=sts``), or None: PWM outputs (:attr:`servos`).
+        self.bus_spec = bus
+        self.servo_bus: SimServoBus | None = None
+        self.servos: VirtualServos | SimServoBus
+        if bus is None:
+            self.servos = VirtualServos(
+                channels,
+                now_s=self.clock.now_s,
+                max_speed_us_per_s=max_speed_us_per_s,
+                frame_s=PWM_FRAME_S,
+                frame_phase_s=tick_s / 2,
+                traits=servo_traits,
+                output_us=None if servo_driver is None else functools.partial(output_us, servo_driver),
+            )
+        else:  # bus servos keep their torque and goal through a reset of the board (their own power)
+            self.servo_bus = self._make_bus(bus, channels, max_speed_us_per_s, servo_traits, world)
+            self.servos = self.servo_bus
+            self.outputs_survive_reset = True
+        self.bus_driver: BusServos | None = None  # the firmware's own driver, made at each boot
         if world is not None and hasattr(world, "on_event"):
             world.on_event = self._log_world_event
         self._loop: BoardLoop | None = None
@@ -352,6 +365,48 @@ class SimBoard:
         return [event["cmd_id"] for event in self.events if event["event"] == "executed"]
 
     # --- internals -----------------------------------------------------------------------------------
+    def _make_bus(
+        self,
+        bus: BusSpec,
+        channels: int,
+        speeds: list[float | None] | None,
+        traits: list[ServoTraits] | None,
+        world: World | None,
+    ) -> SimServoBus:
+        """The simulated bus servos of ``bus``, moving at the world's servo speeds, stopped where the world says."""
+        if len(bus.ids) != channels:
+            raise ConfigError(f"sim bus has {len(bus.ids)} servo ids: expected one per channel ({channels})")
+        if traits is None:
+            traits = [ServoTraits(speed) for speed in (speeds or [None] * channels)]
+        config = getattr(world, "config", None)
+        start_us = list(config.start_pulses_us()) if config is not None else None
+        rail = getattr(world, "rail", None)
+        servo_bus = SimServoBus(
+            bus.ids,
+            now_s=self.clock.now_s,
+            traits=traits,
+            start_us=start_us,
+            baud=bus.baud,
+            echo=bus.echo,
+            delay_us=bus.delay_us,
+            corrupt=bus.corrupt,
+            seed=bus.seed,
+            stop_us=getattr(world, "servo_stop_us", None),
+            powered=(lambda: bool(rail.is_powered)) if rail is not None else None,
+        )
+        for servo in servo_bus.servos:
+            servo.silent = servo.servo_id in bus.silent
+        return servo_bus
+
+    def _bus_driver(self) -> tuple[BusServos, list[int]]:
+        """A boot's bus driver (the firmware's own, on a simulated UART) and what the servos hold since before."""
+        assert self.servo_bus is not None and self.bus_spec is not None
+        uart = SimUart(self.servo_bus, self.clock.now_s)
+        driver = BusServos(uart, self.bus_spec.ids, echo=self.bus_spec.echo)
+        held = driver.read_held_us(uart.sleep_ms)
+        uart.end_boot()
+        return driver, held
+
     def _connect_sensors(self, frame_phase_s: float) -> None:
         """Tie the world's grip sensor and rail to this board's clock and servos: the gripper (the last channel)
         draws current only while it gets pulses on a powered rail, and the servos load the rail."""
@@ -387,12 +442,19 @@ class SimBoard:
         self._faults: set[str] = set()
         grip_sensor = self.world.grip_sensor if self.world is not None else None
         rail_sense = getattr(self.world, "rail", None)
-        held = self.servos.pulses_us() if self.outputs_survive_reset else [None]
+        held: list[int | None] = list(self.servos.pulses_us()) if self.outputs_survive_reset else [None]
         board_error = self._port_error()
+        hal: Any = self.servos
+        if self.servo_bus is not None and not board_error:  # main.py's make_bus_servos
+            hal, held_pulses = self._bus_driver()
+            self.bus_driver = hal
+            held = list(held_pulses)
+            if grip_sensor is not None:  # the gripper's own load is the grip sensor
+                grip_sensor = BusGripLoad(hal)
         if board_error:  # main.py's serve_board_error: no sensors, no watchdog, never an output on
             grip_sensor = rail_sense = None
         controller = Controller(
-            self.servos,
+            hal,
             channels=self.channels,
             held_us=None if None in held else held,
             boot_id=self._boot_id,

@@ -27,11 +27,17 @@ from collections.abc import Mapping
 
 from ..clock import VirtualClock
 from ..errors import ConfigError
-from .board import EventListener, SimBoard, World
+from .board import SHIPPED_BOARD_CHANNELS, EventListener, SimBoard, World
+from .bus import BusSpec, bus_from_options
 from .faults import FaultSpec
 from .ports import outputs_survive_reset, port_model
+from .spec import BUS_OPTIONS
 from .wire import FaultyWire
 
+#: The ``servo`` option: ``pwm`` (hobby servos on the board's outputs, the default) or ``sts`` (Feetech STS bus
+#: servos on a UART, :mod:`hanoibot.sim.bus`: they report where they are; the bus options silent, corrupt and
+#: delay_us fault them).
+SERVO_KINDS = ("pwm", "sts")
 #: The ``outputs`` option: the servo output a simulated board drives, as its driver (hanoibot.motion.drivers) whose
 #: counts every pulse comes out in: ``pwm`` an RP2040's PWM (0.31 µs), ``pca9685`` a PCA9685 (4.88 µs, and it keeps
 #: pulsing through a reset), ``ledc`` an ESP32-S3's 13-bit LEDC (2.44 µs, truncated).
@@ -116,6 +122,7 @@ def make_wire(
         raise ConfigError("sim options port and slow cannot go together: a port model runs the firmware's own loop")
     # The chip's own outputs are the port's (an ESP32's LEDC, an RP2's slices); a PCA9685 is the same on any port.
     driver = OUTPUT_DRIVERS[outputs] if port is None or outputs == "pca9685" else port.outputs
+    bus = bus_spec(options, spec.seed, channels=len(speeds) if speeds is not None else SHIPPED_BOARD_CHANNELS)
     board = SimBoard(
         clock=clock,
         seed=boot_seed,
@@ -126,6 +133,24 @@ def make_wire(
         slow=slow,
         outputs_survive_reset=outputs_survive_reset(outputs, oe_wired=oe_wired == "1"),
         port=port,
-        servo_driver=driver,
+        servo_driver=driver if bus is None else None,
+        bus=bus,
     )
     return FaultyWire(board, spec)
+
+
+def bus_spec(options: Mapping[str, str], seed: int, *, channels: int = SHIPPED_BOARD_CHANNELS) -> BusSpec | None:
+    """The servo bus of the ``servo`` option (None for PWM servos), ids 1..``channels`` in channel order, with its
+    fault options; ConfigError names a bad value, a bus option without ``servo=sts`` or a PWM option with it."""
+    kind = options.get("servo", "pwm")
+    if kind not in SERVO_KINDS:
+        raise ConfigError(f"sim option servo={kind!r} is invalid: expected one of {', '.join(SERVO_KINDS)}")
+    if kind == "pwm":
+        given = [name for name in BUS_OPTIONS if name in options]
+        if given:
+            raise ConfigError(f"sim option {given[0]} is for bus servos: add servo=sts")
+        return None
+    if "outputs" in options or "oe" in options:
+        name = "outputs" if "outputs" in options else "oe"
+        raise ConfigError(f"sim option {name} is for PWM servos: bus servos (servo=sts) have no PWM output")
+    return bus_from_options(options, ids=range(1, channels + 1), seed=seed)

@@ -21,7 +21,12 @@ WORLD_OPTIONS = ("board", "config", "speed", "world", "rules")
 #: ``outputs=pca9685`` = the servos hang on a PCA9685, which keeps pulsing through a reset (default ``pwm``: the
 #: MCU's own PWM, which stops at a reset: the servos go limp and let go of a held disk); ``outputs=ledc`` an ESP32-S3's
 #: LEDC. Each gives its pulses in its own counts (hanoibot.sim.factory.OUTPUT_DRIVERS).
-BOARD_OPTIONS = ("slow", "outputs")
+BOARD_OPTIONS = ("slow", "outputs", "servo")
+#: Options of a bus of servos (``servo=sts``: Feetech STS bus servos that report where they are, hanoibot.sim.bus;
+#: default ``servo=pwm``, hobby servos): ``silent`` = bus ids that never answer (``4``, or ``2,4``), ``corrupt`` = the
+#: probability that an answer comes back with a flipped bit, ``delay_us`` = every servo's answer delay in µs (the
+#: factory's is 500).
+BUS_OPTIONS = ("silent", "corrupt", "delay_us")
 #: Options of a port model (hanoibot.sim.ports): ``port`` = the MicroPython port the board behaves like (rp2, esp32,
 #: esp32s3: its scheduler ticks, timers, output resolution; the firmware's own loop runs), ``micropython`` = its
 #: version (default 1.27), ``oe=1`` = a PCA9685 whose OE input is wired (its outputs stop at an MCU reset too).
@@ -29,7 +34,7 @@ PORT_OPTIONS = ("port", "micropython", "oe")
 #: Every option each scheme takes (``realtime`` paces the simulator with the wall clock; ``attach=PATH`` is a virtual
 #: Pico on chip time in another process, served by ``hanoibot emulate --pico --chip-time --link PATH``).
 SCHEME_OPTIONS = {
-    "sim": (*FAULT_OPTIONS, *WORLD_OPTIONS, *BOARD_OPTIONS, *PORT_OPTIONS, "realtime"),
+    "sim": (*FAULT_OPTIONS, *WORLD_OPTIONS, *BOARD_OPTIONS, *BUS_OPTIONS, *PORT_OPTIONS, "realtime"),
     "vpico": (
         *(name for name in FAULT_OPTIONS if name != "reset_after"),
         *WORLD_OPTIONS,

@@ -34,6 +34,9 @@ from .sensors import GripSensor
 #: The hole in every disk of the default robot is this much wider (mm) than the peg it slides on (a config sets
 #: its own with ``[board] disk_hole_diameter_mm``).
 HOLE_CLEARANCE_MM = 6.0
+#: How far (mm) fingers closing on a disk squeeze it and their own pads before they stop: a rigid printed ring
+#: between plastic fingers gives a little (typical).
+GRIP_COMPLIANCE_MM = 0.5
 #: Disks on peg A when no start board is given (the CLI's default puzzle).
 DEFAULT_DISKS = 3
 
@@ -99,12 +102,39 @@ class SimWorld:
         self._frame_every_s = frame_every_s
         self._next_frame_s = 0.0
         self._controller: FaultLatch | None = None
+        self._blocks: dict[int, tuple[float | None, float | None]] = {}  # obstacles: channel -> (low, high) µs
         #: Called with each new event (pick, missed_pick, place, drop, fault) when set; SimBoard forwards them.
         self.on_event: Callable[[Event], None] | None = None
 
     def cut_servo_power(self, is_cut: bool = True) -> None:
         """Press (``is_cut``) or release the e-stop switch: the servo rail goes dead or comes back."""
         self.rail.is_powered = not is_cut
+
+    # --- what stops a servo horn (bus servos feel it: hanoibot.sim.bus) -------------------------------------
+    def block_joint(self, channel: int, *, low_us: float | None = None, high_us: float | None = None) -> None:
+        """Put an obstacle in joint ``channel``'s way: its horn cannot go below ``low_us`` or above ``high_us``
+        (pulses in µs; None: free that way), whatever it is told (a hand, a cable, a box on the table)."""
+        self._blocks[channel] = (low_us, high_us)
+
+    def unblock_joint(self, channel: int) -> None:
+        """Take the obstacle out of joint ``channel``'s way."""
+        self._blocks.pop(channel, None)
+
+    def servo_stop_us(self, channel: int) -> tuple[float | None, float | None]:
+        """The lowest and highest pulse (µs, None: free) servo ``channel``'s horn can reach now: an obstacle's, or,
+        for the gripper with a disk between its fingers, the pulse at which they close on it (less the give of
+        :data:`GRIP_COMPLIANCE_MM`): a closing gripper stalls there, pushing."""
+        low, high = self._blocks.get(channel, (None, None))
+        held = self.disks.held_disk
+        if channel == self.config.gripper_channel and held is not None:
+            gripper = self.config.gripper
+            width_mm = self.disks.geometry.disk_diameters_mm[held - 1] - GRIP_COMPLIANCE_MM
+            stop_us = gripper.pulse_for_width_us(width_mm)
+            if gripper.closed_us > gripper.open_us:
+                high = stop_us if high is None else min(high, stop_us)
+            else:
+                low = stop_us if low is None else max(low, stop_us)
+        return low, high
 
     # --- the SimBoard hook ---------------------------------------------------------------------------------
     def attach(self, controller: FaultLatch) -> None:
