@@ -56,3 +56,19 @@ def speed_scaled_config(folder: Path, factor: float, *, gripper: bool = True) ->
     path = folder / f"robot_speed_x{factor:g}.toml"
     path.write_bytes(edited(scale))
     return path
+
+
+def preset_speed_scaled_config(folder: Path, name: str, factor: float) -> Path:
+    """The arm preset ``name`` (a whole robot config) with every servo's max_speed_deg_s (its joints', its coupled
+    servos' and the gripper's) times ``factor``, at most what the config accepts, written to ``folder``."""
+    from hanoibot.arm import preset_text
+
+    document: Any = tomlkit.parse(preset_text(name))
+    for table in [*document["arm"].get("joints", []), *document["arm"].get("actuators", [])]:
+        if "max_speed_deg_s" in table:
+            table["max_speed_deg_s"] = min(JOINT_TOP_DEG_S, table["max_speed_deg_s"] * factor)
+    gripper = document["gripper"]
+    gripper["max_speed_deg_s"] = min(GRIPPER_TOP_DEG_S, gripper["max_speed_deg_s"] * factor)
+    path = folder / f"{name}_speed_x{factor:g}.toml"
+    path.write_text(tomlkit.dumps(document), encoding="utf-8")
+    return path

@@ -1,47 +1,48 @@
-"""Tests of hanoibot.arm.chain: the default preset's forward kinematics is today's (motion/kinematics.py) to
-1e-9 mm, couplings map servos to joints and back, limits name the joint, a malformed chain names what is wrong."""
+"""Tests of hanoibot.arm.chain: the default preset's forward kinematics is the 4-joint closed form's
+(tests/legacy_arm.py) to 1e-9 mm, couplings map servos to joints and back, limits name the joint, a malformed chain
+names what is wrong."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import replace
 
+import legacy_arm
 import pytest
 from hanoibot.arm import Actuator, Chain, Coupling, GraspMode, Joint, Tool, load_preset
 from hanoibot.arm.chain import DEFAULT_MAX_ACCEL_DEG_S2
-from hanoibot.config import load_config
 from hanoibot.errors import ConfigError, UnreachableError
-from hanoibot.motion import geometry, kinematics
+from hanoibot.motion import geometry
 from hypothesis import given
 from hypothesis import strategies as st
 
-ARM = load_config().arm
+ARM = legacy_arm.default_arm()
 DEFAULT = load_preset("default").chain
 MEARM = load_preset("mearm").chain
 
 
 def joint_range(index: int) -> st.SearchStrategy[float]:
-    joint = ARM.joints[index]
-    return st.floats(min_value=joint.min_deg, max_value=joint.max_deg)
+    low, high = ARM.limits_deg[index]
+    return st.floats(min_value=low, max_value=high)
 
 
 @given(joint_range(0), joint_range(1), joint_range(2), joint_range(3))
-def test_the_default_chain_puts_the_grip_point_where_motion_kinematics_does(
+def test_the_default_chain_puts_the_grip_point_where_the_closed_form_does(
     base: float, shoulder: float, elbow: float, wrist: float
 ) -> None:
-    angles = kinematics.JointAngles(base, shoulder, elbow, wrist)
-    today = kinematics.forward_kinematics(ARM, angles)
+    angles = (base, shoulder, elbow, wrist)
+    today = legacy_arm.forward_kinematics(ARM, angles)
     assert math.dist(DEFAULT.grip_point(angles), today) <= 1e-9
     # the drawing's points too: shoulder, elbow and wrist axes, grip point (the base joint's origin comes first)
     points = DEFAULT.joint_points(angles)
-    for ours, theirs in zip(points[1:], kinematics.arm_points(ARM, angles), strict=True):
+    for ours, theirs in zip(points[1:], legacy_arm.arm_points(ARM, angles), strict=True):
         assert math.dist(ours, theirs) <= 1e-9
     # the fingers point along the tool's pitch sum in the base's heading (an elevation: past -90 it tilts back)
-    pitch, heading = math.radians(kinematics.tool_pitch_deg(angles)), math.radians(base)
+    pitch, heading = math.radians(legacy_arm.tool_pitch_deg(angles)), math.radians(base)
     expected = (math.cos(pitch) * math.cos(heading), math.cos(pitch) * math.sin(heading), math.sin(pitch))
     assert DEFAULT.approach(angles) == pytest.approx(expected, abs=1e-12)
-    if abs(kinematics.tool_pitch_deg(angles)) <= 90.0:
-        assert DEFAULT.tool_pitch_deg(angles) == pytest.approx(kinematics.tool_pitch_deg(angles), abs=1e-9)
+    if abs(legacy_arm.tool_pitch_deg(angles)) <= 90.0:
+        assert DEFAULT.tool_pitch_deg(angles) == pytest.approx(legacy_arm.tool_pitch_deg(angles), abs=1e-9)
 
 
 def test_a_servo_without_an_acceleration_gets_motions_default() -> None:
@@ -129,3 +130,9 @@ def test_an_unknown_ik_family_is_refused() -> None:
 def test_grasp_modes_ask_for_their_tool_pitch() -> None:
     assert GraspMode.TOP_DOWN.pitch_deg == -90.0
     assert GraspMode.SIDE.pitch_deg == 0.0
+
+
+def test_a_joint_contains_its_limits_and_nothing_beyond() -> None:
+    joint = Joint("elbow", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, -1.0, 0.0), -150.0, 0.0)
+    assert joint.contains(-150.0) and joint.contains(0.0)
+    assert not joint.contains(0.1) and not joint.contains(-150.1)

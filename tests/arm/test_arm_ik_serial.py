@@ -1,21 +1,21 @@
-"""Tests of hanoibot.arm.ik_serial: today's IK exactly on the default arm, FK∘IK the identity on every serial
-preset's workspace, the reasons a point is unreachable, and the chains the family does not fit."""
+"""Tests of hanoibot.arm.ik_serial: the 4-joint closed form's IK exactly on the default arm (tests/legacy_arm.py),
+FK∘IK the identity on every serial preset's workspace, the reasons a point is unreachable, and the chains the
+family does not fit."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import replace
 
+import legacy_arm
 import pytest
 from arm_checks import workspace as board_workspace
 from hanoibot.arm import GraspMode, Point, SerialPitchIK, frames, load_preset
-from hanoibot.config import load_config
 from hanoibot.errors import ConfigError, UnreachableError
-from hanoibot.motion import kinematics
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-ARM = load_config().arm
+ARM = legacy_arm.default_arm()
 SERIAL_PRESETS = ("default", "so101", "bracket6")
 IK = {name: SerialPitchIK(load_preset(name).chain) for name in SERIAL_PRESETS}
 
@@ -29,16 +29,13 @@ workspace = st.builds(
 
 
 @given(workspace)
-def test_the_default_preset_solves_as_motion_kinematics_does(point: Point) -> None:
-    try:
-        today = kinematics.inverse_kinematics(ARM, kinematics.Point(*point))
-    except UnreachableError as err:
-        with pytest.raises(UnreachableError) as ours:
+def test_the_default_preset_solves_as_the_4_joint_closed_form_does(point: Point) -> None:
+    today = legacy_arm.inverse_kinematics(ARM, point)
+    if today is None:
+        with pytest.raises(UnreachableError, match=r"point \(x=.*\) mm"):
             IK["default"].solve(point, -90.0)
-        # the same reason in the same words (both name the point, then the distance or the joint)
-        assert str(ours.value).split(":")[0] == str(err).split(":")[0]
         return
-    assert IK["default"].solve(point, -90.0) == pytest.approx(tuple(today), abs=1e-9)
+    assert IK["default"].solve(point, -90.0) == pytest.approx(today, abs=1e-9)
 
 
 @pytest.mark.parametrize("name", SERIAL_PRESETS)

@@ -8,6 +8,7 @@ import math
 import tomllib
 from pathlib import Path
 
+import legacy_arm
 import pytest
 from hanoibot.arm import PRESET_NAMES, GraspMode, check_reach, load_preset, make_ik, parse_preset, read_urdf
 from hanoibot.config import load_config
@@ -39,7 +40,7 @@ def test_the_presets_grasp_modes_and_families() -> None:
 def test_the_default_preset_is_robot_toml_exactly() -> None:
     config = load_config()
     preset = load_preset("default")
-    chain, arm = preset.chain, config.arm
+    chain, arm = preset.chain, legacy_arm.default_arm()
     assert [j.origin_xyz_mm for j in chain.joints] == [
         (0.0, 0.0, 0.0),
         (0.0, 0.0, arm.shoulder_height_mm),
@@ -47,7 +48,7 @@ def test_the_default_preset_is_robot_toml_exactly() -> None:
         (arm.forearm_mm, 0.0, 0.0),
     ]
     assert chain.tool.grip_xyz_mm == (arm.tool_length_mm, 0.0, 0.0)
-    for servo, joint in zip(chain.actuators, arm.joints, strict=True):
+    for servo, joint in zip(chain.actuators, config.servos, strict=True):
         assert (servo.name, servo.min_deg, servo.max_deg, servo.max_speed_deg_s, servo.max_accel_deg_s2) == (
             joint.name,
             joint.min_deg,

@@ -264,7 +264,7 @@ def test_jog_moves_one_joint_by_steps_and_stops_at_its_limit(
 
     config = load_config()
     base = config.servos[0]
-    joint = config.arm.joints[0]
+    joint = base  # the base servo drives the base joint directly: its travel is the joint's limits
     steps_to_limit = int((joint.max_deg - base.start_deg) // 20) + 1
     keys = "]]]]" + "1" + "+" * (steps_to_limit + 1) + "q"
     monkeypatch.setattr("sys.stdin", io.StringIO(keys))

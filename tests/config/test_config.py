@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import hanoibot.config.robot_config
+import legacy_arm
 import pytest
 from hanoibot.config import default_config_path, is_packaged_config, load_config, packaged_config_path, parse_config
+from hanoibot.config.arm_config import SHORT_FORM_JOINTS
 from hanoibot.errors import ConfigError, HanoiError, UnreachableError
-from hanoibot.motion.geometry import DEFAULT_MAX_ACCEL_DEG_S2, JOINT_NAMES
+from hanoibot.motion.geometry import DEFAULT_MAX_ACCEL_DEG_S2
 from robot_configs import edited, four_pegs
 
 DEFAULT = load_config()
@@ -58,7 +60,7 @@ def test_the_shipped_joints_with_a_nominal_calibration_keep_to_600_2400_us() -> 
     """A joint calibrated by the nominal figures (center_us, us_per_deg), not measured, gets 600-2400 µs: inside
     the travel of every common hobby servo, where the firmware's own 500-2500 µs could drive one into its stop."""
     servos = tomllib.loads(default_config_path().read_text())["servos"]
-    nominal = [name for name in JOINT_NAMES if "center_us" in servos[name]]
+    nominal = [name for name in SHORT_FORM_JOINTS if "center_us" in servos[name]]
     assert nominal, "the shipped config has a nominally calibrated joint"
     for name in nominal:
         assert (servos[name]["min_us"], servos[name]["max_us"]) == (600, 2400), name
@@ -68,7 +70,7 @@ def test_default_robot_has_three_pegs_eight_disks_and_five_channels() -> None:
     assert [p.name for p in DEFAULT.board.pegs] == ["A", "B", "C"]
     assert DEFAULT.board.disk_count == 8
     assert DEFAULT.channels == 5
-    assert [s.joint for s in DEFAULT.servos] == list(JOINT_NAMES)
+    assert [s.name for s in DEFAULT.servos] == list(SHORT_FORM_JOINTS)
 
 
 def test_start_pose_lies_within_every_pulse_range() -> None:
@@ -145,7 +147,7 @@ def test_servo_speed_in_pulses_matches_the_joint_speed_on_linear_servos() -> Non
     base = DEFAULT.servos[0]
     rate_us_s = DEFAULT.max_speeds_us_s()[0]
     one_second_deg = base.angle_deg(base.pulse_us(0.0) + rate_us_s) - 0.0
-    assert math.isclose(abs(one_second_deg), DEFAULT.arm.joints[0].max_speed_deg_s)
+    assert math.isclose(abs(one_second_deg), DEFAULT.servos[0].max_speed_deg_s)
 
 
 # --- bad input ----------------------------------------------------------------------------------------------
@@ -266,7 +268,7 @@ def test_peg_out_of_reach_is_named_with_its_level() -> None:
 
 def test_peg_whose_upper_levels_only_are_out_of_reach_names_that_level() -> None:
     x_mm, y_mm = 200.0, 160.0
-    arm, board = DEFAULT.arm, DEFAULT.board
+    arm, board = legacy_arm.default_arm(), DEFAULT.board
     # Oracle: the first level whose wrist point (straight above the grip point) lies beyond the stretched arm.
     first_bad = next(
         level + 1
@@ -307,7 +309,7 @@ def test_a_grip_sensor_without_a_threshold_gets_the_documented_default() -> None
 
 
 def test_acceleration_limits_are_read_and_default_when_left_out() -> None:
-    assert [joint.max_accel_deg_s2 for joint in DEFAULT.arm.joints] == [5000.0, 4000.0, 5000.0, 6000.0]
+    assert [servo.max_accel_deg_s2 for servo in DEFAULT.servos] == [5000.0, 4000.0, 5000.0, 6000.0]
     assert DEFAULT.gripper.max_accel_deg_s2 == 15000.0
 
     def drop_both(document: Any) -> None:
@@ -315,7 +317,7 @@ def test_acceleration_limits_are_read_and_default_when_left_out() -> None:
         remover("gripper", "max_accel_deg_s2")(document)
 
     config = parse_config(edited(drop_both))
-    assert config.arm.joints[0].max_accel_deg_s2 == DEFAULT_MAX_ACCEL_DEG_S2 == config.gripper.max_accel_deg_s2
+    assert config.servos[0].max_accel_deg_s2 == DEFAULT_MAX_ACCEL_DEG_S2 == config.gripper.max_accel_deg_s2
 
 
 # --- the coloured disk set --------------------------------------------------------------------------------

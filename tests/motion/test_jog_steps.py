@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import legacy_arm
 import pytest
 from hanoibot.config import load_config
 from hanoibot.errors import UnreachableError
@@ -12,10 +13,9 @@ from hanoibot.motion.jog_steps import (
     clear_until,
     obstacle_at,
     peg_waypoints,
-    pitched_inverse_kinematics,
     tool_pose,
 )
-from hanoibot.motion.kinematics import Point, forward_kinematics, inverse_kinematics, tool_pitch_deg
+from hanoibot.motion.kinematics import Point
 
 CONFIG = load_config()
 
@@ -23,14 +23,14 @@ CONFIG = load_config()
 @pytest.mark.parametrize("pitch_deg", [-90.0, -70.0, -45.0])
 @pytest.mark.parametrize("point", [Point(160, -90, 20), Point(140, 30, 60), Point(190, 60, 10)])
 def test_pitched_inverse_kinematics_is_undone_by_forward_kinematics(point: Point, pitch_deg: float) -> None:
-    angles = pitched_inverse_kinematics(CONFIG, point, pitch_deg)
-    assert math.dist(forward_kinematics(CONFIG.arm, angles), point) < 1e-6
-    assert tool_pitch_deg(angles) == pytest.approx(pitch_deg)
+    angles = CONFIG.grasp_angles(point, pitch_deg)
+    assert math.dist(CONFIG.chain.grip_point(angles), point) < 1e-6
+    assert CONFIG.chain.tool_pitch_deg(angles) == pytest.approx(pitch_deg)
 
 
-def test_straight_down_it_agrees_with_the_vertical_inverse_kinematics() -> None:
+def test_straight_down_it_agrees_with_the_grasp_modes_inverse_kinematics() -> None:
     point = Point(160, 0, 30)
-    assert pitched_inverse_kinematics(CONFIG, point, -90.0) == pytest.approx(inverse_kinematics(CONFIG.arm, point))
+    assert CONFIG.grasp_angles(point, -90.0) == pytest.approx(CONFIG.grasp_angles(point))
 
 
 @pytest.mark.parametrize(("axis", "index"), [("x", 0), ("y", 1), ("z", 2)])
@@ -49,11 +49,12 @@ def test_a_step_moves_the_grip_point_along_its_axis_only(axis: str, index: int) 
 def test_a_step_past_the_reach_is_shortened_and_says_why() -> None:
     start = CONFIG.start_pulses_us()
     target, note = cartesian_target(CONFIG, start, "x", 1000.0)
-    assert note is not None and "out of the arm's reach" in note
-    reach_mm = CONFIG.arm.upper_arm_mm + CONFIG.arm.forearm_mm + CONFIG.arm.tool_length_mm
+    assert note is not None and "puts the wrist" in note and "from the shoulder" in note
+    arm = legacy_arm.default_arm()
+    reach_mm = arm.upper_arm_mm + arm.forearm_mm + arm.tool_length_mm
     assert tool_pose(CONFIG, start)[0].x_mm + 50 < tool_pose(CONFIG, target)[0].x_mm < reach_mm
     with pytest.raises(UnreachableError):
-        pitched_inverse_kinematics(CONFIG, Point(1000, 0, 0), -90.0)
+        CONFIG.grasp_angles(Point(1000, 0, 0), -90.0)
 
 
 def test_a_step_down_into_the_board_stops_above_it() -> None:

@@ -13,7 +13,7 @@ from hanoibot.config.robot_config import default_config_path
 from hanoibot.errors import ConfigError
 from hanoibot.motion.blends import NEAR_FACTOR
 from hanoibot.motion.drivers import DRIVERS, output_error_us, output_us
-from hanoibot.motion.kinematics import Point, forward_kinematics, inverse_kinematics
+from hanoibot.motion.kinematics import Point
 from hanoibot.motion.margins import (
     LEAD_IN_MM,
     RATIO_STEP,
@@ -52,8 +52,8 @@ def test_a_lever_arm_is_the_grip_points_sideways_shift_per_degree_of_its_joint()
     radius_mm = max(math.hypot(peg.x_mm, peg.y_mm) for peg in CONFIG.board.pegs)
     assert lever_arms_mm(CONFIG)[0] == pytest.approx(radius_mm * math.pi / 180, rel=1e-3)
     peg = CONFIG.board.pegs[0]
-    angles = inverse_kinematics(CONFIG.arm, Point(peg.x_mm, peg.y_mm, CONFIG.board.grip_z_mm(0)))
-    assert forward_kinematics(CONFIG.arm, angles).x_mm == pytest.approx(peg.x_mm)
+    angles = CONFIG.grasp_angles(Point(peg.x_mm, peg.y_mm, CONFIG.board.grip_z_mm(0)))
+    assert CONFIG.chain.grip_point(angles).x_mm == pytest.approx(peg.x_mm)
 
 
 def with_tolerances(tmp_path: Path, **values: float) -> Path:

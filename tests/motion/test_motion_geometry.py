@@ -1,10 +1,11 @@
-"""Tests of hanoibot.motion.geometry: stack heights, disk sizes and joint limits."""
+"""Tests of hanoibot.motion.geometry: stack heights, disk sizes and peg labels (a joint's limits are the arm's:
+tests/arm/test_arm_chain.py)."""
 
 from __future__ import annotations
 
 import pytest
 from hanoibot.config import load_config
-from hanoibot.motion.geometry import Joint, peg_label
+from hanoibot.motion.geometry import peg_label
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -23,12 +24,6 @@ def test_disks_are_numbered_from_the_smallest() -> None:
 
 def test_peg_distance_is_horizontal() -> None:
     assert BOARD.peg(1).distance_mm(BOARD.peg(1).x_mm + 3.0, BOARD.peg(1).y_mm + 4.0) == pytest.approx(5.0)
-
-
-def test_joint_contains_its_limits_and_nothing_beyond() -> None:
-    joint = Joint("elbow", -150.0, 0.0, 150.0)
-    assert joint.contains(-150.0) and joint.contains(0.0)
-    assert not joint.contains(0.1) and not joint.contains(-150.1)
 
 
 def test_peg_label_names_peg_and_level() -> None:

@@ -56,8 +56,8 @@ def test_a_timed_chain_keeps_every_speed_and_acceleration_limit(seed: int) -> No
         for i, (t, d) in enumerate(zip(targets, timing.durations_ms, strict=True))
     ]
     speeds = speeds_deg_s(start, segments)
-    limits = [j.max_speed_deg_s for j in CONFIG.arm.joints] + [CONFIG.gripper.max_speed_deg_s]
-    accels = [j.max_accel_deg_s2 for j in CONFIG.arm.joints] + [CONFIG.gripper.max_accel_deg_s2]
+    limits = [output.max_speed_deg_s for output in CONFIG.outputs]
+    accels = [output.max_accel_deg_s2 for output in CONFIG.outputs]
     rounding_deg_s = 1.2 / 11.0 / (STEP_MS / 1000)  # a whole-µs output: up to 1 µs (~0.1 deg) per tick
     for row in speeds:
         for speed, limit in zip(row, limits, strict=True):
@@ -86,7 +86,7 @@ def test_a_piece_with_a_speed_ratio_cruises_at_that_share_of_the_top_speeds(rati
     full = chain_timing(CONFIG, start, [up, across])
     slowed = chain_timing(CONFIG, start, [up, across], [ratio, 1.0])
     assert full is not None and slowed is not None
-    limits = [j.max_speed_deg_s for j in CONFIG.arm.joints] + [CONFIG.gripper.max_speed_deg_s]
+    limits = [output.max_speed_deg_s for output in CONFIG.outputs]
     segments = [
         Segment(t, d, None, slowed.ramp_ms, slowed.ramp_ms if i else 0)
         for i, (t, d) in enumerate(zip([up, across], slowed.durations_ms, strict=True))

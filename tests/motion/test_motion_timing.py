@@ -25,7 +25,7 @@ SETTLE_MS = CONFIG.motion.settle_ms
 def test_base_turn_takes_its_angle_over_its_speed_times_the_peak_ratio() -> None:
     # 555 µs on the base at 11.1 µs/deg is 50 degrees; at 180 deg/s that is 0.2778 s before the profile.
     target = (START[0] + 555, *START[1:])
-    expected_ms = math.ceil(50.0 / CONFIG.arm.joints[0].max_speed_deg_s * PEAK * 1000)
+    expected_ms = math.ceil(50.0 / CONFIG.servos[0].max_speed_deg_s * PEAK * 1000)
     assert duration_ms(CONFIG, START, target, settle=False) == expected_ms
     assert duration_ms(CONFIG, START, target) == expected_ms + SETTLE_MS
 
@@ -47,9 +47,8 @@ def test_the_slowest_channel_sets_the_duration(steps: list[int]) -> None:
 
 def test_a_slower_joint_makes_a_longer_segment() -> None:
     target = (START[0], START[1] + 300, *START[2:])
-    slow_shoulder = replace(CONFIG.arm.joints[1], max_speed_deg_s=CONFIG.arm.joints[1].max_speed_deg_s / 2)
-    joints = (CONFIG.arm.joints[0], slow_shoulder, CONFIG.arm.joints[2], CONFIG.arm.joints[3])
-    slow = replace(CONFIG, arm=replace(CONFIG.arm, joints=joints))
+    slow_shoulder = replace(CONFIG.servos[1], max_speed_deg_s=CONFIG.servos[1].max_speed_deg_s / 2)
+    slow = replace(CONFIG, servos=(CONFIG.servos[0], slow_shoulder, *CONFIG.servos[2:]))
     fast_ms = duration_ms(CONFIG, START, target, settle=False)
     assert duration_ms(slow, START, target, settle=False) == pytest.approx(2 * fast_ms, abs=1)
 

@@ -19,7 +19,7 @@ CONFIG = load_config()
 @pytest.mark.parametrize("seed", range(20))
 def test_every_deviation_is_within_its_tolerance(seed: int) -> None:
     t, deviations = CONFIG.tolerances, draw(CONFIG, seed)
-    assert all(abs(offset) <= t.calibration_deg for offset in deviations.joint_offsets_deg)
+    assert all(abs(offset) <= t.calibration_deg for offset in deviations.servo_offsets_deg)
     for traits, rate in zip(deviations.servo_traits, CONFIG.max_speeds_us_s(), strict=True):
         assert traits.max_speed_us_s == rate
         assert 0 <= traits.deadband_us <= t.servo_deadband_us and 0 <= traits.backlash_us <= t.servo_backlash_us
@@ -30,8 +30,8 @@ def test_every_deviation_is_within_its_tolerance(seed: int) -> None:
     nominal = board_geometry(CONFIG)
     assert nominal.hole_diameter_mm - t.disk_hole_mm <= deviations.hole_diameter_mm <= nominal.hole_diameter_mm
     assert abs(deviations.disk_thickness_mm - nominal.disk_thickness_mm) <= t.disk_thickness_mm
-    for traits, joint, servo in zip(deviations.servo_traits, CONFIG.arm.joints, CONFIG.servos, strict=False):
-        least_us_s2 = joint.max_accel_deg_s2 / servo.calibration.max_deg_per_us(servo.min_us, servo.max_us)
+    for traits, servo in zip(deviations.servo_traits, CONFIG.servos, strict=False):
+        least_us_s2 = servo.max_accel_deg_s2 / servo.calibration.max_deg_per_us(servo.min_us, servo.max_us)
         assert traits.max_accel_us_s2 is not None
         ratio = traits.max_accel_us_s2 / least_us_s2
         assert t.servo_accel_factor <= ratio <= t.servo_accel_factor * SERVO_ACCEL_SPREAD
@@ -43,7 +43,7 @@ def test_the_worlds_servos_span_a_hobby_servos_deadband_and_play_and_calibration
     draws = [draw(CONFIG, seed) for seed in range(200)]
     deadbands_us = [traits.deadband_us for d in draws for traits in d.servo_traits]
     backlashes_us = [traits.backlash_us for d in draws for traits in d.servo_traits]
-    offsets_deg = [abs(offset) for d in draws for offset in d.joint_offsets_deg]
+    offsets_deg = [abs(offset) for d in draws for offset in d.servo_offsets_deg]
     assert 4.9 < max(deadbands_us) <= 5.0 and 2.9 < max(backlashes_us) <= 3.0 and 0.099 < max(offsets_deg) <= 0.1
 
 
@@ -56,7 +56,7 @@ def test_the_world_is_built_as_drawn() -> None:
     deviations = draw(CONFIG, 3)
     world = random_world(CONFIG, State.tower(3), 3)
     assert world.seed == 3 and world.servo_traits == list(deviations.servo_traits)
-    assert world.arm.joint_offsets_deg == deviations.joint_offsets_deg
+    assert world.arm.servo_offsets_deg == deviations.servo_offsets_deg
     (peg_x_mm, peg_y_mm), peg = world.disks.geometry.pegs_xy_mm[0], CONFIG.board.pegs[0]
     assert (peg_x_mm - peg.x_mm, peg_y_mm - peg.y_mm) == pytest.approx(deviations.peg_offsets_mm[0][:2])
     assert world.disks.geometry.hole_diameter_mm == deviations.hole_diameter_mm

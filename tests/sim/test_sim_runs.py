@@ -143,9 +143,9 @@ JOINTS = ("base", "shoulder", "elbow", "wrist")
 @pytest.mark.parametrize("offset_deg", [10.0, -10.0])
 @pytest.mark.parametrize("joint", range(4), ids=JOINTS)
 def test_a_servo_mounted_10_degrees_off_is_caught(joint: int, offset_deg: float) -> None:
-    offsets = [0.0] * 4
+    offsets = [0.0] * len(CONFIG.servos)
     offsets[joint] = offset_deg
-    world = make_world(CONFIG, State.tower(3), joint_offsets_deg=offsets)
+    world = make_world(CONFIG, State.tower(3), servo_offsets_deg=offsets)
     outcome, _ = simulate(3, world)
     assert outcome.startswith(("failed pick", "fault COLLISION", "fault DROP")), outcome
     assert world.state != State.tower(3, peg=2)
@@ -161,7 +161,7 @@ def test_a_peg_standing_20_mm_from_its_configured_place_is_caught(peg: int, shif
 
 
 @pytest.mark.parametrize(
-    "options", [{"joint_offsets_deg": (0.2, -0.2, 0.2, -0.2)}, {"peg_offsets_mm": {0: (1.0, -1.0), 2: (-1.0, 1.0)}}]
+    "options", [{"servo_offsets_deg": (0.2, -0.2, 0.2, -0.2)}, {"peg_offsets_mm": {0: (1.0, -1.0), 2: (-1.0, 1.0)}}]
 )
 def test_errors_well_inside_the_tolerances_still_solve_the_tower(options: dict[str, Any]) -> None:
     world = make_world(CONFIG, State.tower(3), **options)

@@ -120,7 +120,7 @@ def test_a_pick_then_a_release_between_pegs_reads_the_sensor_and_latches_drop() 
     assert heard == ["pick", "drop", "fault"]
     assert not world.grip_sensor.is_stalled()
     held_frames = [f for f in world.frames if f.held_disk == 1]
-    assert held_frames and all(len(f.arm_points_mm) == 4 for f in world.frames)
+    assert held_frames and all(len(f.arm_points_mm) == len(CONFIG.chain.joints) + 1 for f in world.frames)
 
 
 def test_while_the_servos_are_unpowered_nothing_moves() -> None:

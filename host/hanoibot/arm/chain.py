@@ -46,6 +46,15 @@ class _Drive(NamedTuple):
     offset_deg: float
 
 
+class ServoSlot(NamedTuple):
+    """One servo of the arm on the wire (:attr:`Chain.servo_slots`): its name, and either the index of the
+    :class:`Actuator` it is (``actuator``) or the index of the held joint it holds still (``held_joint``)."""
+
+    name: str
+    actuator: int | None
+    held_joint: int | None
+
+
 class Point(NamedTuple):
     """A point in the arm frame, millimetres (the same fields as motion's Point, so the two compare equal)."""
 
@@ -209,6 +218,24 @@ class Chain:
             for a in range(len(self.actuators))
         )
         return direct, rows
+
+    @functools.cached_property
+    def servo_slots(self) -> tuple[ServoSlot, ...]:
+        """The arm's servos in wire order, the tool's aside: joint by joint from the base, each joint's servos not
+        yet listed (its own; a coupling's, in :attr:`actuators` order), and a held joint's servo where the joint is
+        (a PWM servo holds a joint only while it is driven: it gets a channel and a constant pulse)."""
+        slots: list[ServoSlot] = []
+        listed = 0
+        for j, drive in enumerate(self._drives):
+            if drive.held_deg is not None:
+                slots.append(ServoSlot(self.joints[j].name, None, j))
+                continue
+            last = drive.servo if drive.servo >= 0 else max(i for i, _ in drive.gains)
+            while listed <= last:
+                slots.append(ServoSlot(self.actuators[listed].name, listed, None))
+                listed += 1
+        slots.extend(ServoSlot(a.name, i, None) for i, a in enumerate(self.actuators) if i >= listed)
+        return tuple(slots)
 
     def servo_gains(self, joint: int) -> tuple[tuple[tuple[int, float], ...], float]:
         """How joint number ``joint`` is driven: (servo index, gain) pairs and an offset in degrees (a directly

@@ -1,10 +1,12 @@
 """Arm presets: the kits makers own, each a TOML file beside this module (``presets/<name>.toml``), with sources.
 
-A preset holds an ``[arm]`` chain (joints, servos, tool, grasp mode, IK family) and the ``[board]`` it can reach,
-in robot.toml's keys. :func:`load_preset` reads one by name; :func:`read_preset` any file; :func:`parse_chain`
-the ``[arm]`` table alone, for a robot config that describes its arm the same way. Every option is checked where
-it is read and an unknown key is an error naming its section (config/reader.py's rules). Reading the files is
-this room's only I/O, at its edge.
+A preset is a whole robot config (``hanoibot init --arm NAME`` writes it as the user's robot.toml): a ``[preset]``
+table (its name and a one-line description), an ``[arm]`` chain (joints, servos, tool, grasp mode, IK family), the
+``[board]`` it can reach, and robot.toml's ``[servos]``, ``[gripper]``, ``[motion]`` and ``[tolerances]``, which
+:mod:`hanoibot.config` reads (this room reads ``[preset]``, ``[arm]`` and ``[board]``). :func:`load_preset` reads
+one by name; :func:`read_preset` any file; :func:`parse_chain` the ``[arm]`` table alone, for a robot config that
+describes its arm the same way. Every option is checked where it is read and an unknown key is an error naming
+its section (config/reader.py's rules). Reading the files is this room's only I/O, at its edge.
 
 ``[arm]`` keys: ``ik`` (serial_pitch, parallelogram, numeric), ``grasp`` (top_down, side), optional
 ``mount_xyz_mm``/``mount_rpy_deg`` (the chain's root in the arm frame); ``[[arm.joints]]`` base first: ``name``,
@@ -32,6 +34,8 @@ from .toml_table import Table
 
 #: The presets shipped, as ``hanoibot init --arm NAME`` will name them.
 PRESET_NAMES = ("default", "mearm", "so101", "bracket6")
+#: The robot config's tables a preset carries that :mod:`hanoibot.config` reads, not this room.
+CONFIG_TABLES = ("servos", "gripper", "motion", "tolerances")
 _LENGTH_MM = 5000.0
 _ANGLE_DEG = 360.0
 _SPEED_DEG_S = 10000.0
@@ -50,10 +54,14 @@ class Preset:
 
 def load_preset(name: str) -> Preset:
     """The shipped preset ``name`` (ConfigError listing the names if there is none)."""
+    return parse_preset(preset_text(name), f"preset {name}")
+
+
+def preset_text(name: str) -> str:
+    """The text of the shipped preset ``name``: a whole robot config (ConfigError listing the names if none)."""
     if name not in PRESET_NAMES:
         raise ConfigError(f"arm preset {name!r}: expected one of {', '.join(PRESET_NAMES)}")
-    text = resources.files(__package__).joinpath("presets", f"{name}.toml").read_text(encoding="utf-8")
-    return parse_preset(text, f"preset {name}")
+    return resources.files(__package__).joinpath("presets", f"{name}.toml").read_text(encoding="utf-8")
 
 
 def read_preset(path: Path) -> Preset:
@@ -78,6 +86,8 @@ def parse_preset(text: str, source: str) -> Preset:
     about.finish()
     chain = parse_chain(top.table("arm"), name)
     board = parse_board(top.table("board"))
+    for key in CONFIG_TABLES:
+        top.has(key)
     top.finish()
     return Preset(name, description, chain, board)
 
@@ -114,7 +124,8 @@ def parse_chain(arm: Table, name: str) -> Chain:
 
 
 def parse_board(board: Table) -> BoardLayout:
-    """The ``[board]`` table in robot.toml's keys (its colour set aside)."""
+    """The ``[board]`` table in robot.toml's keys (its colour set, which :mod:`hanoibot.config` reads, aside)."""
+    board.has("colour_set")
     height_mm = board.number("peg_height_mm", 1.0, 1000.0)
     pegs = []
     for table in board.tables("pegs"):

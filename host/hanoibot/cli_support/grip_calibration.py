@@ -92,7 +92,7 @@ def measure_grip_readings(robot: Any, ask: Callable[[str], object]) -> tuple[lis
 
 def _move_gripper(robot: Any, pose: list[int], gripper_us: int, *, hold_ms: int) -> list[int]:
     """Move only the gripper to ``gripper_us`` at its speed limit, then hold still ``hold_ms``; the new pose."""
-    target = [*pose[:4], gripper_us]
+    target = list(robot.config.with_gripper(pose, gripper_us))
     moves = [(target, max(1, robot.duration_between_ms(tuple(pose), tuple(target))))] if target != pose else []
     if hold_ms > 0:
         moves.append((target, hold_ms))

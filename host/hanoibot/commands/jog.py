@@ -1,6 +1,8 @@
 """``hanoibot jog --port URL``: move the arm with keys, a joint at a time or the grip point along x, y, z.
 
-Keys: ``1``-``4`` pick base, shoulder, elbow, wrist; ``5`` (or ``g``) the gripper; ``x``, ``y``, ``z`` move the grip
+Keys: ``1``, ``2``, ... pick the arm's servos in wire order, each named by its joint (the default arm: base,
+shoulder, elbow, wrist; a MeArm: base, shoulder, forearm; a servo that holds a joint still is not jogged), the
+next number (or ``g``) the gripper; ``x``, ``y``, ``z`` move the grip
 point along that axis (mm) and ``t`` tilts the tool (its pitch, degrees), through the arm's kinematics; ``+``/``-``
 move one step; ``]``/``[`` double or halve the step (degrees for a joint or the tilt, mm along x, y, z); ``A``,
 ``B``, ... go above that peg (up to the carry height, across, down); ``v`` down to the foot of the peg last gone to;
@@ -23,7 +25,6 @@ from typing import Any
 
 from .status import add_port_arguments, open_robot
 
-CHANNEL_NAMES = ("base", "shoulder", "elbow", "wrist", "gripper")
 #: Keys that pick a Cartesian axis, and the axis (:data:`hanoibot.motion.jog_steps.CARTESIAN_AXES`).
 AXIS_KEYS = {"x": "x", "y": "y", "z": "z", "t": "pitch"}
 #: Time a jog step may take beyond its planned duration before the wait gives up, in seconds.
@@ -35,11 +36,27 @@ FIRST_WAIT_MARGIN_S = 30.0
 STEP_LIMITS_DEG = (0.25, 20.0)
 #: Why a command that waited for a key or an answer stopped when another process asked for an e-stop.
 ESTOPPED_WHILE_WAITING = "`hanoibot estop` from another process e-stopped the board"
-LEGEND = (
-    "keys: 1 base, 2 shoulder, 3 elbow, 4 wrist, 5/g gripper; x / y / z the grip point (mm), t the tilt; "
-    "+ / - move one step; ] / [ double / halve the step; A, B, ... above that peg, v down to its foot; "
-    "p pose; q quit"
+#: The legend's keys after the channels'.
+LEGEND_TAIL = (
+    "x / y / z the grip point (mm), t the tilt; + / - move one step; ] / [ double / halve the step; A, B, ... above "
+    "that peg, v down to its foot; p pose; q quit"
 )
+
+
+def jog_channels(config: Any) -> tuple[int, ...]:
+    """The channels the number keys pick, in order: the arm's servos that move a joint, then the gripper."""
+    moving = tuple(c for c, servo in enumerate(config.servos) if servo.held_deg is None)
+    return (*moving, config.gripper_channel)
+
+
+def legend(config: Any) -> str:
+    """The keys of ``hanoibot jog`` for this robot: one number per servo, named, then the rest."""
+    names = config.channel_names()
+    channels = jog_channels(config)
+    keys = [f"{k} {names[c]}" for k, c in enumerate(channels[:-1], start=1)]
+    keys.append(f"{len(channels)}/g {names[channels[-1]]}")
+    return f"keys: {', '.join(keys)}; {LEGEND_TAIL}"
+
 
 Pulses = tuple[int, ...]
 
@@ -52,7 +69,10 @@ class Jogger:
         self.robot = robot
         self.config = robot.config
         self.step_deg = step_deg
-        self.channel = 0
+        #: The channels the number keys pick (:func:`jog_channels`) and every channel's name.
+        self.channels = jog_channels(self.config)
+        self.names = self.config.channel_names()
+        self.channel = self.channels[0]
         #: The Cartesian axis being jogged ("x", "y", "z", "pitch"), or None while a channel is.
         self.axis: str | None = None
         #: The peg last gone to with a peg key (its index), for ``v``.
@@ -79,7 +99,7 @@ class Jogger:
             wanted, note = cartesian_target(self.config, now, self.axis, direction * self.step_deg)
         else:
             wanted, note = self._joint_target(direction)
-        if self.axis is None and self.channel == len(CHANNEL_NAMES) - 1:
+        if self.axis is None and self.channel == self.config.gripper_channel:
             return wanted, note  # the gripper alone: its width is checked at the peg, not along a path
         clear, hit = self._clear_until(wanted)
         if hit is not None:
@@ -88,21 +108,18 @@ class Jogger:
 
     def _joint_target(self, direction: int) -> tuple[Pulses, str | None]:
         """One step of the selected channel, at its angle and pulse limits."""
+        from ..motion.jog_steps import servo_target
+
         target = list(self.pulses_us)
         now_us = target[self.channel]
-        name = CHANNEL_NAMES[self.channel]
-        if self.channel == len(CHANNEL_NAMES) - 1:
+        name = self.names[self.channel]
+        if self.channel == self.config.gripper_channel:
             gripper = self.config.gripper
             wanted_us = round(now_us + direction * self.step_deg * gripper.us_per_deg)
             target[self.channel] = min(max(wanted_us, gripper.min_us), gripper.max_us)
-            note = None if target[self.channel] == wanted_us else f"{name} at its pulse limit {target[-1]} us"
+            note = None if target[self.channel] == wanted_us else f"{name} at its pulse limit {target[self.channel]} us"
             return tuple(target), note
-        servo, joint = self.config.servos[self.channel], self.config.arm.joints[self.channel]
-        wanted_deg = servo.angle_deg(now_us) + direction * self.step_deg
-        angle_deg = min(max(wanted_deg, joint.min_deg), joint.max_deg)
-        target[self.channel] = min(max(round(servo.pulse_us(angle_deg)), servo.min_us), servo.max_us)
-        note = None if angle_deg == wanted_deg else f"{name} at its limit {angle_deg:g} deg"
-        return tuple(target), note
+        return servo_target(self.config, tuple(self.pulses_us), self.channel, direction * self.step_deg)
 
     def obstacle_at(self, pulses_us: Pulses) -> str | None:
         """What the gripper could touch at ``pulses_us`` (see :mod:`hanoibot.motion.jog_space`)."""
@@ -160,7 +177,7 @@ class Jogger:
         from ..motion.jog_steps import tool_pose
 
         point, pitch_deg = tool_pose(self.config, self.pulses_us)
-        pulses = " ".join(f"{n}={p}" for n, p in zip(CHANNEL_NAMES, self.pulses_us, strict=False))
+        pulses = " ".join(f"{n}={p}" for n, p in zip(self.names, self.pulses_us, strict=True))
         return (
             f"{pulses}  grip point x={point.x_mm:.1f} y={point.y_mm:.1f} z={point.z_mm:.1f} mm tilt {pitch_deg:.1f} deg"
         )
@@ -168,7 +185,7 @@ class Jogger:
     def _selected(self) -> str:
         """What ``+``/``-`` move now, and by how much."""
         if self.axis is None:
-            return f"jogging {CHANNEL_NAMES[self.channel]} by {self.step_deg:g} deg"
+            return f"jogging {self.names[self.channel]} by {self.step_deg:g} deg"
         unit = "deg" if self.axis == "pitch" else "mm"
         name = "the tilt" if self.axis == "pitch" else f"the grip point along {self.axis}"
         return f"jogging {name} by {self.step_deg:g} {unit}"
@@ -177,11 +194,11 @@ class Jogger:
         """Act on one key; returns a line to show (None for nothing). A limit is reported, not raised."""
         from ..puzzle import peg_index, peg_letter
 
-        if key in "12345":
-            self.channel, self.axis = int(key) - 1, None
+        if key.isdigit() and 1 <= int(key) <= len(self.channels):
+            self.channel, self.axis = self.channels[int(key) - 1], None
             return self._selected()
         if key == "g":
-            return self.handle("5")
+            return self.handle(str(len(self.channels)))
         if key in AXIS_KEYS:
             self.axis = AXIS_KEYS[key]
             return self._selected()
@@ -267,13 +284,14 @@ def run(args: argparse.Namespace) -> int:
             prepare_for_jogging(robot)
             jogger = Jogger(robot, step_deg=step_deg)
             person = Person(link_keeper(robot.session))
-            print(LEGEND)
+            keys = legend(robot.config)
+            print(keys)
             print(jogger.handle("1"))
             for key in person.pressed_keys():
                 if key == "q":
                     break
                 message = jogger.handle(key)
-                print(message if message is not None else unknown_key(key, LEGEND), flush=True)
+                print(message if message is not None else unknown_key(key, keys), flush=True)
             if person.was_stopped:
                 raise RunFault(ESTOPPED_WHILE_WAITING)
             print(jogger.pose_text())

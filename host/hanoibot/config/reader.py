@@ -88,6 +88,13 @@ class Section:
                 raise self.error(key, values, f"{what} ({value!r} is not)")
         return tuple(float(v) for v in values)
 
+    def text(self, key: str) -> str:
+        """A text of one or more characters."""
+        value = self._get(key, "a text in quotes")
+        if not isinstance(value, str) or not value.strip():
+            raise self.error(key, value, "a text in quotes")
+        return value
+
     def word(self, key: str, allowed: tuple[str, ...], *, default: str) -> str:
         """One of the words ``allowed`` (``default`` when the key is absent)."""
         what = f"one of {', '.join(repr(word) for word in allowed)}"
@@ -127,6 +134,14 @@ class Section:
         return tuple(result)
 
     # --- sub-tables ----------------------------------------------------------------------------------
+    def raw_table(self, key: str) -> dict[str, Any]:
+        """The sub-table ``[name.key]`` as TOML gave it, for a reader of its own (:mod:`hanoibot.arm`)."""
+        name = f"{self.name}.{key}" if self.name else key
+        value = self._get(key, f"a table [{name}]")
+        if not isinstance(value, dict):
+            raise self.error(key, value, f"a table [{name}]")
+        return value
+
     def table(self, key: str) -> Section:
         """The sub-table ``[name.key]``."""
         name = f"{self.name}.{key}" if self.name else key

@@ -14,15 +14,17 @@ import hashlib
 import importlib.resources
 import itertools
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 from hanoifw.protocol import HARD_MAX_PULSE_US, HARD_MIN_PULSE_US, MAX_GRIP_THRESHOLD
 
-from ..errors import ConfigError
+from ..arm import Chain
+from ..errors import ConfigError, UnreachableError
 from ..motion.calibration import Calibration, LinearCalibration, PointsCalibration
 from ..motion.drivers import DEFAULT_DRIVER, DRIVERS
-from ..motion.geometry import DEFAULT_MAX_ACCEL_DEG_S2, JOINT_NAMES, Arm, Board, ColourSet, Joint, Peg
-from ..motion.hardware import Gripper, MotionSettings, Servo
+from ..motion.geometry import DEFAULT_MAX_ACCEL_DEG_S2, Board, ColourSet, Peg
+from ..motion.hardware import DEFAULT_FINGER_WIDTH_MM, Gripper, MotionSettings, Servo
 from ..motion.margins import check_margins
 from ..motion.robot import RobotConfig
 from ..motion.timing import MIN_JERK_PEAK_RATIO
@@ -30,6 +32,7 @@ from ..motion.tolerances import Tolerances
 from ..motion.workspace import check_board, check_reachable
 from ..puzzle import MAX_PEGS, MIN_PEGS, peg_letter
 from ..puzzle.colours import COLOUR_NAMES
+from .arm_config import read_arm
 from .reader import Section
 
 #: Grip threshold without ``grip_threshold_u16``: 1.65 V, i.e. 0.33 A through the sensor of hardware/README.md
@@ -85,44 +88,88 @@ def load_config(path: str | Path | None = None) -> RobotConfig:
 
 
 def parse_config(data: bytes, *, source_path: Path | None = None) -> RobotConfig:
-    """Validate a robot config given as TOML bytes (``source_path`` only names it in messages and the result)."""
+    """Validate a robot config given as TOML bytes (``source_path`` only names it in messages and the result, and
+    is where a URDF named in ``[arm]`` is looked for)."""
     name = str(source_path) if source_path is not None else "robot config"
     try:
         document = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{name} is not valid TOML: {err}") from err
     root = Section("", document)
+    arm_name = _read_about(root.table("preset")) if root.has("preset") else "robot"
     board = _read_board(root.table("board"))
-    arm = _read_arm(root.table("arm"))
+    chain, notes = read_arm(root, source_path, arm_name)
     motion = _read_motion(root.table("motion"))
     servos_section = root.table("servos")
-    servos = tuple(_read_servo(servos_section.table(joint), arm.joints[i], i) for i, joint in enumerate(JOINT_NAMES))
-    gripper = _read_gripper(servos_section.table("gripper"), root.table("gripper"))
+    servos = _read_servos(servos_section, chain)
+    gripper = _read_gripper(servos_section.table(chain.tool.name), root.table("gripper"), chain.tool.name, len(servos))
     driver = servos_section.word("driver", tuple(DRIVERS), default=DEFAULT_DRIVER)
     servos_section.finish()
     tolerances = _read_tolerances(root.table("tolerances")) if root.has("tolerances") else Tolerances()
     root.finish()
-    check_board(
-        board,
-        open_width_mm=gripper.open_width_mm,
-        finger_length_mm=gripper.finger_length_mm,
-        clearance_mm=motion.clearance_mm,
-    )
-    check_reachable(board, arm, motion.clearance_mm)
-    _check_colour_set(board, gripper, arm, motion)
+    check_board(board, gripper, chain.grasp, clearance_mm=motion.clearance_mm)
     config = RobotConfig(
-        board,
-        arm,
-        (servos[0], servos[1], servos[2], servos[3]),
-        gripper,
-        motion,
-        config_hash(data),
-        source_path,
-        tolerances,
-        driver,
+        board, chain, servos, gripper, motion, config_hash(data), source_path, tolerances, driver, notes
     )
+    _check_start_pose(config)
+    check_reachable(config)
+    _check_colour_set(config)
     check_margins(config, tolerances)
     return config
+
+
+def _read_about(section: Section) -> str:
+    """``[preset]`` (a kit's robot config, :mod:`hanoibot.arm.presets`): its name, which names the arm."""
+    name = section.text("name")
+    section.text("description")
+    section.finish()
+    return name
+
+
+def _read_servos(section: Section, chain: Chain) -> tuple[Servo, ...]:
+    """``[servos.<name>]`` for each of the chain's servos, in wire order (:attr:`~hanoibot.arm.Chain.servo_slots`)."""
+    held_speeds = [a.max_speed_deg_s for a in chain.actuators]
+    held_accels = [a.max_accel_deg_s2 for a in chain.actuators]
+    servos = []
+    for channel, slot in enumerate(chain.servo_slots):
+        table = section.table(slot.name)
+        if slot.actuator is not None:
+            actuator = chain.actuators[slot.actuator]
+            low, high = actuator.min_deg, actuator.max_deg
+            speed, accel, held = actuator.max_speed_deg_s, actuator.max_accel_deg_s2, None
+        else:
+            assert slot.held_joint is not None
+            held = chain.joints[slot.held_joint].held_deg
+            assert held is not None
+            # It never moves while hanoibot runs: the slowest servo's limits, for the one move that switches it on.
+            low = high = held
+            speed, accel = min(held_speeds), min(held_accels)
+        _check_wire_channel(table, channel)
+        min_us, max_us = _read_pulse_range(table)
+        calibration = _read_calibration(table)
+        for key, angle_deg in (("min_deg", low), ("max_deg", high)):
+            pulse_us = calibration.pulse_us(angle_deg)
+            if not min_us <= pulse_us <= max_us:
+                what = f"held_deg = {angle_deg:g}" if held is not None else f"{key} = {angle_deg:g}"
+                raise table.error(
+                    "min_us" if pulse_us < min_us else "max_us",
+                    min_us if pulse_us < min_us else max_us,
+                    f"a range that holds the pulse {pulse_us:.0f} µs of [arm.{slot.name}] {what}",
+                )
+        start_deg = table.number("start_deg", low, high) if held is None else held
+        table.finish()
+        servos.append(Servo(slot.name, min_us, max_us, calibration, start_deg, low, high, speed, accel, held))
+    return tuple(servos)
+
+
+def _check_start_pose(config: RobotConfig) -> None:
+    """The start pose (every servo's ``start_deg``) must keep every joint within its limits: a coupled joint (the
+    MeArm's elbow) is set by two servos."""
+    angles = config.chain.joint_angles([config.servos[c].start_deg for c in config.actuator_channels])
+    try:
+        config.chain.check_limits(angles, "the start pose ([servos] start_deg)")
+    except UnreachableError as err:
+        raise ConfigError(str(err)) from None
 
 
 def _read_tolerances(section: Section) -> Tolerances:
@@ -178,44 +225,18 @@ def _read_colour_set(section: Section, peg_diameter_mm: float) -> ColourSet:
     return ColourSet(diameters_mm, colours)
 
 
-def _check_colour_set(board: Board, gripper: Gripper, arm: Arm, motion: MotionSettings) -> None:
+def _check_colour_set(config: RobotConfig) -> None:
     """The full coloured set (every size in every colour) must fit the board and the arm like the plain set."""
+    board = config.board
     if board.colour_set is None:
         return
     owned = board.colour_set
-    full = board.with_colour_disks(len(owned.diameters_mm), len(owned.colours))
+    full = replace(config, board=board.with_colour_disks(len(owned.diameters_mm), len(owned.colours)))
     try:
-        check_board(
-            full,
-            open_width_mm=gripper.open_width_mm,
-            finger_length_mm=gripper.finger_length_mm,
-            clearance_mm=motion.clearance_mm,
-        )
-        check_reachable(full, arm, motion.clearance_mm)
+        check_board(full.board, full.gripper, full.chain.grasp, clearance_mm=full.motion.clearance_mm)
+        check_reachable(full)
     except ConfigError as err:
-        raise type(err)(f"[board.colour_set] of {full.disk_count} disks does not fit: {err}") from None
-
-
-def _read_arm(section: Section) -> Arm:
-    shoulder_height_mm = section.number("shoulder_height_mm", 0.0, 1000.0)
-    upper_arm_mm = section.number("upper_arm_mm", 10.0, 1000.0)
-    forearm_mm = section.number("forearm_mm", 10.0, 1000.0)
-    tool_length_mm = section.number("tool_length_mm", 0.0, 500.0)
-    joints = []
-    for joint in JOINT_NAMES:
-        table = section.table(joint)
-        min_deg = table.number("min_deg", -180.0, 180.0)
-        max_deg = table.number("max_deg", -180.0, 180.0)
-        if max_deg <= min_deg:
-            raise table.error("max_deg", max_deg, f"more than min_deg = {min_deg:g}")
-        speed_deg_s = table.number("max_speed_deg_s", 0.0, 2000.0, low_open=True)
-        accel_deg_s2 = table.number("max_accel_deg_s2", 0.0, 100000.0, low_open=True, default=DEFAULT_MAX_ACCEL_DEG_S2)
-        table.finish()
-        joints.append(Joint(joint, min_deg, max_deg, speed_deg_s, accel_deg_s2))
-    section.finish()
-    return Arm(
-        shoulder_height_mm, upper_arm_mm, forearm_mm, tool_length_mm, (joints[0], joints[1], joints[2], joints[3])
-    )
+        raise type(err)(f"[board.colour_set] of {full.board.disk_count} disks does not fit: {err}") from None
 
 
 def _check_wire_channel(section: Section, wire_channel: int) -> None:
@@ -241,23 +262,6 @@ def _read_pulse_range(section: Section) -> tuple[int, int]:
     return min_us, max_us
 
 
-def _read_servo(section: Section, joint: Joint, wire_channel: int) -> Servo:
-    _check_wire_channel(section, wire_channel)
-    min_us, max_us = _read_pulse_range(section)
-    calibration = _read_calibration(section)
-    for key, angle_deg in (("min_deg", joint.min_deg), ("max_deg", joint.max_deg)):
-        pulse_us = calibration.pulse_us(angle_deg)
-        if not min_us <= pulse_us <= max_us:
-            raise section.error(
-                "min_us" if pulse_us < min_us else "max_us",
-                min_us if pulse_us < min_us else max_us,
-                f"a range that holds the pulse {pulse_us:.0f} µs of [arm.{joint.name}] {key} = {angle_deg:g}",
-            )
-    start_deg = section.number("start_deg", joint.min_deg, joint.max_deg)
-    section.finish()
-    return Servo(joint.name, min_us, max_us, calibration, start_deg)
-
-
 def _read_calibration(section: Section) -> Calibration:
     """Either ``points_deg_us`` or ``center_us`` + ``offset_deg`` + ``direction`` + ``us_per_deg``."""
     if section.has("points_deg_us"):
@@ -275,8 +279,9 @@ def _read_calibration(section: Section) -> Calibration:
     return LinearCalibration(center_us, offset_deg, direction, us_per_deg)
 
 
-def _read_gripper(servo: Section, section: Section) -> Gripper:
-    _check_wire_channel(servo, len(JOINT_NAMES))
+def _read_gripper(servo: Section, section: Section, name: str, wire_channel: int) -> Gripper:
+    """``[servos.<tool>]`` and ``[gripper]``: the gripper's servo and its fingers."""
+    _check_wire_channel(servo, wire_channel)
     min_us, max_us = _read_pulse_range(servo)
     us_per_deg = servo.number("us_per_deg", 1.0, 50.0)
     servo.finish()
@@ -287,6 +292,7 @@ def _read_gripper(servo: Section, section: Section) -> Gripper:
     open_width_mm = section.number("open_width_mm", 1.0, 300.0)
     closed_width_mm = section.number("closed_width_mm", 0.0, open_width_mm, high_open=True)
     finger_length_mm = section.number("finger_length_mm", 1.0, 500.0)
+    finger_width_mm = section.number("finger_width_mm", 0.5, 100.0, default=DEFAULT_FINGER_WIDTH_MM)
     speed_deg_s = section.number("max_speed_deg_s", 0.0, 3000.0, low_open=True)
     accel_deg_s2 = section.number("max_accel_deg_s2", 0.0, 100000.0, low_open=True, default=DEFAULT_MAX_ACCEL_DEG_S2)
     squeeze_mm = section.number("squeeze_mm", 0.0, 20.0)
@@ -299,7 +305,7 @@ def _read_gripper(servo: Section, section: Section) -> Gripper:
     section.finish()
     return Gripper(
         min_us, max_us, us_per_deg, open_us, closed_us, open_width_mm, closed_width_mm,
-        finger_length_mm, speed_deg_s, squeeze_mm, grip_sensor, threshold, accel_deg_s2,
+        finger_length_mm, speed_deg_s, squeeze_mm, grip_sensor, threshold, accel_deg_s2, name, finger_width_mm,
     )  # fmt: skip
 
 

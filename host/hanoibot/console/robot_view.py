@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..config import RobotConfig
-from ..motion.kinematics import arm_points
 from ..render.layout import BoardLayout, layout_from_config
 
 #: The way back from a latched e-stop, in the page's words: the one sentence every message after an e-stop uses.
@@ -49,10 +48,11 @@ def config_geometry(config: RobotConfig) -> tuple[BoardLayout, dict[str, Any]]:
 
 
 def arm_polyline_mm(config: RobotConfig, layout: BoardLayout, pulses_us: tuple[int, ...]) -> list[list[float]]:
-    """The arm as drawn (base, shoulder, elbow, wrist, grip) in page mm, or [] before the board output pulses."""
+    """The arm as drawn (its base, each joint of the chain, the grip point) in page mm, or [] before the board
+    outputs pulses."""
     if not pulses_us or min(pulses_us) <= 0:
         return []
-    points = arm_points(config.arm, config.joint_angles(pulses_us))
+    points = config.arm_points(pulses_us)
     flat = [layout.project((p.x_mm, p.y_mm, p.z_mm)) for p in points]
     if layout.base_mm is not None:
         flat.insert(0, layout.base_mm)

@@ -182,6 +182,7 @@ def first_unclear_segment(
     targets = [tuple(map(float, start_us))] + [tuple(map(float, s.pulses_us)) for s in segments]
     via = [config.grip_point(t) for t in targets]
     settle_ms = 3 * RESPONSE_S * 1000
+    gripper = config.gripper_channel
     obstacles: dict[Surroundings, list[_Obstacle]] = {}
     for _t_ms, active, horn in horn_trace(start_us, segments, traits or servo_traits(config), settle_ms=settle_ms):
         around = surroundings[active]
@@ -189,7 +190,7 @@ def first_unclear_segment(
         if pegs is None:
             pegs = obstacles[around] = _obstacles(config, around)
         nearby = via[max(0, active - 2) : active + 3]  # the lines of the segments around the running one
-        if not _is_clear(config, config.grip_point(horn), horn[4], nearby, around, pegs):
+        if not _is_clear(config, config.grip_point(horn), horn[gripper], nearby, around, pegs):
             return active
     return None
 

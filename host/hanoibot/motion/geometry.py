@@ -1,4 +1,4 @@
-"""Board and arm geometry: where pegs stand, how tall stacks are, how long the links are.
+"""Board geometry: where pegs stand, how tall stacks are (the arm is a chain of joints: :mod:`hanoibot.arm`).
 
 Coordinates are millimetres in the arm's frame: the origin is the base yaw axis on the table top, +x points
 forward from the arm, +y to its left, +z up. Disks are numbered from 1 (smallest).
@@ -105,46 +105,6 @@ class Board:
 #: Acceleration limit in deg/s² of a joint or gripper whose config gives none: a derated hobby servo reaches its
 #: derated top speed (about 180 deg/s) in 60 ms at this rate, several times gentler than it can.
 DEFAULT_MAX_ACCEL_DEG_S2 = 3000.0
-
-
-@dataclass(frozen=True)
-class Joint:
-    """One arm joint: its mechanical limits in degrees, its safe (derated) top speed in deg/s and its
-    acceleration limit in deg/s²."""
-
-    name: str
-    min_deg: float
-    max_deg: float
-    max_speed_deg_s: float
-    max_accel_deg_s2: float = DEFAULT_MAX_ACCEL_DEG_S2
-
-    def contains(self, angle_deg: float, tolerance_deg: float = 1e-9) -> bool:
-        """True if ``angle_deg`` lies within the limits (plus ``tolerance_deg`` for rounding)."""
-        return self.min_deg - tolerance_deg <= angle_deg <= self.max_deg + tolerance_deg
-
-
-#: Joint order everywhere in hanoibot (and the order of the first four servo channels).
-JOINT_NAMES = ("base", "shoulder", "elbow", "wrist")
-
-
-@dataclass(frozen=True)
-class Arm:
-    """A 4-DOF arm: base yaw, shoulder and elbow pitch, wrist pitch; link lengths in mm.
-
-    ``shoulder_height_mm`` is the shoulder axis above the table, on the base yaw axis. ``tool_length_mm``
-    runs from the wrist axis to the grip point (between the fingertips). ``joints`` follow :data:`JOINT_NAMES`.
-    """
-
-    shoulder_height_mm: float
-    upper_arm_mm: float
-    forearm_mm: float
-    tool_length_mm: float
-    joints: tuple[Joint, Joint, Joint, Joint]
-
-    @property
-    def reach_mm(self) -> float:
-        """Longest distance in mm from the shoulder axis to the wrist axis (arm stretched out)."""
-        return self.upper_arm_mm + self.forearm_mm
 
 
 def peg_label(peg: int, level: int | None = None) -> str:

@@ -10,34 +10,63 @@ from dataclasses import dataclass
 from .calibration import Calibration
 from .geometry import DEFAULT_MAX_ACCEL_DEG_S2
 
+#: Width (mm) of each finger across the way it closes when the config gives none (``[gripper] finger_width_mm``):
+#: a hobby gripper's printed or laser-cut finger.
+DEFAULT_FINGER_WIDTH_MM = 4.0
+
 
 @dataclass(frozen=True)
 class Servo:
-    """One joint servo: the pulse range the firmware never leaves, calibration, start angle.
+    """One servo of the arm (not the gripper's): the pulse range the firmware never leaves, its calibration, its
+    start angle, and its travel, safe top speed (deg/s) and acceleration limit (deg/s²), all in degrees of its own
+    angle. A servo that drives one joint directly turns by that joint's angle; one that moves joints through a
+    linkage (the MeArm's forearm servo) by its own (:attr:`hanoibot.arm.Chain.servo_slots`); one that holds a joint
+    still (``held_deg``, an SO-101's wrist roll) stays at that angle.
 
-    Its wire channel is its place in joint order (base, shoulder, elbow, wrist); the firmware's board_config.py
-    maps wire channels to pins or PCA9685 outputs.
+    Its wire channel is its place in :attr:`~hanoibot.motion.robot.RobotConfig.servos`; the firmware's
+    board_config.py maps wire channels to pins or PCA9685 outputs.
     """
 
-    joint: str
+    name: str
     min_us: int
     max_us: int
     calibration: Calibration
     start_deg: float
+    min_deg: float
+    max_deg: float
+    max_speed_deg_s: float
+    max_accel_deg_s2: float = DEFAULT_MAX_ACCEL_DEG_S2
+    held_deg: float | None = None
 
     def pulse_us(self, angle_deg: float) -> float:
-        """Pulse width in µs for the joint angle ``angle_deg`` (not rounded)."""
+        """Pulse width in µs for the servo angle ``angle_deg`` (not rounded)."""
         return self.calibration.pulse_us(angle_deg)
 
     def angle_deg(self, pulse_us: float) -> float:
-        """Joint angle in degrees that the pulse width ``pulse_us`` produces."""
+        """Servo angle in degrees that the pulse width ``pulse_us`` produces."""
         return self.calibration.angle_deg(pulse_us)
+
+    def travel_deg(self, from_us: float, to_us: float) -> float:
+        """Signed travel in degrees from ``from_us`` to ``to_us``, at the calibration's steepest piece between."""
+        return (to_us - from_us) * self.calibration.max_deg_per_us(from_us, to_us)
+
+    def top_speed_us_s(self) -> float:
+        """Top pulse rate in µs/s that keeps the servo within ``max_speed_deg_s``: the calibration's average slope
+        over its travel (hanoibot's own segments stay below it, as they are timed with the steepest local slope);
+        a held servo's at its steepest slope."""
+        if self.max_deg > self.min_deg:
+            span_us = abs(self.pulse_us(self.max_deg) - self.pulse_us(self.min_deg))
+            return self.max_speed_deg_s * span_us / (self.max_deg - self.min_deg)
+        return self.max_speed_deg_s / self.calibration.max_deg_per_us(self.min_us, self.max_us)
 
 
 @dataclass(frozen=True)
 class Gripper:
-    """The parallel gripper (wire channel 4): pulse range, open/closed pulses and finger gaps, speed, and the grip
-    sensor: ``grip_threshold_u16`` is the grip-current ADC reading at and above which the board says ``held``."""
+    """The gripper (its wire channel is :attr:`~hanoibot.motion.robot.RobotConfig.gripper_channel`): pulse range,
+    open/closed pulses and finger gaps, speed, and the grip sensor: ``grip_threshold_u16`` is the grip-current ADC
+    reading at and above which the board says ``held``. ``name`` is the tool's (``[servos.<name>]``);
+    ``finger_width_mm`` how wide each finger is across the way it closes (for a level claw, how tall: it must pass
+    over the disk below the one it takes)."""
 
     min_us: int
     max_us: int
@@ -52,6 +81,16 @@ class Gripper:
     grip_sensor: bool
     grip_threshold_u16: int
     max_accel_deg_s2: float = DEFAULT_MAX_ACCEL_DEG_S2
+    name: str = "gripper"
+    finger_width_mm: float = DEFAULT_FINGER_WIDTH_MM
+
+    def travel_deg(self, from_us: float, to_us: float) -> float:
+        """Signed travel of the gripper servo in degrees from ``from_us`` to ``to_us`` (by ``us_per_deg``)."""
+        return (to_us - from_us) / self.us_per_deg
+
+    def top_speed_us_s(self) -> float:
+        """Top pulse rate in µs/s of the gripper servo."""
+        return self.max_speed_deg_s * self.us_per_deg
 
     def width_mm(self, pulse_us: float) -> float:
         """Finger gap in mm at pulse width ``pulse_us`` (linear between the open and closed pulses)."""

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from ..errors import UnreachableError
 from .geometry import Peg
 from .jog_space import obstacle_hit
-from .kinematics import JointAngles, Point, arm_points, check_joint_limits, tool_pitch_deg
+from .kinematics import Point
 from .robot import RobotConfig
 from .workspace import carry_z_mm, hover_z_mm
 
@@ -35,48 +35,51 @@ Pulses = tuple[int, ...]
 
 def tool_pose(config: RobotConfig, pulses_us: Sequence[float]) -> tuple[Point, float]:
     """The grip point in mm and the tool's absolute pitch in degrees for channel pulses ``pulses_us``."""
-    angles = config.joint_angles(pulses_us)
-    return arm_points(config.arm, angles)[3], tool_pitch_deg(angles)
+    return config.grip_point(pulses_us), config.tool_pitch_deg(pulses_us)
 
 
-def pitched_inverse_kinematics(config: RobotConfig, point: Point, pitch_deg: float) -> JointAngles:
-    """Joint angles in degrees that put the grip point at ``point`` (mm) with the tool at absolute ``pitch_deg``
-    (-90 = straight down), elbow up; UnreachableError out of reach or past a joint limit."""
-    arm = config.arm
-    radius_mm = math.hypot(point.x_mm, point.y_mm)
+def pose_pulses(
+    config: RobotConfig, point: Point, pitch_deg: float, gripper_us: int, seed: Sequence[float] | None = None
+) -> Pulses:
+    """Channel pulses in µs for the tool at ``point`` and ``pitch_deg``, the gripper at ``gripper_us`` (the joint
+    angles nearest ``seed`` where the IK is numeric); UnreachableError when a joint or its servo's pulse range
+    cannot get there."""
     where = f"point (x={point.x_mm:.1f}, y={point.y_mm:.1f}, z={point.z_mm:.1f}) mm, pitch {pitch_deg:.1f} deg"
-    if radius_mm < 1e-6:
-        raise UnreachableError(f"{where} lies on the base axis: expected a point in front of the arm")
-    base_deg = math.degrees(math.atan2(point.y_mm, point.x_mm))
-    pitch_rad = math.radians(pitch_deg)
-    wrist_r_mm = radius_mm - arm.tool_length_mm * math.cos(pitch_rad)
-    wrist_z_mm = point.z_mm - arm.tool_length_mm * math.sin(pitch_rad) - arm.shoulder_height_mm
-    distance_mm = math.hypot(wrist_r_mm, wrist_z_mm)
-    upper, fore = arm.upper_arm_mm, arm.forearm_mm
-    if not abs(upper - fore) <= distance_mm <= upper + fore:
-        raise UnreachableError(f"{where} is out of the arm's reach")
-    cos_elbow = (distance_mm**2 - upper**2 - fore**2) / (2.0 * upper * fore)
-    elbow_rad = -math.acos(max(-1.0, min(1.0, cos_elbow)))
-    shoulder_rad = math.atan2(wrist_z_mm, wrist_r_mm) + math.atan2(
-        -fore * math.sin(elbow_rad), upper + fore * math.cos(elbow_rad)
-    )
-    shoulder_deg, elbow_deg = math.degrees(shoulder_rad), math.degrees(elbow_rad)
-    angles = JointAngles(base_deg, shoulder_deg, elbow_deg, pitch_deg - shoulder_deg - elbow_deg)
-    check_joint_limits(arm, angles, where)
-    return angles
+    angles = config.grasp_angles(point, pitch_deg, seed=seed)
+    pulses = config.pose_pulses_us(angles, gripper_us)
+    config.check_servo_pulses(pulses, where)
+    return pulses
 
 
-def pose_pulses(config: RobotConfig, point: Point, pitch_deg: float, gripper_us: int) -> Pulses:
-    """Channel pulses in µs for the tool at ``point`` and ``pitch_deg``, the gripper at ``gripper_us``;
-    UnreachableError when a joint or its servo's pulse range cannot get there."""
-    angles = pitched_inverse_kinematics(config, point, pitch_deg)
-    joints = config.joint_pulses_us(angles)
-    for servo, joint, pulse_us in zip(config.servos, config.arm.joints, joints, strict=True):
-        if not servo.min_us <= pulse_us <= servo.max_us:
-            raise UnreachableError(
-                f"{joint.name} would need {pulse_us} us: expected {servo.min_us} to {servo.max_us} us"
-            )
-    return (*joints, gripper_us)
+def servo_target(config: RobotConfig, pulses_us: Pulses, channel: int, step_deg: float) -> tuple[Pulses, str | None]:
+    """The pose one step of ``step_deg`` of the arm's servo on ``channel`` from ``pulses_us``, stopped at the
+    servo's travel and pulse range and at the limits of every joint it moves (a MeArm's forearm servo moves the
+    elbow and the claw's wrist), and a note naming the limit met (None when the full step fits)."""
+    servo = config.servos[channel]
+    now_deg = servo.angle_deg(pulses_us[channel])
+    wanted_deg = min(max(now_deg + step_deg, servo.min_deg), servo.max_deg)
+    note = None if wanted_deg == now_deg + step_deg else f"{servo.name} at its limit {wanted_deg:g} deg"
+
+    def pose_at(angle_deg: float) -> Pulses:
+        target = list(pulses_us)
+        target[channel] = min(max(round(servo.pulse_us(angle_deg)), servo.min_us), servo.max_us)
+        return tuple(target)
+
+    def within(angle_deg: float) -> str | None:
+        try:
+            config.chain.check_limits(config.joint_angles(pose_at(angle_deg)), "this step")
+        except UnreachableError as err:
+            return str(err)
+        return None
+
+    blocked = within(wanted_deg)
+    if blocked is None:
+        return pose_at(wanted_deg), note
+    good, bad = 0.0, 1.0
+    for _ in range(LIMIT_BISECTIONS):
+        middle = (good + bad) / 2
+        good, bad = (middle, bad) if within(now_deg + middle * (wanted_deg - now_deg)) is None else (good, middle)
+    return (pose_at(now_deg + good * (wanted_deg - now_deg)) if good > 0 else pulses_us), blocked
 
 
 def cartesian_target(config: RobotConfig, pulses_us: Pulses, axis: str, amount: float) -> tuple[Pulses, str | None]:
@@ -85,6 +88,8 @@ def cartesian_target(config: RobotConfig, pulses_us: Pulses, axis: str, amount: 
     if axis not in CARTESIAN_AXES:
         raise ValueError(f"axis {axis!r} is not one of {', '.join(CARTESIAN_AXES)}")
     point, pitch_deg = tool_pose(config, pulses_us)
+    seed = config.joint_angles(pulses_us)
+    gripper_us = int(config.gripper_us(pulses_us))
 
     def pose_at(fraction: float) -> Pulses:
         delta = amount * fraction
@@ -93,7 +98,7 @@ def cartesian_target(config: RobotConfig, pulses_us: Pulses, axis: str, amount: 
             point.y_mm + (delta if axis == "y" else 0.0),
             point.z_mm + (delta if axis == "z" else 0.0),
         )
-        return pose_pulses(config, moved, pitch_deg + (delta if axis == "pitch" else 0.0), pulses_us[-1])
+        return pose_pulses(config, moved, pitch_deg + (delta if axis == "pitch" else 0.0), gripper_us, seed)
 
     try:
         return pose_at(1.0), None
@@ -112,8 +117,9 @@ def cartesian_target(config: RobotConfig, pulses_us: Pulses, axis: str, amount: 
 
 def obstacle_at(config: RobotConfig, pulses_us: Sequence[float]) -> str | None:
     """What the gripper could touch at channel pulses ``pulses_us`` (see :mod:`hanoibot.motion.jog_space`)."""
-    width_mm = config.gripper.width_mm(pulses_us[-1])
-    return obstacle_hit(config.board, config.gripper, config.grip_point(pulses_us), width_mm)
+    width_mm = config.gripper.width_mm(config.gripper_us(pulses_us))
+    heading = config.chain.approach(config.joint_angles(pulses_us))
+    return obstacle_hit(config.board, config.gripper, config.grip_point(pulses_us), width_mm, heading)
 
 
 def clear_until(
@@ -156,7 +162,8 @@ def clear_until(
 
 
 def peg_waypoints(config: RobotConfig, pulses_us: Pulses, peg: Peg, *, at_foot: bool) -> list[Pulses]:
-    """Poses (µs) from ``pulses_us`` to above ``peg`` (hover height, gripper open and vertical) or, ``at_foot``,
+    """Poses (µs) from ``pulses_us`` to above ``peg`` (hover height, gripper open, the tool at its grasp mode's
+    pitch) or, ``at_foot``,
     down to the grip height of its bottom disk: up to the carry height, across at it, then down, each leg cut
     into straight pieces of at most :data:`WAYPOINT_MM`. UnreachableError when a point on the way is."""
     board, clearance_mm = config.board, config.motion.clearance_mm
@@ -170,6 +177,7 @@ def peg_waypoints(config: RobotConfig, pulses_us: Pulses, peg: Peg, *, at_foot: 
         Point(peg.x_mm, peg.y_mm, end_mm),
     ]
     gripper_us = config.gripper.open_us
+    seed = config.joint_angles(pulses_us)
     poses: list[Pulses] = []
     for start, end in itertools.pairwise(corners):
         length_mm = math.dist(start, end)
@@ -177,5 +185,6 @@ def peg_waypoints(config: RobotConfig, pulses_us: Pulses, peg: Peg, *, at_foot: 
         for piece in range(1, pieces + 1):
             f = piece / pieces
             between = Point(*(a + f * (b - a) for a, b in zip(start, end, strict=True)))
-            poses.append(pose_pulses(config, between, -90.0, gripper_us))
+            poses.append(pose_pulses(config, between, config.pitch_deg, gripper_us, seed))
+            seed = config.joint_angles(poses[-1])
     return poses

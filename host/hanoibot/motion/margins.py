@@ -37,12 +37,15 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
+from ..arm import Chain
 from ..errors import ConfigError
 from .blends import NEAR_FACTOR
 from .drivers import output_error_us
-from .kinematics import JointAngles, Point, forward_kinematics, inverse_kinematics
+from .kinematics import Point
 from .robot import RobotConfig
 from .servo_model import PWM_FRAME_S, RESPONSE_S, ServoState, ServoTraits, follow
 from .tolerances import Tolerances
@@ -70,25 +73,58 @@ class Stack(NamedTuple):
 
 
 def lever_arms_mm(config: RobotConfig, *, vertical: bool = False) -> list[float]:
-    """For each joint (base, shoulder, elbow, wrist): the largest sideways shift (mm, in the table's plane) of the
-    grip point per degree of that joint, over every peg at the height of a disk on it (``vertical``: the largest
-    shift up or down)."""
-    arms = [0.0] * 4
+    """For each of the arm's servos (wire order): the largest sideways shift (mm, in the table's plane) of the grip
+    point per degree of that servo's angle, over every peg at the height of a disk on it, the tool at the grasp
+    mode's pitch (``vertical``: the largest shift up or down). A servo that moves joints through a linkage (the
+    MeArm's forearm) shifts it through every joint it moves; one that holds a joint, through that joint."""
+    arms = [0.0] * len(config.servos)
     board = config.board
+    shifted = _servo_shifts(config)
     for peg in board.pegs:
         for level in (0, max(board.disk_count - 1, 0)):
-            angles = inverse_kinematics(config.arm, Point(peg.x_mm, peg.y_mm, board.grip_z_mm(level)))
-            here = forward_kinematics(config.arm, angles)
-            for j in range(4):
-                moved = list(angles)
-                moved[j] += _STEP_DEG
-                there = forward_kinematics(config.arm, JointAngles(*moved))
+            servo_deg = config.chain.actuator_angles(
+                config.grasp_angles(Point(peg.x_mm, peg.y_mm, board.grip_z_mm(level)))
+            )
+            here = config.chain.grip_point(config.chain.joint_angles(servo_deg))
+            for c, there_at in enumerate(shifted):
+                there = there_at(servo_deg)
                 if vertical:
                     shift_mm = abs(there.z_mm - here.z_mm) / _STEP_DEG
                 else:
                     shift_mm = math.hypot(there.x_mm - here.x_mm, there.y_mm - here.y_mm) / _STEP_DEG
-                arms[j] = max(arms[j], shift_mm)
+                arms[c] = max(arms[c], shift_mm)
     return arms
+
+
+def _servo_shifts(config: RobotConfig) -> list[Callable[[Sequence[float]], Point]]:
+    """Per servo (wire order): the grip point for the chain's servo angles (actuator order) with that servo turned
+    by :data:`_STEP_DEG`."""
+    chain = config.chain
+    out: list[Callable[[Sequence[float]], Point]] = []
+    for slot in chain.servo_slots:
+        if slot.actuator is not None:
+            a = slot.actuator
+
+            def moved(servo_deg: Sequence[float], a: int = a) -> Point:
+                turned = list(servo_deg)
+                turned[a] += _STEP_DEG
+                return chain.grip_point(chain.joint_angles(turned))
+
+            out.append(moved)
+        else:
+            assert slot.held_joint is not None
+            joint = chain.joints[slot.held_joint]
+            assert joint.held_deg is not None
+            held = joint.held_deg + _STEP_DEG
+            joints = list(chain.joints)
+            joints[slot.held_joint] = replace(joint, min_deg=held, max_deg=held, held_deg=held)
+            other = replace(chain, joints=tuple(joints))
+
+            def held_moved(servo_deg: Sequence[float], other: Chain = other) -> Point:
+                return other.grip_point(other.joint_angles(servo_deg))
+
+            out.append(held_moved)
+    return out
 
 
 def saturation_lag_us(top_us_s: float, command_us_s: float, accel_us_s2: float, tolerances: Tolerances) -> float:
@@ -135,12 +171,13 @@ def on_peg_stack(config: RobotConfig, tolerances: Tolerances, ratio: float | Non
     play_us = servo_static_error_us(config, tolerances)
     calibration = [arm * tolerances.calibration_deg for arm in arms]
     play = [arm * play_us * deg for arm, deg in zip(arms, degrees_per_us, strict=True)]
-    top_speeds_us_s = config.max_speeds_us_s()[: len(arms)]
-    accels_us_s2 = [j.max_accel_deg_s2 / deg for j, deg in zip(config.arm.joints, degrees_per_us, strict=True)]
-    lag = [
-        arm * saturation_lag_us(top, ratio * top, accel, tolerances) * deg
-        for arm, top, accel, deg in zip(arms, top_speeds_us_s, accels_us_s2, degrees_per_us, strict=True)
-    ]
+    lag = []
+    for arm, servo, deg in zip(arms, config.servos, degrees_per_us, strict=True):
+        if servo.held_deg is None:  # a servo that holds a joint never moves: it lags nothing
+            top_us_s = servo.top_speed_us_s()
+            lag.append(
+                arm * saturation_lag_us(top_us_s, ratio * top_us_s, servo.max_accel_deg_s2 / deg, tolerances) * deg
+            )
     sources = {
         "peg_position_mm": tolerances.peg_position_mm,
         "line_tolerance_mm": NEAR_FACTOR * config.motion.line_tolerance_mm,

@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from .geometry import Peg
-from .kinematics import Point, inverse_kinematics
+from .kinematics import Point
 from .robot import RobotConfig
 
 Pulses = tuple[int, ...]
@@ -24,8 +24,8 @@ MAX_SPLIT_DEPTH = 5
 
 
 def pulses_at(config: RobotConfig, point: Point, gripper_us: int) -> Pulses:
-    """Channel pulses (µs) that put the grip point at ``point`` (mm) with the gripper vertical."""
-    return (*config.joint_pulses_us(inverse_kinematics(config.arm, point)), gripper_us)
+    """Channel pulses (µs) that put the grip point at ``point`` (mm) with the tool at its grasp mode's pitch."""
+    return config.pulses_at(point, gripper_us)
 
 
 def path_points(config: RobotConfig, from_us: Sequence[float], to_us: Sequence[float]) -> list[Point]:

@@ -51,20 +51,14 @@ class ChainTiming(NamedTuple):
 
 
 def travel_deg(config: RobotConfig, from_us: Sequence[float], to_us: Sequence[float]) -> list[float]:
-    """Signed travel of every channel in degrees (the gripper's from its ``us_per_deg``)."""
-    out = []
-    for servo, a_us, b_us in zip(config.servos, from_us, to_us, strict=False):
-        out.append((b_us - a_us) * servo.calibration.max_deg_per_us(a_us, b_us))
-    out.append((to_us[4] - from_us[4]) / config.gripper.us_per_deg)
-    return out
+    """Signed travel of every channel in degrees of its servo (the gripper's from its ``us_per_deg``)."""
+    return [output.travel_deg(a_us, b_us) for output, a_us, b_us in zip(config.outputs, from_us, to_us, strict=True)]
 
 
 def channel_limits(config: RobotConfig) -> tuple[list[float], list[float]]:
-    """Top speed (deg/s) and acceleration (deg/s²) of every channel, gripper last."""
-    joints, gripper = config.arm.joints, config.gripper
-    speeds = [joint.max_speed_deg_s for joint in joints] + [gripper.max_speed_deg_s]
-    accels = [joint.max_accel_deg_s2 for joint in joints] + [gripper.max_accel_deg_s2]
-    return speeds, accels
+    """Top speed (deg/s) and acceleration (deg/s²) of every channel's servo, in channel order."""
+    outputs = config.outputs
+    return [o.max_speed_deg_s for o in outputs], [o.max_accel_deg_s2 for o in outputs]
 
 
 def _cruise_ms(

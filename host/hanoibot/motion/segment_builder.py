@@ -99,7 +99,7 @@ class Builder:
         then hold that pose for the settle time (:meth:`hold`), so the fingers are shut on the disk before the
         arm moves on."""
         self.rest()
-        self.add(phase, [(*self.pose_us[:4], gripper_us)])
+        self.add(phase, [self.config.with_gripper(self.pose_us, gripper_us)])
         self.rest()
         if hold:
             self.hold(phase)

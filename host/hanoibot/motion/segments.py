@@ -190,7 +190,7 @@ def put_down_segments(
     grip_us = _grip_us(config, diameter_mm)
     heights = [state.height(i) for i in range(state.pegs)]
     heights[src] -= 1
-    build = Builder(config, (*from_pulses_us[:-1], grip_us), heights)
+    build = Builder(config, config.with_gripper(from_pulses_us, grip_us), heights)
     build.holds_disk = True
     peg = board.peg(dst)
     above_dst = pulses_at(config, Point(peg.x_mm, peg.y_mm, peg.height_mm), grip_us)

@@ -37,13 +37,10 @@ PWM_FRAME_MS = 20
 
 def channel_times_s(config: RobotConfig, from_us: Sequence[float], to_us: Sequence[float]) -> list[float]:
     """Seconds each channel needs at its top (derated) speed to go from ``from_us`` to ``to_us``, no profile."""
-    times = []
-    for servo, joint, a_us, b_us in zip(config.servos, config.arm.joints, from_us, to_us, strict=False):
-        travel_deg = abs(b_us - a_us) * servo.calibration.max_deg_per_us(a_us, b_us)
-        times.append(travel_deg / joint.max_speed_deg_s)
-    gripper = config.gripper
-    times.append(abs(to_us[4] - from_us[4]) / gripper.us_per_deg / gripper.max_speed_deg_s)
-    return times
+    return [
+        abs(output.travel_deg(a_us, b_us)) / output.max_speed_deg_s
+        for output, a_us, b_us in zip(config.outputs, from_us, to_us, strict=True)
+    ]
 
 
 def duration_ms(

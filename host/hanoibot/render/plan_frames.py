@@ -1,7 +1,8 @@
 """Pictures of what a plan will do on the desk: one frame per planned arm motion, before any motion happens.
 
 Each move is turned into its segments (as the run will send them); each segment's end pose is drawn with the
-arm's joints from the config's own forward kinematics, the disk in the gripper from the grip to the release.
+arm's joints (the chain's joint points, from the config's own forward kinematics), the disk in the gripper from the
+grip to the release.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..config import RobotConfig
-from ..motion.kinematics import arm_points
 from ..motion.phases import MotionPhase
 from ..motion.segments import segments_for_move
 from ..puzzle import Move, State
@@ -57,6 +57,6 @@ def _frame(
     caption: str,
 ) -> Frame:
     """One frame: the arm's joints (mm) for ``pulses_us`` (µs) over the given stacks."""
-    points = arm_points(config.arm, config.joint_angles(pulses_us))
+    points = config.arm_points(pulses_us)
     arm_mm = tuple((p.x_mm, p.y_mm, p.z_mm) for p in points)
     return Frame(stacks, arm_mm, held_disk, round(t_s, 3), caption)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from ..config import RobotConfig
 from ..errors import ConfigError
 from ..link.status import Hello
-from ..motion.geometry import JOINT_NAMES
 
 
 def check_config_fits_board(config: RobotConfig, hello: Hello, port_url: str) -> None:
@@ -25,7 +24,7 @@ def board_mismatches(config: RobotConfig, hello: Hello, port_url: str) -> list[s
     ``hanoibot status`` shows them as warnings; every command that moves the arm refuses the board."""
     found = []
     low_us, high_us = hello.min_pulse_us, hello.max_pulse_us
-    names = (*JOINT_NAMES, "gripper")
+    names = config.channel_names()
     for name, min_us, max_us in zip(names, config.min_pulses_us(), config.max_pulses_us(), strict=True):
         if min_us < low_us:
             found.append(f"[servos.{name}] min_us = {min_us}: the board on {port_url} accepts {low_us}..{high_us} µs")

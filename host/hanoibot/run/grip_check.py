@@ -48,14 +48,21 @@ class GripLink(Protocol):
 
 
 def read_grip(
-    link: GripLink, first: Status | None = None, *, empty_reads: int = EMPTY_READS, max_reads: int = MAX_READS
+    link: GripLink,
+    first: Status | None = None,
+    *,
+    grip_channel: int = -1,
+    empty_reads: int = EMPTY_READS,
+    max_reads: int = MAX_READS,
 ) -> Status:
     """A STATUS whose grip word is the verdict to act on: ``held`` as soon as one read says so; ``empty`` once
     ``empty_reads`` reads, a PWM frame or more apart, all said so; ``none`` (no sensor) at once; else ``unknown``
     (with ``grip_raw`` -1) after ``max_reads`` reads. ``first`` is a STATUS just read (it counts as the first read).
 
-    A gripper whose output is off (its pulse 0: reset, RELEASE, POWER_LOST) draws no current, disk or not: its
-    ``unknown`` is final and not asked again. The returned STATUS is the last one read (faults and command ids are
+    A gripper whose output is off (its pulse, channel ``grip_channel``, 0: reset, RELEASE, POWER_LOST) draws no
+    current, disk or not: its ``unknown`` is final and not asked again. ``grip_channel`` defaults to the last
+    channel, where the robot config puts the gripper (:attr:`~hanoibot.motion.robot.RobotConfig.gripper_channel`).
+    The returned STATUS is the last one read (faults and command ids are
     the freshest)."""
     status = link.status() if first is None else first
     empties = 0
@@ -66,7 +73,11 @@ def read_grip(
             empties += 1
             if empties >= empty_reads:
                 return status
-        elif status.pulses_us and status.pulses_us[-1] == 0:
+        elif (
+            status.pulses_us
+            and -len(status.pulses_us) <= grip_channel < len(status.pulses_us)
+            and status.pulses_us[grip_channel] == 0
+        ):
             return status  # the gripper is limp: no current to measure, however often asked
         if reads < max_reads:
             serve_for(link, READ_GAP_S)

@@ -128,7 +128,11 @@ def resume_same_boot(
             journal.record_done(k)
         state = state.apply(entry.move, plan.rules)
         k += 1
-    if phase.carries_disk and robot.config.gripper.grip_sensor and _grip_after_hold(session, status) == Grip.EMPTY:
+    if (
+        phase.carries_disk
+        and robot.config.gripper.grip_sensor
+        and _grip_after_hold(session, status, robot.config.gripper_channel) == Grip.EMPTY
+    ):
         if phase in (MotionPhase.LIFT, MotionPhase.TRAVEL):
             phase = MotionPhase.APPROACH  # the pick missed and the disk is still on its peg: pick it again
         else:
@@ -139,7 +143,7 @@ def resume_same_boot(
     return ResumePoint(plan, k, phase, state, first_cmd_id, same_boot=True, pose_us=pose_us)
 
 
-def _grip_after_hold(session: Session, status: Status) -> Grip:
+def _grip_after_hold(session: Session, status: Status, grip_channel: int) -> Grip:
     """The grip verdict (held, empty, unknown, none) to resume on, as the sequencer reads it: ``status`` and more
     reads a PWM frame apart (:func:`~.grip_check.read_grip`): ``empty`` only when every read says so, since on
     ``empty`` a resumed lift becomes an approach, whose first MOVE opens the fingers low on the peg.
@@ -149,7 +153,7 @@ def _grip_after_hold(session: Session, status: Status) -> Grip:
     command, has had the settle time to close. A run stopped before the hold's DONE resumes at ``grip`` instead,
     which closes and holds again and is checked by the sequencer.
     """
-    return read_grip(session, status).grip
+    return read_grip(session, status, grip_channel=grip_channel).grip
 
 
 def recorded_board(log: JournalLog) -> State | None:

@@ -81,7 +81,7 @@ def grip_status(robot: Robot, status: Status | None = None) -> Status:
     PWM frame apart agree); without one, as the board gave it."""
     if not robot.config.gripper.grip_sensor:
         return status if status is not None else robot.session.status()
-    return read_grip(robot.session, status)
+    return read_grip(robot.session, status, grip_channel=robot.config.gripper_channel)
 
 
 #: Extra time in s the hold that lets the grip sensor measure may take beyond its duration and the staggered
@@ -116,7 +116,7 @@ def grip_verdict(robot: Robot, *, first_cmd_id: int = 1) -> Status:
     # A PCA9685 keeps pulsing through an MCU reset (the board reports those pulses): the arm stays where it is
     # and only the fingers close; otherwise every output is off and the arm starts at the config's start pose.
     holds_pose = len(kept) == len(starts) and all(pulse > 0 for pulse in kept)
-    closed = (*(kept if holds_pose else starts)[:-1], config.gripper.closed_us)
+    closed = config.with_gripper(kept if holds_pose else starts, config.gripper.closed_us)
     session.configure(mins, maxs, closed, speeds, threshold)
     cmd_id = max(session.last_sent_cmd + 1, int(status.last_queued_cmd) + 1, first_cmd_id)
     hold_ms = max(grip_hold_ms(config), 2 * PWM_FRAME_MS)
@@ -192,7 +192,8 @@ def lift_clear(robot: Robot, *, first_cmd_id: int = 0) -> bool:
     if point.z_mm >= safe_z_mm:
         return False
     try:
-        pieces = straight_line(config, pulses_us, Point(point.x_mm, point.y_mm, safe_z_mm), pulses_us[-1])
+        gripper_us = int(config.gripper_us(pulses_us))
+        pieces = straight_line(config, pulses_us, Point(point.x_mm, point.y_mm, safe_z_mm), gripper_us)
     except UnreachableError as err:
         raise RunFault(f"cannot lift the arm straight up from here ({err}): jog it clear with hanoibot jog") from err
     cmd_id = max(session.last_sent_cmd, int(status.last_queued_cmd), int(status.last_done_cmd), first_cmd_id - 1)

@@ -150,7 +150,7 @@ class Robot:
         segment = home_segment(self.config, pulses_us if min(pulses_us) >= lowest_us else None)
         if status.grip == Grip.HELD and min(pulses_us) >= lowest_us:
             # The grip sensor says a disk is held: keep the fingers shut on it instead of dropping it at home.
-            held = (*segment.pulses_us[:-1], pulses_us[-1])
+            held = self.config.with_gripper(segment.pulses_us, int(self.config.gripper_us(pulses_us)))
             return segment._replace(pulses_us=held)
         return segment
 
@@ -164,6 +164,7 @@ class Robot:
             journal=journal,
             queue_ahead=queue_ahead,
             has_grip_sensor=self.config.gripper.grip_sensor,
+            grip_channel=self.config.gripper_channel,
             first_cmd_id=first_cmd_id,
             duration_between=self.duration_between_ms,
         )

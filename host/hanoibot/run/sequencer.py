@@ -212,6 +212,7 @@ class Sequencer:
         queue_ahead: int = 3,
         grip_retries: int = 2,
         has_grip_sensor: bool = True,
+        grip_channel: int = -1,
         first_cmd_id: int = 1,
         duration_between: DurationBetween | None = None,
         max_recoveries: int = 5,
@@ -229,6 +230,8 @@ class Sequencer:
         self.queue_ahead = queue_ahead
         self.grip_retries = grip_retries
         self.has_grip_sensor = has_grip_sensor
+        #: The gripper's channel (the robot config's; by default the last), for the grip reads.
+        self.grip_channel = grip_channel
         self.reason = ""
         self.error: BaseException | None = None
         #: Where the disks are: a move's disk counts on its target peg once its release finished.
@@ -559,7 +562,7 @@ class Sequencer:
     def _grip_word(self) -> Grip:
         """The board's grip verdict as :func:`~hanoibot.run.grip_check.read_grip` reads it: held, empty (every
         read said so), unknown or none (RunFault if the board latched a fault meanwhile)."""
-        status = read_grip(self.link)
+        status = read_grip(self.link, grip_channel=self.grip_channel)
         faults = [f for f in status.faults if f != Fault.HOST_LOST]  # a frozen arm still holds: grip is valid
         if faults:
             raise RunFault(f"board latched fault {', '.join(faults)} while gripping")

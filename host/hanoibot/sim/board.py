@@ -51,6 +51,11 @@ Event = dict[str, Any]
 EventListener = Callable[[Event], None]
 
 
+#: The outputs of a board flashed with the shipped firmware_micropython/board_config.py (its ``CHANNELS``): a
+#: simulated board's when neither its world's robot config nor its servo speeds say how many.
+SHIPPED_BOARD_CHANNELS = 5
+
+
 class World(Protocol):
     """What the board needs from a physics model (sim/world.py provides one)."""
 
@@ -104,7 +109,7 @@ class SimBoard:
         self,
         *,
         clock: VirtualClock | None = None,
-        channels: int = 5,
+        channels: int | None = None,
         seed: int | None = None,
         world: World | None = None,
         max_speed_us_per_s: list[float | None] | None = None,
@@ -123,7 +128,15 @@ class SimBoard:
         self.clock = clock if clock is not None else VirtualClock()
         #: The MicroPython port this board behaves like (None: the controller stepped on an exact grid).
         self.port = port
+        if channels is None:
+            config = getattr(world, "config", None)  # the robot the world is built for: its arm's servos + gripper
+            if config is not None:
+                channels = int(config.channels)
+            else:
+                channels = len(max_speed_us_per_s) if max_speed_us_per_s else SHIPPED_BOARD_CHANNELS
         self.channels = channels
+        #: The gripper's channel: the last (the firmware's default, ``Controller(grip_channel=-1)``).
+        self.grip_channel = channels - 1
         self.world = world
         self.tick_s = tick_s
         self.stagger_ms = stagger_ms  # the firmware switches outputs on this far apart after CONFIG
@@ -407,7 +420,7 @@ class SimBoard:
             return rail is None or bool(rail.is_powered)
 
         def gripper_is_driven() -> bool:
-            return self.servos.pulses_us()[-1] is not None and rail_is_on()
+            return self.servos.pulses_us()[self.grip_channel] is not None and rail_is_on()
 
         def load_a() -> float:
             driven = sum(1 for pulse in self.servos.pulses_us() if pulse is not None)

@@ -68,12 +68,21 @@ class BoardGeometry(NamedTuple):
 
 
 class GripperPose(NamedTuple):
-    """Where the fingertips are (centre between them, mm in the base frame) and how far apart (mm)."""
+    """Where the fingertips are (centre between them, mm in the base frame) and how far apart (mm); for a level
+    claw (a side grasp) also the horizontal way its fingers point (``heading_x``, ``heading_y``: a unit vector;
+    both 0 for a gripper pointing down)."""
 
     x_mm: float
     y_mm: float
     z_mm: float
     width_mm: float
+    heading_x: float = 0.0
+    heading_y: float = 0.0
+
+    @property
+    def is_level(self) -> bool:
+        """True for a level claw (a side grasp)."""
+        return self.heading_x * self.heading_x + self.heading_y * self.heading_y > 0.25
 
 
 class _Body(NamedTuple):

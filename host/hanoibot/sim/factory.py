@@ -13,7 +13,9 @@ the board behave like that MicroPython port (:mod:`hanoibot.sim.ports`): the fir
 port's scheduler ticks and timers (``micropython``: its version), and the servos get the port's output resolution
 (``outputs=pca9685``: a PCA9685's; ``oe=1``: its OE input wired, so its outputs stop at an MCU reset). With a
 world the virtual servos turn no faster than its joint speeds (:attr:`SimWorld.max_speed_us_per_s`: the robot
-config's speeds times ``speed``, the one place that factor is applied); a bare board has ideal servos.
+config's speeds times ``speed``, the one place that factor is applied) and the board as many channels as the
+config's arm has servos, the gripper's last (:class:`SimBoard`); a bare board has ideal servos and the shipped
+firmware's channels.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from collections.abc import Mapping
 
 from ..clock import VirtualClock
 from ..errors import ConfigError
-from .board import EventListener, SimBoard, World
+from .board import SHIPPED_BOARD_CHANNELS, EventListener, SimBoard, World
 from .bus import BusSpec, bus_from_options
 from .faults import FaultSpec
 from .ports import outputs_survive_reset, port_model
@@ -120,7 +122,7 @@ def make_wire(
         raise ConfigError("sim options port and slow cannot go together: a port model runs the firmware's own loop")
     # The chip's own outputs are the port's (an ESP32's LEDC, an RP2's slices); a PCA9685 is the same on any port.
     driver = OUTPUT_DRIVERS[outputs] if port is None or outputs == "pca9685" else port.outputs
-    bus = bus_spec(options, spec.seed, channels=len(speeds) if speeds is not None else 5)
+    bus = bus_spec(options, spec.seed, channels=len(speeds) if speeds is not None else SHIPPED_BOARD_CHANNELS)
     board = SimBoard(
         clock=clock,
         seed=boot_seed,
@@ -137,7 +139,7 @@ def make_wire(
     return FaultyWire(board, spec)
 
 
-def bus_spec(options: Mapping[str, str], seed: int, *, channels: int = 5) -> BusSpec | None:
+def bus_spec(options: Mapping[str, str], seed: int, *, channels: int = SHIPPED_BOARD_CHANNELS) -> BusSpec | None:
     """The servo bus of the ``servo`` option (None for PWM servos), ids 1..``channels`` in channel order, with its
     fault options; ConfigError names a bad value, a bus option without ``servo=sts`` or a PWM option with it."""
     kind = options.get("servo", "pwm")

@@ -4,7 +4,7 @@ The host plans with the robot config; the world it meets differs from it, within
 (``[tolerances]``, :class:`~hanoibot.motion.tolerances.Tolerances`; the margins they need are worked through in
 docs/margins.md), by a draw from a seeded random generator, so a failure replays from its seed:
 
-- every joint's calibration is off by up to ``calibration_deg`` (the horn a fraction of a spline tooth off);
+- every servo's calibration is off by up to ``calibration_deg`` (the horn a fraction of a spline tooth off);
 - every servo has its own deadband (up to ``servo_deadband_us``) and backlash (up to ``servo_backlash_us``), a top
   speed that sags by up to ``servo_speed_sag`` in each direction (load, supply voltage) and a finite acceleration
   (between ``servo_accel_factor`` and :data:`SERVO_ACCEL_SPREAD` times that times the config's
@@ -26,10 +26,11 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from ..config import RobotConfig
+from ..motion.hardware import Servo
 from ..motion.servo_model import RESPONSE_S, ServoTraits
 from ..motion.tolerances import Tolerances
 from ..puzzle import Rules, State
-from .arm import JOINT_CHANNELS, SimArm
+from .arm import SimArm
 from .world import SimWorld, board_geometry
 
 #: A servo's own acceleration, as a multiple of the config's ``max_accel_deg_s2`` for its joint, is drawn between
@@ -39,9 +40,10 @@ SERVO_ACCEL_SPREAD = 2.0
 
 
 class WorldDraw(NamedTuple):
-    """What one seed drew: joint offsets (deg), per-servo traits, peg offsets (mm) and disk sizes (mm)."""
+    """What one seed drew: the arm's servo offsets (deg, wire order), per-channel traits, peg offsets (mm) and disk
+    sizes (mm)."""
 
-    joint_offsets_deg: tuple[float, ...]
+    servo_offsets_deg: tuple[float, ...]
     servo_traits: tuple[ServoTraits, ...]
     peg_offsets_mm: tuple[tuple[float, float, float], ...]  # (dx, dy, dheight) per peg
     hole_diameter_mm: float
@@ -53,10 +55,14 @@ def draw(config: RobotConfig, seed: int, tolerances: Tolerances | None = None, *
     ``[tolerances]``; ``speed`` scales the servos' top speeds)."""
     rng = random.Random(f"hanoibot-world:{seed}")
     t = tolerances or config.tolerances
-    offsets = tuple(rng.uniform(-t.calibration_deg, t.calibration_deg) for _ in range(JOINT_CHANNELS))
-    accels_deg_s2 = [j.max_accel_deg_s2 for j in config.arm.joints] + [config.gripper.max_accel_deg_s2]
-    us_per_deg = [s.calibration.max_deg_per_us(s.min_us, s.max_us) for s in config.servos]
-    us_per_deg = [1 / d if d > 0 else 11.1 for d in us_per_deg] + [config.gripper.us_per_deg]
+    offsets = tuple(rng.uniform(-t.calibration_deg, t.calibration_deg) for _ in config.servos)
+    accels_deg_s2 = [output.max_accel_deg_s2 for output in config.outputs]
+    us_per_deg = [
+        1 / output.calibration.max_deg_per_us(output.min_us, output.max_us)
+        if isinstance(output, Servo)
+        else output.us_per_deg
+        for output in config.outputs
+    ]
     accel_factors = (t.servo_accel_factor, t.servo_accel_factor * SERVO_ACCEL_SPREAD)
     traits = []
     for rate, accel_deg_s2, scale in zip(config.max_speeds_us_s(), accels_deg_s2, us_per_deg, strict=True):
@@ -102,7 +108,7 @@ def random_world(
     geometry = board_geometry(built)._replace(
         hole_diameter_mm=deviations.hole_diameter_mm, disk_thickness_mm=deviations.disk_thickness_mm
     )
-    arm = SimArm(config, joint_offsets_deg=deviations.joint_offsets_deg)
+    arm = SimArm(config, servo_offsets_deg=deviations.servo_offsets_deg)
     world = SimWorld(built, start, arm=arm, speed=speed, rules=rules, geometry=geometry)
     world.servo_traits = list(deviations.servo_traits)
     world.seed = seed

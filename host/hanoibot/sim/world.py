@@ -21,11 +21,12 @@ from typing import Protocol
 
 from ..config import RobotConfig, load_config
 from ..errors import ConfigError, PlanError
+from ..motion.claw import FINGER_THICKNESS_MM
 from ..motion.servo_model import ServoTraits
 from ..puzzle import Rules, State
 from ..puzzle.rules import COLOUR_RULE_NAMES, RULE_NAMES
 from ..render.svg import Frame
-from .arm import JOINT_CHANNELS, SimArm
+from .arm import SimArm
 from .disks import BoardGeometry, DiskBoard, Event
 from .rail import ServoRail
 from .sensors import GripSensor
@@ -33,8 +34,6 @@ from .sensors import GripSensor
 #: The hole in every disk of the default robot is this much wider (mm) than the peg it slides on (a config sets
 #: its own with ``[board] disk_hole_diameter_mm``).
 HOLE_CLEARANCE_MM = 6.0
-#: Thickness (mm) of each gripper finger, seen from above.
-FINGER_THICKNESS_MM = 4.0
 #: How far (mm) fingers closing on a disk squeeze it and their own pads before they stop: a rigid printed ring
 #: between plastic fingers gives a little (typical).
 GRIP_COMPLIANCE_MM = 0.5
@@ -127,7 +126,7 @@ class SimWorld:
         :data:`GRIP_COMPLIANCE_MM`): a closing gripper stalls there, pushing."""
         low, high = self._blocks.get(channel, (None, None))
         held = self.disks.held_disk
-        if channel == JOINT_CHANNELS and held is not None:
+        if channel == self.config.gripper_channel and held is not None:
             gripper = self.config.gripper
             width_mm = self.disks.geometry.disk_diameters_mm[held - 1] - GRIP_COMPLIANCE_MM
             stop_us = gripper.pulse_for_width_us(width_mm)
@@ -200,7 +199,7 @@ def make_world(
     board: State | str | None = None,
     *,
     speed: float = 1.0,
-    joint_offsets_deg: Sequence[float] = (0.0, 0.0, 0.0, 0.0),
+    servo_offsets_deg: Sequence[float] | None = None,
     peg_offsets_mm: Mapping[int, tuple[float, float]] | None = None,
     frame_every_s: float | None = None,
     rules: str | None = None,
@@ -209,7 +208,7 @@ def make_world(
     """The simulated world for a robot config (path, config, or None for hardware/robot.toml) and start board.
 
     ``board`` is a State or a state string (``ACAB`` or ``A:3,1,2/B:4/C:``); None puts :data:`DEFAULT_DISKS`
-    disks on peg A. ``joint_offsets_deg`` (base, shoulder, elbow, wrist) and ``peg_offsets_mm`` (peg index ->
+    disks on peg A. ``servo_offsets_deg`` (one per servo of the arm, wire order) and ``peg_offsets_mm`` (peg index ->
     (dx, dy) in mm) make the simulated robot differ from its config, to model mis-calibration. ``rules`` is a
     rule-set name (``classic``, ``linear``, ``cyclic``, ``big-on-top``; default classic): what may land on what;
     ``bicolor`` or ``tricolor`` also puts the robot's coloured disks on the board (2 or 3 per size, see
@@ -236,7 +235,7 @@ def make_world(
         from .random_world import random_world  # it builds on this module
 
         return random_world(config, start, random_seed, speed=speed, rules=stacking)
-    arm = SimArm(config, joint_offsets_deg=joint_offsets_deg)
+    arm = SimArm(config, servo_offsets_deg=servo_offsets_deg)
     return SimWorld(config, start, arm=arm, speed=speed, frame_every_s=frame_every_s, rules=stacking)
 
 
