@@ -146,10 +146,21 @@ def test_an_esp32_port_model_on_a_uart_checks_every_grip_and_runs_every_move_onc
         finally:
             robot.close()
         time.sleep(0.2)
+        # Each command at most once and in order. On a loaded machine the host may miss the board's 300 ms watchdog
+        # (HOST_LOST: the arm held, the refused segments sent again under new ids), so the ids may have gaps.
         executed = emulator.executed_cmd_ids()
-        assert executed == list(range(1, len(executed) + 1)) and len(executed) > 20, executed
-        places = [e for e in emulator.events() if e.get("source") == "world" and e["event"] == "place"]
-        assert len(places) == 3
+        assert executed == sorted(set(executed)) and len(executed) > 20, executed
+        if executed != list(range(1, len(executed) + 1)):
+            assert any("HOST_LOST recovered" in fault for fault in run.report().faults), run.report()
+        world = [e for e in emulator.events() if e.get("source") == "world" and e["event"] in ("pick", "place")]
+        assert [(e["event"], e["disk"], e["peg"]) for e in world] == [
+            ("pick", 1, "A"),
+            ("place", 1, "B"),
+            ("pick", 2, "A"),
+            ("place", 2, "C"),
+            ("pick", 1, "B"),
+            ("place", 1, "C"),
+        ], world
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
