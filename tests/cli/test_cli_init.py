@@ -12,6 +12,7 @@ import tomlkit
 from hanoibot.cli import main
 from hanoibot.config import default_config_path
 from hanoibot.firmware_source import shipped_firmware
+from hanoibot.sim.spec import SimSpec
 
 
 @pytest.fixture
@@ -24,10 +25,13 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def status_port(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """The port ``hanoibot status --json`` used."""
+    """The port ``hanoibot status --json`` used, without the robot config a simulated board is given with it (the
+    command's own, so the simulated arm is the config's)."""
     capsys.readouterr()
     assert main(["status", "--json", *argv]) == 0, capsys.readouterr().err
-    return str(json.loads(capsys.readouterr().out)["port"])
+    used = str(json.loads(capsys.readouterr().out)["port"])
+    spec = SimSpec.from_url(used)
+    return used if spec is None else spec.without("config").to_url()
 
 
 def four_peg_config(folder: Path) -> Path:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
 import pytest
 from hanoibot.cli import main
@@ -53,3 +54,25 @@ def test_a_key_that_does_nothing_says_which_keys_do(
     out = capsys.readouterr().out
     assert "k does nothing here; keys: 1 base" in out
     assert "v goes down to the foot of the peg last gone to: go above one first with A, B, ..." in out
+
+
+@pytest.mark.parametrize(("preset", "joints"), [("so101", 4), ("bracket6", 4)])
+def test_each_presets_servos_have_a_key_and_random_presses_never_collide(
+    preset: str, joints: int, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One number key per servo that moves a joint (the held wrist roll has none), then the gripper's.
+    from hanoibot.arm import preset_text
+    from hanoibot.config import load_config
+
+    path = tmp_path / f"{preset}.toml"
+    path.write_text(preset_text(preset), encoding="utf-8")
+    names = load_config(path).channel_names()
+    rng = random.Random(preset)
+    keys = "".join(rng.choice("123456" + "+-" * 12) for _ in range(160))
+    monkeypatch.setattr("sys.stdin", io.StringIO(keys + "q"))
+    code = main(["jog", "--config", str(path), "--step-deg", "10"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    legend = ", ".join(f"{k + 1} {name}" for k, name in enumerate(names[:joints]))
+    assert out.splitlines()[0].startswith(f"keys: {legend}, {joints + 1}/g {names[-1]};"), out.splitlines()[0]
+    assert "wrist_roll" not in out.splitlines()[0]

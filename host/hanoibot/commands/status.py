@@ -47,9 +47,12 @@ def open_robot(args: argparse.Namespace, *, diagnostic: bool = False) -> Any:
     ``diagnostic`` also a board that does not fit the config (see ``Robot.mismatches``)."""
     from ..config import load_config
     from ..config.user import resolve_port
+    from ..run.board_setup import sim_config_url
     from ..run.robot import Robot
 
-    robot = Robot(resolve_port(args.port), load_config(resolved_config_path(args)))
+    # A simulated board gets the --config arm, as run's does (sim_port_url): its channels and speeds.
+    port = sim_config_url(resolve_port(args.port), args.config)
+    robot = Robot(port, load_config(resolved_config_path(args)))
     robot.open(diagnostic=diagnostic)
     return robot
 

@@ -22,6 +22,16 @@ def check_puzzle_fits_board(config: RobotConfig, n_disks: int, pegs: int) -> Non
         raise ConfigError(f"{n_disks} disks asked but {source} declares {config.board.disk_count} in [board]")
 
 
+def sim_config_url(url: str, config_path: str | None) -> str:
+    """``url``, and for ``sim://`` or ``vpico://`` the robot config ``config_path`` too (the simulated arm is then
+    the config's: its chain, its channels, its speeds), unless the URL names its own; a board attached in another
+    process (``vpico://?attach=PATH``) is left as it is. For the commands that open a robot without a plan."""
+    spec = SimSpec.from_url(url)
+    if spec is None or spec.is_attached or config_path is None:
+        return url
+    return spec.with_defaults(config=str(config_path)).to_url()
+
+
 def sim_port_url(url: str, start: State, config_path: str | None, rules: Rules | None = None) -> str:
     """``url``, and for ``sim://`` or the virtual Pico's ``vpico://`` with the simulated disks placed as ``start``,
     the same robot config and rules (options the URL gives itself stay); a board attached in another process
