@@ -4,9 +4,9 @@ Feetech servos through a USB bus adapter opened with pyserial (``feetech://``, :
 Nothing of the firmware is rewritten here: :class:`~hanoifw.controller.Controller` takes the frames,
 :func:`hanoifw.board.serve` steps it every :data:`CONTROL_PERIOD_MS` on the host's monotonic clock, paced
 (:class:`PacedTicks`: a thread that was not run for a while finds its time moved on by two periods at most), with
-the watchdog, HOST_LOST, e-stop and fault latches as on a board, and :class:`~hanoifw.busservos.BusServos` speaks to the servos
-through :class:`SerialUart`, a ``machine.UART`` made of a pyserial port. The link's bytes go between the host's
-session and the controller through :class:`HostPipe`, as they would through a board's USB serial.
+the watchdog, HOST_LOST, e-stop and fault latches as on a board, and :class:`~hanoifw.busservos.BusServos` speaks
+to the servos through :class:`SerialUart`, a ``machine.UART`` made of a pyserial port. The link's bytes go
+between the host's session and the controller through :class:`HostPipe`, as through a board's USB serial.
 
 A USB adapter switches the line's direction itself (no echo, no direction pin: ``echo=False``). The servos keep
 their torque and goal when this board stops (the host process ends, is killed, or closes the port): like a board
