@@ -19,7 +19,7 @@ from hanoibot.config import load_config
 from hanoibot.errors import PortError
 from hanoibot.link.port import open_port
 from hanoibot.link.urlhandler import busboard
-from hanoibot.link.urlhandler.busboard import CONTROL_PERIOD_MS, PacedTicks, SerialUart
+from hanoibot.link.urlhandler.busboard import MAX_TICK_STEP_MS, PacedTicks, SerialUart
 from hanoibot.link.urlhandler.protocol_feetech import parse_feetech_url
 from hanoibot.planner import make_plan
 from hanoibot.run.robot import Robot
@@ -86,10 +86,10 @@ def test_the_boards_time_stands_still_while_its_thread_is_not_run(monkeypatch: p
     monkeypatch.setattr(busboard.time, "monotonic", lambda: wall_s[0])
     ticks = PacedTicks()
     readings = []
-    for step_s in (0.010, 0.010, 0.250, 0.010):  # the thread missed a quarter of a second
+    for step_s in (0.004, 0.004, 0.250, 0.004):  # the thread missed a quarter of a second
         wall_s[0] += step_s
         readings.append(ticks.ticks_ms())
-    assert readings == [10, 20, 20 + 2 * CONTROL_PERIOD_MS, 30 + 2 * CONTROL_PERIOD_MS]
+    assert readings == [4, 8, 8 + MAX_TICK_STEP_MS, 12 + MAX_TICK_STEP_MS]
     assert ticks.ticks_diff(ticks.ticks_add(readings[-1], 5), readings[-1]) == 5
 
 

@@ -3,7 +3,7 @@ Feetech servos through a USB bus adapter opened with pyserial (``feetech://``, :
 
 Nothing of the firmware is rewritten here: :class:`~hanoifw.controller.Controller` takes the frames,
 :func:`hanoifw.board.serve` steps it every :data:`CONTROL_PERIOD_MS` on the host's monotonic clock, paced
-(:class:`PacedTicks`: a thread that was not run for a while finds its time moved on by two periods at most), with
+(:class:`PacedTicks`: a thread that was not run for a while finds its time moved on by 4 ms at most), with
 the watchdog, HOST_LOST, e-stop and fault latches as on a board, and :class:`~hanoifw.busservos.BusServos` speaks
 to the servos through :class:`SerialUart`, a ``machine.UART`` made of a pyserial port. The link's bytes go
 between the host's session and the controller through :class:`HostPipe`, as through a board's USB serial.
@@ -19,7 +19,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import serial
@@ -27,6 +27,7 @@ from hanoifw import feetech
 from hanoifw.board import make_boot_id, serve
 from hanoifw.busservos import BusGripLoad, BusServos
 from hanoifw.controller import Controller
+from hanoifw.sensing import GRIP_SAMPLE_MS
 from hanoifw.ticks import ticks_add_ms, ticks_diff_ms
 
 #: The control period of the shipped board_config.py (CONTROL_PERIOD_MS), in ms.
@@ -39,11 +40,15 @@ ENABLE_STAGGER_MS = 200
 #: Longest one read of the adapter may block, in s: the driver only asks for bytes that have arrived.
 ADAPTER_READ_TIMEOUT_S = 0.0
 #: Longest a control step waits for a servo's answer before it counts as missed, in s, and how often it looks
-#: meanwhile. Five control periods: an answer comes within a ms on the bus, but a USB adapter and a loaded host may
-#: hand it over tens of ms late; the step is late then, and the board's paced time (:class:`PacedTicks`) waits
-#: with it. A servo that does not answer is SERVO_SILENT after 3 such waits, as on a board.
-ANSWER_WAIT_S = 0.05
+#: meanwhile. Ten control periods: an answer comes within a ms on the bus, but a USB adapter and a loaded host may
+#: hand it over tens of ms late; the step is late then (the grip meter is sampled meanwhile, the motion goes on
+#: from the board's time). A servo that does not answer is SERVO_SILENT after 3 such waits, as on a board.
+ANSWER_WAIT_S = 0.1
 ANSWER_POLL_S = 0.0002
+#: Most the board's time moves on from one reading of its clock to the next, in ms: two grip samples apart, so the
+#: grip meter's readings cover its frames (no two more than two sample periods apart) also after the thread was not
+#: run for a while; the serve loop reads the clock at least every sample period while it runs.
+MAX_TICK_STEP_MS = 2 * GRIP_SAMPLE_MS
 #: How long the boot waits for each servo's answer when it reads back what the servos hold, in ms.
 BOOT_ANSWER_MS = 50
 #: The interpreter's thread switch interval while a board runs here, in s (Python's default is 5 ms): the board's
@@ -61,10 +66,11 @@ class PacedTicks:
 
     A host is no real-time system: the board's thread may not run for tens of ms (the planner has the interpreter,
     the machine is loaded). On the plain clock the motion would then jump ahead, each servo chasing its goal at its
-    own speed limit, and the joints would part from the planned path. Paced, the board's time stands still while
-    it is not run: the motion takes longer, as on a slow board, and stays on its path."""
+    own speed limit, and the joints would part from the planned path; the grip meter would find a gap in its
+    readings and give no verdict. Paced, the board's time stands still while it is not run: the motion takes
+    longer, as on a slow board, and stays on its path."""
 
-    def __init__(self, max_step_ms: int = 2 * CONTROL_PERIOD_MS) -> None:
+    def __init__(self, max_step_ms: int = MAX_TICK_STEP_MS) -> None:
         self._max_step_s = max_step_ms / 1000
         self._wall_s = time.monotonic()
         self._board_s = 0.0
@@ -120,14 +126,20 @@ class PatientBus:
         self._uart = uart
         self._wait_s = wait_s
         self._answer_bytes = 6 + feetech.FEEDBACK_BYTES  # FF FF id len error, the block, the checksum
+        #: Called every grip sample period while it waits (the controller's ``sample_sensors`` at the board's
+        #: time), as the serve loop samples while it waits between steps.
+        self.sample: Callable[[], None] | None = None
 
     def poll(self, now_ms: int = 0) -> None:
-        """Wait for the awaited answer (bounded), then the bus's own poll."""
+        """Wait for the awaited answer (bounded), sampling the grip meter meanwhile, then the bus's own poll."""
         bus = self._bus
         if bus.awaits_answer():
-            deadline_s = time.monotonic() + self._wait_s
-            while self._uart.any() < self._answer_bytes and time.monotonic() < deadline_s:
+            start_s = sampled_s = time.monotonic()
+            while self._uart.any() < self._answer_bytes and time.monotonic() - start_s < self._wait_s:
                 time.sleep(ANSWER_POLL_S)
+                if self.sample is not None and time.monotonic() - sampled_s >= GRIP_SAMPLE_MS / 1000:
+                    sampled_s = time.monotonic()
+                    self.sample()
         bus.poll(now_ms)
 
     def __getattr__(self, name: str) -> Any:
@@ -227,6 +239,7 @@ class BusBoard:
         self.servos: BusServos | None = None
         self._adapter: serial.SerialBase | None = None
         self._thread: threading.Thread | None = None
+        self.ticks = PacedTicks()
 
     def start(self) -> None:
         """Open the adapter, read what the servos hold, boot the controller and serve it in a thread.
@@ -244,8 +257,9 @@ class BusBoard:
             servos = BusServos(uart, self.ids, steps_per_turn=self.steps_per_turn, echo=self.echo)
             held_us = servos.read_held_us(lambda ms: time.sleep(ms / 1000), timeout_ms=BOOT_ANSWER_MS)
             channels = len(self.ids)
+            patient = PatientBus(servos, uart)
             self.controller = Controller(
-                PatientBus(servos, uart),
+                patient,
                 channels=channels,
                 boot_id=make_boot_id(os.urandom(4)),
                 reset_cause="power",
@@ -260,6 +274,8 @@ class BusBoard:
             adapter.close()
             raise
         self.servos = servos
+        controller, ticks = self.controller, self.ticks
+        patient.sample = lambda: controller.sample_sensors(ticks.ticks_ms())
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self._thread = threading.Thread(target=self._serve, name=f"feetech board {self.device}", daemon=True)
         self._thread.start()
@@ -267,7 +283,7 @@ class BusBoard:
     def _serve(self) -> None:
         assert self.controller is not None
         try:
-            serve(self.controller, self.pipe, PacedTicks(), period_ms=CONTROL_PERIOD_MS)
+            serve(self.controller, self.pipe, self.ticks, period_ms=CONTROL_PERIOD_MS)
         except BoardStopped:
             pass
         except (serial.SerialException, OSError) as err:  # the adapter went away: the host hears of it
