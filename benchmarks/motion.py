@@ -4,7 +4,8 @@ Run from the repository root: ``.venv/bin/python benchmarks/motion.py`` (the def
 ``--arm NAME`` for an arm preset (repeatable), ``--arm all`` for every preset that is a whole robot config. Each
 arm is measured against its own bound: its own speed limits through its own IK (issue 32).
 
-For 3, 6 and 8 disks (classic puzzle, all disks from A to C) the segments of :mod:`hanoibot.motion.segments`
+For 3, 6 and 8 disks (classic puzzle, all disks from A to C; an arm whose board holds fewer, at 3 and its full
+board, where its goal then applies) the segments of :mod:`hanoibot.motion.segments`
 are streamed into the simulated robot (the real firmware core, virtual servos that turn no faster than the
 config allows, and the arm-and-disk physics of ``hanoibot.sim.world``). The figures are simulated seconds read
 from the virtual clock, and the fastest commanded joint speed read from the servo history, as a fraction of

@@ -1,6 +1,6 @@
 """benchmarks/motion.py's arms: without --arm the default robot, with ``--arm all`` every preset, each with its own
-robot config (its own speeds and IK, so its own bound), and a preset that is not a whole robot config named with
-the reason instead of measured (every shipped preset is one now, the MeArm's included)."""
+robot config (its own speeds and IK, so its own bound; every shipped preset is a whole robot config, the MeArm's
+included), each measured at the disk counts its board holds."""
 
 from __future__ import annotations
 
