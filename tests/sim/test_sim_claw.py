@@ -109,8 +109,8 @@ def test_a_claw_too_low_cuts_into_the_wider_disk_below() -> None:
 
 
 def test_a_claw_too_far_in_meets_the_disk_with_its_palm() -> None:
-    # Past the arm's reach, so the claw's poses go to the world's disks directly (a claw on a longer arm): its
-    # palm is finger_length behind the grip point, 2 thickness-halves of a bar plus 2 mm into disk 1's rim.
+    # Past the arm's reach, so the claw's poses go to the world's disks directly (a claw on a longer arm). The palm
+    # is a bar finger_length behind the grip point: this far in, its near face is 2 mm inside disk 1's rim.
     config = mearm()
     world = make_world(config, "BBB")
     board, gripper = config.board, config.gripper
