@@ -9,7 +9,7 @@ NODE_STAMP := node_modules/.installed
 CHROMIUM_STAMP := $(VENV)/.chromium
 PYTEST_ARGS ?=
 
-.PHONY: demo test check lint typecheck pytest setup clean test-slow test-long test-vpico test-all
+.PHONY: demo test check lint typecheck pytest setup clean test-slow test-long test-vpico test-all arm-pictures
 
 # Always the simulator and the shipped robot, whatever `hanoibot init`, HANOIBOT_PORT or HANOIBOT_CONFIG say: the
 # demo never moves a real arm (a real arm moves only on a command that names or remembers its port).
@@ -55,6 +55,11 @@ test-vpico: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
 test-all: test test-slow
 
 setup: $(PY_STAMP) $(NODE_STAMP) $(CHROMIUM_STAMP)
+
+# The README's picture of each arm preset (docs/arms/*.svg), drawn again by `hanoibot render` after the arm, the
+# board or the drawing changed (tests/cli/test_readme_arms.py says when they no longer match).
+arm-pictures: $(PY_STAMP)
+	$(BIN)/python tools/draw_arms.py
 
 $(PY_STAMP): pyproject.toml
 	$(PYTHON) tools/check_python.py

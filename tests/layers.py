@@ -18,7 +18,14 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("firmware files", ("hanoibot.data",)),  # a wheel's links to the firmware's main.py and board_config.py
     (
         "base",
-        ("hanoibot", "hanoibot.errors", "hanoibot.clock", "hanoibot.frozen", "hanoibot.firmware_source"),
+        (
+            "hanoibot",
+            "hanoibot.errors",
+            "hanoibot.clock",
+            "hanoibot.frozen",
+            "hanoibot.firmware_source",
+            "hanoibot.board_wiring",
+        ),
     ),  # "hanoibot" = the package root (its version)
     ("arm", ("hanoibot.arm",)),  # the arm as data: chain, IK families, URDF, presets; imports only the base
     ("puzzle", ("hanoibot.puzzle",)),

@@ -97,3 +97,75 @@ def test_the_default_preset_is_the_shipped_robot_config() -> None:
     assert [j.name for j in preset.chain.joints] == [j.name for j in shipped.chain.joints]
     pulses = shipped.start_pulses_us()
     assert preset.grip_point(pulses) == pytest.approx(shipped.grip_point(pulses), abs=1e-9)
+
+
+#: A plain 5-joint serial arm (pan, shoulder, elbow, wrist pitch, wrist roll) and a gripper, in URDF units (m, rad):
+#: the default robot's proportions (shoulder 95 mm up, 130 + 130 mm links, the grip point 110 mm past the wrist
+#: pitch axis), its tool frame's z along the fingers, and a camera mount's continuous joint off the arm's path that
+#: hanoibot cannot map (a note).
+FIVE_JOINT_URDF = """<?xml version="1.0"?>
+<robot name="plain5">
+  <link name="base_link"/><link name="pan_link"/><link name="upper_arm"/><link name="forearm"/>
+  <link name="wrist_link"/><link name="hand"/><link name="tool"/><link name="jaw"/><link name="camera"/>
+  <joint name="pan" type="revolute">
+    <parent link="base_link"/><child link="pan_link"/>
+    <origin xyz="0 0 0.04" rpy="0 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-1.6" upper="1.6" effort="2" velocity="3.0"/>
+  </joint>
+  <joint name="shoulder" type="revolute">
+    <parent link="pan_link"/><child link="upper_arm"/>
+    <origin xyz="0 0 0.055" rpy="0 0 0"/><axis xyz="0 -1 0"/>
+    <limit lower="0.1" upper="3.0" effort="2" velocity="2.0"/>
+  </joint>
+  <joint name="elbow" type="revolute">
+    <parent link="upper_arm"/><child link="forearm"/>
+    <origin xyz="0.13 0 0" rpy="0 0 0"/><axis xyz="0 -1 0"/>
+    <limit lower="-2.6" upper="0" effort="2" velocity="2.5"/>
+  </joint>
+  <joint name="wrist_pitch" type="revolute">
+    <parent link="forearm"/><child link="wrist_link"/>
+    <origin xyz="0.13 0 0" rpy="0 0 0"/><axis xyz="0 -1 0"/>
+    <limit lower="-2.3" upper="0.5" effort="1" velocity="3.0"/>
+  </joint>
+  <joint name="wrist_roll" type="revolute">
+    <parent link="wrist_link"/><child link="hand"/>
+    <origin xyz="0.03 0 0" rpy="0 0 0"/><axis xyz="1 0 0"/>
+    <limit lower="-2.8" upper="2.8" effort="1" velocity="3.0"/>
+  </joint>
+  <joint name="tool_frame" type="fixed">
+    <parent link="hand"/><child link="tool"/>
+    <origin xyz="0.08 0 0" rpy="0 1.5707963267948966 0"/>
+  </joint>
+  <joint name="gripper" type="revolute">
+    <parent link="hand"/><child link="jaw"/>
+    <origin xyz="0.02 0 0" rpy="0 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="0" upper="1.6" effort="1" velocity="5.0"/>
+  </joint>
+  <joint name="camera_spin" type="continuous">
+    <parent link="base_link"/><child link="camera"/>
+    <origin xyz="-0.05 0 0.2" rpy="0 0 0"/><axis xyz="0 0 1"/>
+  </joint>
+</robot>
+"""
+
+
+def test_a_five_joint_urdf_imports_through_init_into_a_config_that_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hanoibot.cli import main
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("HANOIBOT_CONFIG", raising=False)
+    urdf = tmp_path / "plain5.urdf"
+    urdf.write_text(FIVE_JOINT_URDF, encoding="utf-8")
+    assert main(["init", "--urdf", str(urdf)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out.splitlines()
+    notes = [line for line in out if line.startswith(f"{urdf}: ")]
+    assert len(notes) == 2, out  # the camera's joint, and the wrist roll held for the IK
+    assert any("'camera_spin'" in line for line in notes) and any("'wrist_roll' held" in line for line in notes)
+    path = tmp_path / "config" / "hanoibot" / "robot.toml"
+    config = load_config(path)
+    names = ("pan", "shoulder", "elbow", "wrist_pitch", "wrist_roll", "gripper")
+    assert config.channel_names() == names and config.chain.ik_family == "serial_pitch"
+    assert [j.name for j in config.chain.joints if j.is_held] == ["wrist_roll"]
+    run_three_disks(path, config)

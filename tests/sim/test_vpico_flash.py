@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from hanoibot.errors import ConfigError
@@ -60,3 +61,24 @@ def test_the_filesystem_sits_after_the_image_in_flash() -> None:
     fs = mount(bytes(flash[FS_OFFSET:]))
     with fs.open("main.py", "rb") as handle:
         assert handle.read() == files["main.py"]
+
+
+def test_a_six_channel_arms_virtual_pico_is_wired_for_six_channels(tmp_path: Path) -> None:
+    # The virtual Pico takes its channel count from its world's robot config: the board_config.py on its flash and
+    # the outputs the harness reads back (rp2 PWM pins, PCA9685 outputs) have one per channel, none shared.
+    from hanoibot.arm import preset_text
+    from hanoibot.sim.factory import world_from_options
+    from hanoibot.sim.vpico.process import VirtualPico
+
+    path = tmp_path / "bracket6.toml"
+    path.write_text(preset_text("bracket6"), encoding="utf-8")
+    pico = VirtualPico(world=world_from_options({"config": str(path), "board": "AAA"}), driven=True)
+    settings: dict[str, object] = {}
+    exec(pico.files["board_config.py"].decode(), settings)
+    assert pico.channels == settings["CHANNELS"] == 6
+    assert pico.pwm_pins == settings["PWM_PINS"]["RP2040"]  # type: ignore[index]
+    assert pico.pca9685_channels == settings["PCA9685_CHANNELS"]
+    assert len({((pin >> 1) & 7, pin & 1) for pin in pico.pwm_pins}) == 6  # one rp2 PWM output each
+    assert len(pico.pulses_us) == 6
+    shipped = VirtualPico(world=world_from_options({"board": "AAA"}), driven=True)
+    assert shipped.channels == 5 and shipped.files["board_config.py"] == files_on_flash()["board_config.py"]

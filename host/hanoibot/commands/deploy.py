@@ -8,6 +8,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+#: Copies tried before giving up on a board that stops answering mid-copy (each from the board's reset).
+COPY_ATTEMPTS = 2
+
 EPILOG = """examples:
   hanoibot deploy --port /dev/ttyACM0              compile, copy, check, reset, wait for HELLO
   hanoibot deploy --port /dev/ttyACM0 --dry-run    say what the board runs and what would be copied
@@ -86,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _deploy(args: argparse.Namespace, files: Any) -> int:
     """Copy ``files`` to the board on ``--port``, reset it and wait for HELLO (the caller holds the port)."""
-    from ..deploy.board import BoardFiles, check_version_floor
+    from ..deploy.board import BoardFiles, BoardStoppedAnswering, check_version_floor
     from ..deploy.compiler import DeployError, compiler_for
     from ..deploy.steps import build, check_supported, copy_and_verify, wait_for_hello
     from ..ops.resume import is_sim
@@ -96,24 +99,35 @@ def _deploy(args: argparse.Namespace, files: Any) -> int:
             f"port {args.port!r} is the simulator, which runs the firmware of this checkout and has nothing to copy to:"
             " give --port with the board's serial port (hanoibot deploy --port /dev/ttyACM0)"
         )
-    say(f"connecting to {args.port}")
-    with BoardFiles(args.port) as board:
-        info = board.identify()
-        mpy = check_supported(info, args.port)
-        check_version_floor(info, args.port)
-        say(f"board: MicroPython {info.micropython} on {info.machine}, .mpy version {mpy}")
-        compiler = compiler_for(mpy)
-        with tempfile.TemporaryDirectory(prefix="hanoibot-deploy-") as out:
-            say(f"compiling {sum(item.compile for item in files)} firmware files for .mpy {mpy}")
-            blobs = build(files, compiler, Path(out))
-        if args.dry_run:
-            for item, data in zip(files, blobs, strict=True):
-                say(f"would copy {item.board_path} ({len(data)} bytes)")
-            say("dry run: nothing was copied")
-            return 0
-        copy_and_verify(board, files, blobs, say)
-        say("all files check out; resetting the board")
-        board.reset()
+    for attempt in range(1, COPY_ATTEMPTS + 1):
+        say(f"connecting to {args.port}")
+        try:
+            with BoardFiles(args.port) as board:
+                info = board.identify()
+                mpy = check_supported(info, args.port)
+                check_version_floor(info, args.port)
+                say(f"board: MicroPython {info.micropython} on {info.machine}, .mpy version {mpy}")
+                compiler = compiler_for(mpy)
+                with tempfile.TemporaryDirectory(prefix="hanoibot-deploy-") as out:
+                    say(f"compiling {sum(item.compile for item in files)} firmware files for .mpy {mpy}")
+                    blobs = build(files, compiler, Path(out))
+                if args.dry_run:
+                    for item, data in zip(files, blobs, strict=True):
+                        say(f"would copy {item.board_path} ({len(data)} bytes)")
+                    say("dry run: nothing was copied")
+                    return 0
+                copy_and_verify(board, files, blobs, say)
+                say("all files check out; resetting the board")
+                with board.answering():
+                    board.reset()
+            break
+        except BoardStoppedAnswering:
+            if attempt == COPY_ATTEMPTS:
+                raise
+            say(
+                f"the board stopped answering during the copy; starting again from its reset ({attempt + 1} of "
+                f"{COPY_ATTEMPTS})"
+            )
     say(f"waiting for the firmware to say HELLO (up to {args.hello_timeout_s:g} s)")
     boot_id = wait_for_hello(args.port, args.hello_timeout_s, _open_session)
     say(f"done: the firmware is running (boot id {boot_id}); next: hanoibot status --port {args.port}")

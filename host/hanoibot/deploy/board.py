@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import struct
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -19,6 +20,9 @@ RAW_REPL_TIMEOUT_S = 10
 REBOOT_TIMEOUT_S = 10.0
 #: Pause between two tries to reopen the port while the board reboots (s).
 REOPEN_PAUSE_S = 0.25
+#: Bound on any one read from the board (s). mpremote opens its port without one, so a board that falls silent in
+#: the middle of a command (a raw-paste window never granted, an "OK" never sent) would block a read for ever.
+READ_TIMEOUT_S = 20.0
 
 #: One expression that names the board: (version string, .mpy version or None, chip, build: the commit the
 #: firmware was built from, as ``os.uname().version`` says it, e.g. "v1.26.0-preview.115.g150a5aa3a1 on DATE").
@@ -26,6 +30,11 @@ IDENTIFY = (
     "(sys.implementation.name, '.'.join(str(v) for v in sys.implementation.version[:3]), "
     "getattr(sys.implementation, '_mpy', None), os.uname().machine, os.uname().version)"
 )
+
+
+class BoardStoppedAnswering(DeployError):
+    """The board went silent or away in the middle of the copy (a read ran past :data:`READ_TIMEOUT_S`, the port
+    vanished): a deployment may start again from the board's reset."""
 
 
 class BoardInfo(NamedTuple):
@@ -103,7 +112,9 @@ class BoardFiles:
         if factory is None:
             from mpremote.transport_serial import SerialTransport
 
-            factory = SerialTransport
+            def factory(port: str) -> Any:
+                return SerialTransport(port, timeout=READ_TIMEOUT_S)
+
         self._transport = self._open(factory, TransportError)
         self._enter_raw_repl(TransportError)
         if self._fresh_boot:
@@ -170,8 +181,8 @@ class BoardFiles:
 
         try:
             yield
-        except (TransportError, OSError) as err:
-            raise DeployError(
+        except (TransportError, OSError, struct.error) as err:  # struct.error: a raw-paste header cut short
+            raise BoardStoppedAnswering(
                 f"the board on {self.port} stopped answering during the copy ({err}); a board that has been driving "
                 "the arm resets about 2 s after its REPL comes up (hardware watchdog): run hanoibot deploy again"
             ) from err
@@ -183,7 +194,7 @@ class BoardFiles:
         try:
             self._transport.exec("import sys, os")
             raw = self._transport.eval(IDENTIFY)
-        except (TransportError, SyntaxError, ValueError) as err:
+        except (TransportError, SyntaxError, ValueError, struct.error) as err:
             raise DeployError(f"the board on {self.port} is not running MicroPython ({err})") from err
         return parse_identity(raw, self.port)
 

@@ -3,15 +3,18 @@
 The files go exactly where the README's ``mpremote`` steps put them: ``main.py`` and ``board_config.py`` at the
 root, the ``hanoifw`` package in ``/hanoifw``. On the RPI_PICO build of MicroPython v1.27.0 the filesystem is
 littlefs2 at flash offset 0xA0000: 352 blocks of 4096 bytes, programmed 256 bytes and read 32 bytes at a time.
-``board_config.py`` is copied with its ``SERVO_DRIVER`` set to the driver the virtual board is wired with.
+``board_config.py`` is copied with its ``SERVO_DRIVER`` set to the driver the virtual board is wired with, and
+for an arm of other than 5 channels with its channel settings rewired for that arm
+(:func:`~hanoibot.board_wiring.wire_board_config`, as ``hanoibot init --arm`` writes them).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ...board_wiring import wire_board_config
 from ...errors import ConfigError
 from ...firmware_source import FirmwareSource, shipped_firmware
 from .uf2 import FLASH_BYTES, flash_image
@@ -35,9 +38,12 @@ def firmware_dir() -> Path:
     return folder
 
 
-def files_on_flash(folder: Path | None = None, *, servo_driver: str = "pwm") -> dict[str, bytes]:
+def files_on_flash(
+    folder: Path | None = None, *, servo_driver: str = "pwm", channel_names: Sequence[str] | None = None
+) -> dict[str, bytes]:
     """The files the README copies to the board, by path on the board, with ``SERVO_DRIVER = servo_driver``
-    (from the firmware ``folder``, default the shipped firmware, in a checkout or an installed wheel)."""
+    (from the firmware ``folder``, default the shipped firmware, in a checkout or an installed wheel), and the
+    board wired for the channels ``channel_names`` names (wire order; None: as shipped)."""
     if servo_driver not in SERVO_DRIVERS:
         raise ConfigError(f"servo driver {servo_driver!r} is unknown: expected one of {', '.join(SERVO_DRIVERS)}")
     source = FirmwareSource.from_folder(folder) if folder is not None else shipped_firmware()
@@ -47,6 +53,8 @@ def files_on_flash(folder: Path | None = None, *, servo_driver: str = "pwm") -> 
     config, found = re.subn(r"(?m)^SERVO_DRIVER = .*$", f'SERVO_DRIVER = "{servo_driver}"', config)
     if found != 1:
         raise ConfigError(f"{source.board_config_py} has no line 'SERVO_DRIVER = ...': expected exactly one")
+    if channel_names is not None:
+        config = wire_board_config(config, channel_names)
     files["board_config.py"] = config.encode()
     return files
 

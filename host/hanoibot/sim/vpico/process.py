@@ -30,6 +30,7 @@ from typing import Any
 
 from hanoifw.rxframe import FrameReader
 
+from ...board_wiring import pwm_pins
 from ...errors import PortError
 from ..servos import VirtualServos
 from . import sensors
@@ -43,9 +44,18 @@ BOOTROM_PATH = VENDOR_DIR / "rp2040-bootrom-B1.bin"
 HARNESS_PATH = Path(__file__).with_name("harness.mjs")
 #: The board's USB CDC receive FIFO (rp2040js's host model), in bytes.
 USB_FIFO_BYTES = 512
-#: Servo wiring of firmware_micropython/board_config.py on rp2: PWM pins, PCA9685 outputs, I2C bus and address.
+#: Servo wiring of firmware_micropython/board_config.py on rp2: PWM pins, PCA9685 outputs, I2C bus and address
+#: (the shipped 5 channels; an arm of N channels gets :func:`wiring`'s).
 PWM_PINS = (2, 3, 4, 5, 6)
 PCA9685_CHANNELS = (0, 1, 2, 3, 4)
+
+
+def wiring(channels: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The rp2 PWM pins and PCA9685 outputs of ``channels`` servo channels, as
+    :func:`~hanoibot.board_wiring.wire_board_config` writes them into the board's board_config.py."""
+    return pwm_pins(channels, PWM_PINS, "RP2040"), tuple(range(channels))
+
+
 #: Longest a boot may take until the firmware's first output, in s of wall time (a shared, loaded machine).
 BOOT_TIMEOUT_S = 120.0
 #: Longest a boot may take until the firmware's first output, in s of emulated time (driven: MicroPython compiles
@@ -72,8 +82,9 @@ class VirtualPico:
     times slower than a real RP2040, as on a busy machine; the emulator may be slower still); ``fast_boot`` lets
     each (re)boot run free until the board's first output or the host's first input (the cap applies from then
     on: MicroPython compiling the firmware at boot is ~1.4 s of chip time, and nothing times it); ``world`` (a
-    :class:`~hanoibot.sim.world.SimWorld` or None) is moved by the servo pulses; ``files`` replaces the
-    firmware files (path on the board -> bytes); ``uf2`` another UF2 file.
+    :class:`~hanoibot.sim.world.SimWorld` or None) is moved by the servo pulses, and the board is wired for as
+    many channels as its robot config has (its ``config``; 5 without a world); ``files`` replaces the firmware
+    files (path on the board -> bytes); ``uf2`` another UF2 file.
     """
 
     def __init__(
@@ -102,7 +113,14 @@ class VirtualPico:
         self.fast_boot = fast_boot
         self.world = world
         self.on_event = on_event
-        self.files = files if files is not None else files_on_flash(servo_driver=servo_driver)
+        config = getattr(world, "config", None)
+        names = tuple(config.channel_names()) if config is not None else None
+        #: The board's servo channels (its robot config's), and their rp2 PWM pins and PCA9685 outputs.
+        self.channels = len(names) if names is not None else len(PWM_PINS)
+        self.pwm_pins, self.pca9685_channels = wiring(self.channels)
+        if files is None:
+            files = files_on_flash(servo_driver=servo_driver, channel_names=names)
+        self.files = files
         self.uf2_path = Path(uf2) if uf2 is not None else UF2_PATH
         self.boots: list[Event] = []
         #: Ticks the chip ran on from without the world's answer (it waited its bound): the world trailed the chip.
@@ -113,9 +131,9 @@ class VirtualPico:
         #: True once the emulated USB host has enumerated the board's CDC port (since the latest boot).
         self.usb_connected = False
         self.time_s = 0.0
-        self.pulses_us: list[float | None] = [None] * len(PWM_PINS)
+        self.pulses_us: list[float | None] = [None] * self.channels
         self.servos = VirtualServos(
-            len(PWM_PINS),
+            self.channels,
             now_s=lambda: self.time_s,
             max_speed_us_per_s=getattr(world, "max_speed_us_per_s", None),
             traits=getattr(world, "servo_traits", None),  # a randomized world's own servos
@@ -167,8 +185,8 @@ class VirtualPico:
             "time_scale": 1.0 / self.slow,
             "fast_boot": self.fast_boot,
             "servo_driver": self.servo_driver,
-            "pwm_pins": list(PWM_PINS),
-            "pca9685_channels": list(PCA9685_CHANNELS),
+            "pwm_pins": list(self.pwm_pins),
+            "pca9685_channels": list(self.pca9685_channels),
             "pca9685_address": 0x40,
             "i2c_bus": 0,
             "gpio_inputs": {str(sensors.RAIL_SENSE_PIN): 1},
