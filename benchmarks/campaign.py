@@ -28,6 +28,11 @@ drop: no board can hold it), and ``--board`` says where the disks are then. Each
 goal, every planned move made once (a disk put back on the peg it came from is no move), no command run twice,
 and no collision or drop.
 
+``--arm PRESET`` (repeatable; ``all``: every shipped preset that is a whole robot config, hanoibot.arm.presets)
+and ``--config FILE`` play that arm instead of the default robot (hardware/robot.toml), one after the other on the
+same seeds: the host plans with its robot config and the world is built from it, its N servos and pegs off within
+that config's own ``[tolerances]`` (sim:// only). Each arm's figures come under its name.
+
 ``--outputs pca9685`` (or ``ledc``) puts the sim:// board's servos on that output: every pulse comes out in its
 counts (hanoibot.motion.drivers), and a PCA9685 keeps pulsing through a reset.
 
@@ -49,11 +54,14 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 
+import functools
 import random
 import tempfile
 
-from hanoibot.config import load_config
-from hanoibot.errors import BoardReset
+from hanoibot.arm import preset_text
+from hanoibot.arm.presets import PRESET_NAMES
+from hanoibot.config import RobotConfig, load_config
+from hanoibot.errors import BoardReset, ConfigError
 from hanoibot.motion.segments import segments_for_moves
 from hanoibot.ops.home import home
 from hanoibot.ops.resume import Finished, ResumeRequest, open_resume
@@ -251,14 +259,31 @@ class PicoTarget(SimTarget):
 TARGETS = {"sim": SimTarget(), "vpico": PicoTarget()}
 
 
+@functools.cache
+def robot_config(config: str | None = None) -> RobotConfig:
+    """The robot config in the file ``config`` (None: the default robot's, hardware/robot.toml), read once per
+    process: the host's plan and the world's build both come from it."""
+    return load_config(config)
+
+
 def world_options(
-    seed: int, start: str, *, randomized: bool = True, speed: float = 1.0, rerun: int = 0, outputs: str = "pwm"
+    seed: int,
+    start: str,
+    *,
+    randomized: bool = True,
+    speed: float = 1.0,
+    rerun: int = 0,
+    outputs: str = "pwm",
+    config: str | None = None,
 ) -> str:
     """The URL options of the world of ``seed`` with the disks at ``start`` (``rerun`` > 0: that rerun's draws of
     the chip's and link's random numbers, the world the same; ``outputs``: the servo output of a sim:// board,
-    ``pwm``, ``pca9685`` or ``ledc``, whose counts every pulse comes out in)."""
+    ``pwm``, ``pca9685`` or ``ledc``, whose counts every pulse comes out in; ``config``: the robot config file the
+    world is built from, None for the default robot's)."""
     world = f"world=random&seed={seed}" if randomized else "world=1"
     options = f"{world}&board={start}&speed={speed}"
+    if config is not None:
+        options += f"&config={config}"
     if outputs != "pwm":
         options += f"&outputs={outputs}"
     return options + (f"&rerun={rerun}" if rerun else "")
@@ -273,14 +298,18 @@ def play_world(
     target: SimTarget = TARGETS["sim"],
     rerun: int = 0,
     outputs: str = "pwm",
+    config: str | None = None,
 ) -> WorldResult:
     """One full run of the classic tower of ``n_disks`` on the randomized world of ``seed`` (``speed`` scales its
     servos' top speeds: below 1 they are slower than the config says, outside its tolerances); with
-    ``randomized`` False on the nominal world, the robot exactly as configured (the baseline)."""
+    ``randomized`` False on the nominal world, the robot exactly as configured (the baseline). ``config``: the
+    robot config file of the arm (None: the default robot)."""
     plan = make_plan(n_disks)
     start = plan.start.to_string()
-    url = target.url(world_options(seed, start, randomized=randomized, speed=speed, rerun=rerun, outputs=outputs))
-    robot = Robot(url, load_config())
+    options = world_options(
+        seed, start, randomized=randomized, speed=speed, rerun=rerun, outputs=outputs, config=config
+    )
+    robot = Robot(target.url(options), robot_config(config))
     robot.open()
     board = target.board(robot)
     try:
@@ -306,7 +335,7 @@ def play_world(
 STOPS = ("estop", "silence")
 #: Control tick of the simulated board, in s.
 TICK_S = 0.01
-#: The segments of a move played from the start pose, by (board, move): planned once per process.
+#: The segments of a move played from the start pose, by (robot config, board, move): planned once per process.
 _MOVE_SEGMENTS: dict[Any, list[Any]] = {}
 
 
@@ -327,22 +356,22 @@ class StopResult(NamedTuple):
         return bool(self.collisions or self.drops)
 
 
-def play_stop(seed: int, n_disks: int, index: int, *, outputs: str = "pwm") -> StopResult:
+def play_stop(seed: int, n_disks: int, index: int, *, outputs: str = "pwm", config: str | None = None) -> StopResult:
     """Stop number ``index`` of the world of ``seed``: a random move of the ``n_disks`` tower played from its
     start pose, stopped at a random moment by a random stop of :data:`STOPS`, then 2 s of the world (its board's
-    servo ``outputs`` as :func:`world_options` says)."""
+    servo ``outputs`` as :func:`world_options` says; ``config``: the arm's robot config file, None: the default)."""
     rng = random.Random(f"hanoibot-campaign-stop:{seed}:{index}")
-    config = load_config()
+    robot = robot_config(config)
     plan = make_plan(n_disks)
     moves = list(plan)
     k = rng.randrange(len(moves))
     state = plan.state_at(k)
-    key = (state, moves[k])
+    key = (robot, state, moves[k])
     if key not in _MOVE_SEGMENTS:  # planned once per process, as in plan_once
-        _MOVE_SEGMENTS[key] = next(iter(segments_for_moves(config, state, [moves[k]])))[1]
+        _MOVE_SEGMENTS[key] = next(iter(segments_for_moves(robot, state, [moves[k]])))[1]
     segments = _MOVE_SEGMENTS[key]
     stop = rng.choice(STOPS)
-    world: Any = make_world(config, state, random_seed=seed)
+    world: Any = make_world(robot, state, random_seed=seed)
     board = SimBoard(
         world=world,
         max_speed_us_per_s=world.max_speed_us_per_s,
@@ -360,12 +389,12 @@ def play_stop(seed: int, n_disks: int, index: int, *, outputs: str = "pwm") -> S
 
     send("SYNC", ["t"])
     fields: list[int] = []
-    speeds = [round(rate) + 1 for rate in config.max_speeds_us_s()]
+    speeds = [round(rate) + 1 for rate in robot.max_speeds_us_s()]
     for low, high, pulse, speed in zip(
-        config.min_pulses_us(), config.max_pulses_us(), config.start_pulses_us(), speeds, strict=True
+        robot.min_pulses_us(), robot.max_pulses_us(), robot.start_pulses_us(), speeds, strict=True
     ):
         fields += [low, high, pulse, speed]
-    send("CONFIG", [*fields, config.gripper.grip_threshold_u16])
+    send("CONFIG", [*fields, robot.gripper.grip_threshold_u16])
     board.run_until(2.0)
     total_s = sum(s.duration_ms for s in segments) / 1000
     at_s = rng.uniform(0, total_s)
@@ -474,11 +503,12 @@ def play_recovery(
     rerun: int = 0,
     mid_carry: bool = False,
     outputs: str = "pwm",
+    config: str | None = None,
 ) -> RecoveryResult:
     """Recovered run number ``index`` of the world of ``seed``: stopped at a random moment of its first ``run_s``
     (s, about a whole run's length; with ``mid_carry`` a random moment of a random move's carry: up to
     :data:`CARRY_S` after its pick) by a random stop of :data:`RECOVERIES` (of ``stops`` only, when given) and
-    brought back as it says."""
+    brought back as it says (``config``: the arm's robot config file, None: the default robot)."""
     rng = random.Random(f"hanoibot-campaign-recovery:{seed}:{index}")
     stop, recovery = rng.choice([pair for pair in RECOVERIES if not stops or pair[0] in stops])
     at_s = round(rng.uniform(0.5, run_s), 3)
@@ -486,7 +516,16 @@ def play_recovery(
     if mid_carry:
         after_pick = (rng.randint(1, 2**n_disks - 1), round(rng.uniform(0.05, CARRY_S), 3))
     return recover(
-        seed, n_disks, stop, recovery, at_s, target=target, rerun=rerun, after_pick=after_pick, outputs=outputs
+        seed,
+        n_disks,
+        stop,
+        recovery,
+        at_s,
+        target=target,
+        rerun=rerun,
+        after_pick=after_pick,
+        outputs=outputs,
+        config=config,
     )
 
 
@@ -527,12 +566,15 @@ def recover(
     rerun: int = 0,
     after_pick: tuple[int, float] | None = None,
     outputs: str = "pwm",
+    config: str | None = None,
 ) -> RecoveryResult:
     """The run of the ``n_disks`` tower on the world of ``seed``, stopped by ``stop`` ``at_s`` s after the link
     opened (or, with ``after_pick`` (k, delay_s), that long after the run's k-th pick) and brought back by
-    ``recovery`` (one of :data:`RECOVERIES`); what came of it."""
+    ``recovery`` (one of :data:`RECOVERIES`); what came of it (``config``: the arm's robot config file, None: the
+    default robot)."""
     plan = make_plan(n_disks)
-    robot = Robot(target.url(world_options(seed, plan.start.to_string(), rerun=rerun, outputs=outputs)), load_config())
+    options = world_options(seed, plan.start.to_string(), rerun=rerun, outputs=outputs, config=config)
+    robot = Robot(target.url(options), robot_config(config))
     detail = said = ""
     board: Any = None
     held_at_stop: list[bool] = []
@@ -637,28 +679,40 @@ def campaign(
     mid_carry: bool = False,
     reruns: int = 1,
     outputs: str = "pwm",
+    config: str | None = None,
 ) -> Summary:
     """Play ``worlds`` randomized worlds (seeds ``first_seed`` on) on ``target``, each whole (unless ``whole`` is
     False), then ``stops`` times stopped (sim:// only) and ``recoveries`` times stopped (by ``stop_kinds`` only,
-    when given) and recovered, and sum up what they came to."""
+    when given) and recovered, and sum up what they came to. ``config`` is the arm's robot config file (a preset
+    written out, :func:`preset_config`; None: the default robot, hardware/robot.toml): the worlds are built from it
+    within its own ``[tolerances]`` and the host plans with it."""
     plan_once()
     seeds = range(first_seed, first_seed + worlds)
     draws = range(rerun, rerun + reruns)  # each world played once per draw of the chip's and link's random numbers
     results = (
         [
-            play_world(seed, n_disks, speed=speed, target=target, rerun=k, outputs=outputs)
+            play_world(seed, n_disks, speed=speed, target=target, rerun=k, outputs=outputs, config=config)
             for seed in seeds
             for k in draws
         ]
         if whole
         else []
     )
-    nominal = play_world(0, n_disks, randomized=False, target=target)
-    stopped = [play_stop(seed, n_disks, i, outputs=outputs) for seed in seeds for i in range(stops)]
+    nominal = play_world(0, n_disks, randomized=False, target=target, config=config)
+    stopped = [play_stop(seed, n_disks, i, outputs=outputs, config=config) for seed in seeds for i in range(stops)]
     run_s = nominal.seconds_per_move * nominal.moves
     recovered = [
         play_recovery(
-            seed, n_disks, i, run_s, target=target, stops=stop_kinds, rerun=rerun, mid_carry=mid_carry, outputs=outputs
+            seed,
+            n_disks,
+            i,
+            run_s,
+            target=target,
+            stops=stop_kinds,
+            rerun=rerun,
+            mid_carry=mid_carry,
+            outputs=outputs,
+            config=config,
         )
         for seed in seeds
         for i in range(recoveries)
@@ -679,11 +733,109 @@ def campaign(
     )
 
 
+def preset_config(name: str, folder: Path) -> str:
+    """The arm preset ``name`` written into ``folder`` as the robot config file ``hanoibot init --arm NAME`` writes;
+    its path. ConfigError naming the preset if it is not a whole robot config (its servos, gripper, motion and
+    tolerances) the campaign can play."""
+    path = folder / f"{name}.toml"
+    path.write_text(preset_text(name), encoding="utf-8")
+    try:
+        robot_config(str(path))
+    except ConfigError as err:
+        raise ConfigError(f"arm preset {name!r} is not a whole robot config yet: {err}") from None
+    return str(path)
+
+
+def whole_presets(folder: Path) -> dict[str, str]:
+    """Every shipped arm preset that is a whole robot config, by name: the path of its file in ``folder``."""
+    found = {}
+    for name in PRESET_NAMES:
+        try:
+            found[name] = preset_config(name, folder)
+        except ConfigError:
+            continue
+    return found
+
+
+def arms(presets: Sequence[str], configs: Sequence[str], folder: Path) -> dict[str, str | None]:
+    """The arms the campaign plays, by label: each preset of ``presets`` (``all``: every whole one) written into
+    ``folder``, each robot config file of ``configs``; none named: the default robot (None). ConfigError names a
+    preset or file that cannot be played."""
+    chosen: dict[str, str | None] = {}
+    for name in presets:
+        if name == "all":
+            chosen.update((f"preset {n}", path) for n, path in whole_presets(folder).items())
+        else:
+            chosen[f"preset {name}"] = preset_config(name, folder)
+    for config in configs:
+        robot_config(config)  # read now: a bad file is a one-line error before any world plays
+        chosen[f"config {config}"] = config
+    return chosen or {"": None}  # the default robot: the report's lines as before arms could be chosen
+
+
+def report(summary: Summary, args: argparse.Namespace, arm: str) -> None:
+    """Print what the campaign on ``arm`` (a label; empty for the default robot) came to."""
+    runs = f" ({args.reruns} runs each, reruns {args.rerun}..)" if args.reruns > 1 else ""
+    where = f"{args.target} (outputs {args.outputs})" if args.target == "sim" else args.target
+    named = f"{arm}: " if arm else ""
+    worlds = f"{summary.worlds} randomized worlds on {where}{runs}"
+    print(f"{named}{worlds}, {args.disks} disks each, seeds {args.first_seed}..")
+    if not args.no_whole:  # the whole runs' own figures
+        print(f"  collisions {summary.collisions}, drops {summary.drops}, other faults {summary.faults}")
+        print(f"  runs not exactly once {summary.not_exactly_once}")
+        ratio = summary.seconds_per_move / summary.nominal_seconds_per_move
+        print(
+            f"  time per move {summary.seconds_per_move:.3f} s (virtual); the nominal world, same run: "
+            f"{summary.nominal_seconds_per_move:.3f} s; ratio {ratio:.3f}"
+        )
+    if summary.stops:
+        kinds = ", ".join(f"{k} {sum(1 for r in summary.stops if r.stop == k)}" for k in STOPS)
+        print(f"  stops {len(summary.stops)} ({kinds}), {sum(1 for r in summary.stops if r.held)} with a disk held")
+        print(f"  stops with a collision or drop {sum(1 for r in summary.stops if r.failed)}")
+        for stop in (r for r in summary.stops if r.failed):
+            print(f"  FAILED stop: seed {stop.seed} {stop.stop} move {stop.move} at {stop.at_s} s: {stop.collisions}")
+    if summary.recoveries:
+        done = summary.recoveries
+        kinds = ", ".join(
+            f"{s} then {r} {sum(1 for x in done if (x.stop, x.recovery) == (s, r))}" for s, r in RECOVERIES
+        )
+        print(f"  recovered runs {len(done)} ({kinds})")
+        print(f"  recovered runs with a collision or drop, or not every move once {sum(1 for x in done if x.failed)}")
+        print(f"  disks the limp servos let fall clear of the pegs (reset, rail loss) {sum(x.let_go for x in done)}")
+        print(f"  stopped with a disk in the gripper {sum(1 for x in done if x.held)} of {len(done)}")
+        for x in (x for x in done if x.failed):
+            print(f"  FAILED recovery: seed {x.seed} {x.stop} at {x.at_s} s, {x.recovery}: {x.collisions} {x.detail}")
+    for result in summary.runs_failed:
+        faults = f"{result.collisions} drops {result.drops} {result.other_faults}"
+        print(f"  FAILED seed {result.seed}: {result.phase} {faults}")
+
+
+def failures(summary: Summary) -> int:
+    """How many whole runs, stops and recovered runs of ``summary`` failed."""
+    return (
+        len(summary.runs_failed)
+        + sum(1 for r in summary.stops if r.failed)
+        + sum(1 for r in summary.recoveries if r.failed)
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--worlds", type=int, default=100, help="randomized worlds to play (default 100)")
     parser.add_argument("--disks", type=int, default=3, help="disks of the classic tower each world plays")
     parser.add_argument("--first-seed", type=int, default=0, help="seed of the first world (the others follow)")
+    parser.add_argument(
+        "--arm",
+        action="append",
+        default=[],
+        choices=[*PRESET_NAMES, "all"],
+        metavar="PRESET",
+        help=f"play this arm preset ({', '.join(PRESET_NAMES)}, or all: every preset that is a whole robot config; "
+        "repeat for several); default: the default robot (hardware/robot.toml)",
+    )
+    parser.add_argument(
+        "--config", action="append", default=[], metavar="FILE", help="play the arm of this robot config file"
+    )
     parser.add_argument("--stops", type=int, default=0, help="stops at random moments per world (default 0)")
     parser.add_argument(
         "--recoveries", type=int, default=0, help="runs stopped at random moments and recovered, per world (default 0)"
@@ -717,58 +869,35 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.stops and args.target != "sim":
         parser.error("--stops plays raw segments into a sim:// board: use --recoveries on the virtual Pico")
+    if (args.arm or args.config) and args.target != "sim":
+        parser.error("--arm and --config play on sim:// only: the virtual Pico's campaign plays the default robot")
     started = time.perf_counter()
-    summary = campaign(
-        args.worlds,
-        args.disks,
-        args.first_seed,
-        stops=args.stops,
-        recoveries=args.recoveries,
-        target=TARGETS[args.target],
-        stop_kinds=args.stop,
-        rerun=args.rerun,
-        whole=not args.no_whole,
-        mid_carry=args.mid_carry,
-        reruns=args.reruns,
-        outputs=args.outputs,
-    )
-    runs = f" ({args.reruns} runs each, reruns {args.rerun}..)" if args.reruns > 1 else ""
-    where = f"{args.target} (outputs {args.outputs})" if args.target == "sim" else args.target
-    print(f"{summary.worlds} randomized worlds on {where}{runs}, {args.disks} disks each, seeds {args.first_seed}..")
-    if not args.no_whole:  # the whole runs' own figures
-        print(f"  collisions {summary.collisions}, drops {summary.drops}, other faults {summary.faults}")
-        print(f"  runs not exactly once {summary.not_exactly_once}")
-        ratio = summary.seconds_per_move / summary.nominal_seconds_per_move
-        print(
-            f"  time per move {summary.seconds_per_move:.3f} s (virtual); the nominal world, same run: "
-            f"{summary.nominal_seconds_per_move:.3f} s; ratio {ratio:.3f}"
-        )
-    if summary.stops:
-        kinds = ", ".join(f"{k} {sum(1 for r in summary.stops if r.stop == k)}" for k in STOPS)
-        print(f"  stops {len(summary.stops)} ({kinds}), {sum(1 for r in summary.stops if r.held)} with a disk held")
-        print(f"  stops with a collision or drop {sum(1 for r in summary.stops if r.failed)}")
-        for stop in (r for r in summary.stops if r.failed):
-            print(f"  FAILED stop: seed {stop.seed} {stop.stop} move {stop.move} at {stop.at_s} s: {stop.collisions}")
-    if summary.recoveries:
-        done = summary.recoveries
-        kinds = ", ".join(
-            f"{s} then {r} {sum(1 for x in done if (x.stop, x.recovery) == (s, r))}" for s, r in RECOVERIES
-        )
-        print(f"  recovered runs {len(done)} ({kinds})")
-        print(f"  recovered runs with a collision or drop, or not every move once {sum(1 for x in done if x.failed)}")
-        print(f"  disks the limp servos let fall clear of the pegs (reset, rail loss) {sum(x.let_go for x in done)}")
-        print(f"  stopped with a disk in the gripper {sum(1 for x in done if x.held)} of {len(done)}")
-        for x in (x for x in done if x.failed):
-            print(f"  FAILED recovery: seed {x.seed} {x.stop} at {x.at_s} s, {x.recovery}: {x.collisions} {x.detail}")
+    failed = 0
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            chosen = arms(args.arm, args.config, Path(folder))
+        except ConfigError as err:
+            print(f"campaign: {err}", file=sys.stderr)
+            return 2
+        for label, config in chosen.items():
+            summary = campaign(
+                args.worlds,
+                args.disks,
+                args.first_seed,
+                stops=args.stops,
+                recoveries=args.recoveries,
+                target=TARGETS[args.target],
+                stop_kinds=args.stop,
+                rerun=args.rerun,
+                whole=not args.no_whole,
+                mid_carry=args.mid_carry,
+                reruns=args.reruns,
+                outputs=args.outputs,
+                config=config,
+            )
+            report(summary, args, label)
+            failed += failures(summary)
     print(f"  wall-clock {time.perf_counter() - started:.1f} s")
-    for result in summary.runs_failed:
-        faults = f"{result.collisions} drops {result.drops} {result.other_faults}"
-        print(f"  FAILED seed {result.seed}: {result.phase} {faults}")
-    failed = [
-        *summary.runs_failed,
-        *(r for r in summary.stops if r.failed),
-        *(r for r in summary.recoveries if r.failed),
-    ]
     return 1 if failed else 0
 
 

@@ -13,9 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-#: The presets drawn, in the README table's order. The MeArm is not drawn: render draws a whole robot config,
-#: and its preset is not one yet (its side grasp, issue 32 item 4).
-DRAWN = ("default", "so101", "bracket6")
+#: The presets drawn, in the README table's order (every shipped preset is a whole robot config).
+DRAWN = ("default", "mearm", "so101", "bracket6")
 #: The render command's options for each picture (besides --config and --out).
 RENDER_OPTIONS = ("-n", "3", "--limit", "1")
 DOCS_ARMS = Path(__file__).resolve().parents[1] / "docs" / "arms"

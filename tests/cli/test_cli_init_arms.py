@@ -16,8 +16,8 @@ from hanoibot.config import default_config_path, load_config
 from hanoibot.firmware_source import shipped_firmware
 from hanoifw.controller import MAX_CHANNELS
 
-#: The presets that are whole robot configs, and their channel counts (the arm's servos and the gripper).
-RUNNABLE = {"default": 5, "so101": 6, "bracket6": 6}
+#: Every shipped preset is a whole robot config: its channel count (the arm's servos and the gripper).
+RUNNABLE = {"default": 5, "so101": 6, "bracket6": 6, "mearm": 4}
 
 
 @pytest.fixture

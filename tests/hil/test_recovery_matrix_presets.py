@@ -1,6 +1,7 @@
 """The recovery matrix (tests/hil/test_recovery_matrix.py) for each arm preset besides the default that is a whole
 robot config (issue 32): the same cells, the same body (:func:`recovery_matrix.check_cell`), on ``hanoibot
-emulate`` with the preset as the robot config of the emulator and of every command. Its arm has its own chain,
+emulate`` with the preset as the robot config of the emulator and of every command (the MeArm's level claw taking
+each disk from the side). Its arm has its own chain,
 channels and speeds (each servo :data:`FASTER` times its preset's); the simulated world judges: no collision, no
 drop from the start of the row's run on, every next command in its bound with its expected code.
 """
@@ -21,7 +22,7 @@ SPEED = "20"
 #: Every servo of the preset (host and board) this many times as fast: a 3-disk run in seconds.
 FASTER = 3.0
 #: The presets that are whole robot configs, besides the default (whose matrix is test_recovery_matrix.py's).
-PRESETS = ("so101", "bracket6")
+PRESETS = ("so101", "bracket6", "mearm")
 
 
 @pytest.mark.slow

@@ -1,6 +1,6 @@
 """benchmarks/motion.py's arms: without --arm the default robot, with ``--arm all`` every preset, each with its own
-robot config (its own speeds and IK, so its own bound), and a preset that is not a whole robot config named with
-the reason instead of measured."""
+robot config (its own speeds and IK, so its own bound; every shipped preset is a whole robot config, the MeArm's
+included), each measured at the disk counts its board holds."""
 
 from __future__ import annotations
 
@@ -15,7 +15,10 @@ def test_the_benchmark_measures_each_preset_with_its_own_config() -> None:
     assert "robot.toml" in label and config == load_config() and why_not == ""
     arms = {label.removeprefix("preset "): (config, why_not) for label, config, why_not in bench.arm_configs(["all"])}
     assert list(arms) == list(PRESET_NAMES)
-    assert arms["mearm"][0] is None and "[motion] is missing" in arms["mearm"][1]
+    mearm, why_not = arms["mearm"]
+    assert mearm is not None and why_not == "" and mearm.channel_names() == ("base", "shoulder", "forearm", "claw")
+    # The MeArm's board holds 5 disks: it is measured at 3 and at its full board, where its ratio goal applies.
+    assert bench.disk_counts(mearm) == (3, 5) and bench.disk_counts(arms["so101"][0]) == bench.DISK_COUNTS
     so101, _ = arms["so101"]
     assert so101 is not None and so101.channel_names()[0] == "shoulder_pan" and so101.channels == 6
     bound_s = {

@@ -2,11 +2,11 @@
 the simulated world: the arm's own chain of joints, its servos on their channels and the gripper on its own, no
 collision, no drop, every planned move exactly once, in order.
 
-The presets written as whole robot configs (``[servos]``, ``[gripper]``, ``[motion]``, ``[tolerances]`` beside
-their ``[arm]`` and ``[board]``) are the default robot, the SO-101 and the 6-DOF bracket arm. The MeArm's level claw
-takes a disk from the side, which the planner and the simulated world's contact model do not do yet (issue 32,
-item 4): its preset describes its arm and board only, and this test does not run it. The SO-101's published URDF
-(its joints, tests/arm/fixtures/) written as ``[arm] urdf = FILE`` in its robot config runs the same way.
+Every shipped preset is a whole robot config (``[servos]``, ``[gripper]``, ``[motion]``, ``[tolerances]`` beside
+its ``[arm]`` and ``[board]``): the default robot, the SO-101, the 6-DOF bracket arm and the MeArm, whose level claw
+takes each disk from the side (issue 32, item 4), judged by the world's contact model for its claw's bars. The
+SO-101's published URDF (its joints, tests/arm/fixtures/) written as ``[arm] urdf = FILE`` in its robot config runs
+the same way.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from test_run_sim import moves_seen_by_the_world
 #: The SO-101's published URDF, its joints only (tests/arm/fixtures/, with its source and licence).
 URDF_FIXTURE = Path(__file__).resolve().parents[1] / "arm" / "fixtures" / "so101_new_calib_joints.urdf"
 #: The presets that are whole robot configs, and how many channels each has (its arm's servos, then the gripper).
-RUNNABLE = {"default": 5, "so101": 6, "bracket6": 6}
+RUNNABLE = {"default": 5, "so101": 6, "bracket6": 6, "mearm": 4}
 
 
 def preset_file(name: str, folder: Path) -> Path:

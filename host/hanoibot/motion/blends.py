@@ -16,7 +16,7 @@ included). :func:`first_unclear_segment` follows the horns through the segments 
   and stack of every peg whose axis is within reach (the open gripper's half width plus ``clearance_mm``, plus
   the largest disk's radius) - so a lift may turn into the travel once the disk is well above the tips; the
   empty fingers need only be that far above the stack if the peg's tip stays ``clearance_mm / 2`` inside
-  their open ring.
+  their open ring. A level claw's (a side grasp's) lowest point is half a finger's width below its grip point.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from hanoifw.motion import Motion
 
+from ..arm import GraspMode
 from .kinematics import Point
 from .paths import distance_to_line_mm
 from .robot import RobotConfig
@@ -230,6 +231,8 @@ def _is_clear(
     margin_mm = motion.clearance_mm / 2
     if around.holds_disk:
         low_z_mm, ring_mm = point.z_mm - board.disk_thickness_mm / 2, 0.0
+    elif config.chain.grasp is GraspMode.SIDE:  # a level claw's bottom, half a finger below the grip point
+        low_z_mm, ring_mm = point.z_mm - config.gripper.finger_width_mm / 2, 0.0
     else:  # the peg may stand anywhere inside the open fingers' ring while they are above its stack
         low_z_mm = point.z_mm
         ring_mm = config.gripper.width_mm(gripper_us) / 2 - board.peg_diameter_mm / 2 - margin_mm

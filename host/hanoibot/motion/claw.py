@@ -65,3 +65,12 @@ def bar_distance_mm(bar: Bar, x_mm: float, y_mm: float) -> float:
 def is_level(approach: tuple[float, float, float]) -> bool:
     """True for a tool that points sideways (a level claw), False for one that points down."""
     return abs(approach[2]) < math.sqrt(0.5)
+
+
+def standoff_xy_mm(x_mm: float, y_mm: float, back_mm: float) -> tuple[float, float]:
+    """The point ``back_mm`` nearer the base yaw axis (the arm frame's origin) than (``x_mm``, ``y_mm``), on the
+    line between them: where a level claw, which points away from the base, starts its radial approach to a disk
+    centred at (``x_mm``, ``y_mm``) and ends its retreat from it (mm)."""
+    radius_mm = math.hypot(x_mm, y_mm)
+    inward = max(radius_mm - back_mm, 0.0) / radius_mm if radius_mm > 0 else 0.0
+    return x_mm * inward, y_mm * inward

@@ -14,12 +14,17 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 
+from ..arm import GraspMode
 from ..errors import UnreachableError
 from .geometry import Peg
-from .jog_space import obstacle_hit
+from .jog_space import JOG_MARGIN_MM, obstacle_hit
 from .kinematics import Point
 from .robot import RobotConfig
 from .workspace import carry_z_mm, hover_z_mm
+
+#: Extra height (mm) a level claw crosses the board at, above what the keep-out model asks: the pulses' rounding
+#: to whole µs must not bring its bars to the model's edge.
+LEVEL_CLAW_SPARE_MM = 1.0
 
 #: The Cartesian axes: three in mm, the tool's pitch in degrees.
 CARTESIAN_AXES = ("x", "y", "z", "pitch")
@@ -165,10 +170,15 @@ def peg_waypoints(config: RobotConfig, pulses_us: Pulses, peg: Peg, *, at_foot: 
     """Poses (µs) from ``pulses_us`` to above ``peg`` (hover height, gripper open, the tool at its grasp mode's
     pitch) or, ``at_foot``,
     down to the grip height of its bottom disk: up to the carry height, across at it, then down, each leg cut
-    into straight pieces of at most :data:`WAYPOINT_MM`. UnreachableError when a point on the way is."""
+    into straight pieces of at most :data:`WAYPOINT_MM`. A level claw goes across higher: its bars' bottom (half a
+    finger below the grip point) :data:`~.jog_space.JOG_MARGIN_MM` and :data:`LEVEL_CLAW_SPARE_MM` above every peg
+    tip, as the keep-out model asks. UnreachableError when a point on the way is."""
     board, clearance_mm = config.board, config.motion.clearance_mm
     point, _pitch = tool_pose(config, pulses_us)
     top_mm = max(carry_z_mm(board, board.pegs, clearance_mm), point.z_mm)
+    if config.chain.grasp is GraspMode.SIDE:  # a level claw's bars, centred on the grip point, pass over every tip
+        tallest_mm = max(p.height_mm for p in board.pegs)
+        top_mm = max(top_mm, tallest_mm + JOG_MARGIN_MM + config.gripper.finger_width_mm / 2 + LEVEL_CLAW_SPARE_MM)
     end_mm = board.grip_z_mm(0) if at_foot else hover_z_mm(peg, clearance_mm)
     corners = [
         point,

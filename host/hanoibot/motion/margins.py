@@ -30,7 +30,9 @@ the largest contributor. docs/margins.md works the default robot's figures throu
 The same errors move the grip point up and down: a lower that ends where the config puts the stack's top can press
 the disk into it, by the difference between the grip point's height error where the disk was picked (the fingers
 close on it there) and where it is placed, and by the disks' thickness errors between the two levels.
-:func:`place_gap_mm` is how far above the stack a lower ends for that: the disk drops the rest.
+:func:`place_gap_mm` is how far above the stack a lower ends for that: the disk drops the rest. A level claw's
+fingers come in at a disk's mid-plane just above the wider disk below it: :func:`claw_height_stack_mm` says whether
+the same height errors leave them room.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
-from ..arm import Chain
+from ..arm import Chain, GraspMode
 from ..errors import ConfigError
 from .blends import NEAR_FACTOR
 from .drivers import output_error_us
@@ -198,6 +200,31 @@ def servo_static_error_us(config: RobotConfig, tolerances: Tolerances) -> float:
 
 
 @functools.cache
+def _height_errors_mm(config: RobotConfig, tolerances: Tolerances) -> tuple[float, float]:
+    """The grip point's height error (mm) at one pose from each servo's static error and from each joint's
+    calibration, each the root sum over the joints' vertical lever arms."""
+    arms = lever_arms_mm(config, vertical=True)
+    degrees_per_us = [servo.calibration.max_deg_per_us(servo.min_us, servo.max_us) for servo in config.servos]
+    play_us = servo_static_error_us(config, tolerances)
+    servos_mm = math.sqrt(sum((arm * play_us * deg) ** 2 for arm, deg in zip(arms, degrees_per_us, strict=True)))
+    calibration_mm = math.sqrt(sum((arm * tolerances.calibration_deg) ** 2 for arm in arms))
+    return servos_mm, calibration_mm
+
+
+def claw_height_stack_mm(config: RobotConfig, tolerances: Tolerances | None = None) -> tuple[float, float]:
+    """A level claw (side grasp) comes in at a disk's mid-plane, its fingers ``finger_width_mm`` tall: (the room,
+    the error) in mm. The room is the air between a finger's bottom and the wider disk below, half the disk's
+    thickness less half the finger's width, plus :data:`LEAD_IN_MM` (the world lets bodies press that far into each
+    other); the error how far the finger may come down lower than planned: the grip point's height error at one
+    pose (servos and calibration, by the joints' vertical lever arms) and the thickness errors of the disks below
+    the top one, as a root sum of squares."""
+    tolerances = tolerances if tolerances is not None else config.tolerances
+    servos_mm, calibration_mm = _height_errors_mm(config, tolerances)
+    thickness_mm = max(config.board.disk_count - 1, 0) * tolerances.disk_thickness_mm
+    room_mm = (config.board.disk_thickness_mm - config.gripper.finger_width_mm) / 2 + LEAD_IN_MM
+    return room_mm, math.sqrt(servos_mm**2 + calibration_mm**2 + thickness_mm**2)
+
+
 def place_gap_mm(config: RobotConfig, tolerances: Tolerances | None = None) -> float:
     """How far (mm) above its stack's top a lower ends (``tolerances`` default the config's): the root sum of the
     grip point's height errors where the disk was picked and where it is placed (each servo's static error and
@@ -205,11 +232,7 @@ def place_gap_mm(config: RobotConfig, tolerances: Tolerances | None = None) -> f
     errors of the disks between the two levels, less :data:`LEAD_IN_MM` (the fingers' give: the world lets bodies
     press that far into each other). 0 when that is negative."""
     tolerances = tolerances if tolerances is not None else config.tolerances
-    arms = lever_arms_mm(config, vertical=True)
-    degrees_per_us = [servo.calibration.max_deg_per_us(servo.min_us, servo.max_us) for servo in config.servos]
-    play_us = servo_static_error_us(config, tolerances)
-    servos_mm = math.sqrt(sum((arm * play_us * deg) ** 2 for arm, deg in zip(arms, degrees_per_us, strict=True)))
-    calibration_mm = math.sqrt(sum((arm * tolerances.calibration_deg) ** 2 for arm in arms))
+    servos_mm, calibration_mm = _height_errors_mm(config, tolerances)
     thickness_mm = max(config.board.disk_count - 1, 0) * tolerances.disk_thickness_mm
     stack_mm = math.sqrt(2 * servos_mm**2 + 2 * calibration_mm**2 + thickness_mm**2)
     return max(stack_mm - LEAD_IN_MM, 0.0)
@@ -238,7 +261,16 @@ def on_peg_speed_ratio(config: RobotConfig, tolerances: Tolerances | None = None
 
 def check_margins(config: RobotConfig, tolerances: Tolerances) -> None:
     """Refuse (ConfigError) tolerances whose on-peg error stack does not fit the hole's budget, however slowly a
-    held disk slides along its peg."""
+    held disk slides along its peg, or, for a level claw, whose height errors could put a finger on the disk below
+    the one it takes (:func:`claw_height_stack_mm`)."""
+    if config.chain.grasp is GraspMode.SIDE:
+        room_mm, error_mm = claw_height_stack_mm(config, tolerances)
+        if error_mm > room_mm:
+            raise ConfigError(
+                f"[gripper] finger_width_mm = {config.gripper.finger_width_mm:g}: a level claw's finger may come "
+                f"{error_mm:.2f} mm lower than planned but has {room_mm:.2f} mm above the disk below; expected "
+                'narrower fingers, thicker disks or smaller [tolerances] (docs/margins.md, "The side grasp")'
+            )
     stack = on_peg_stack(config, tolerances, RATIO_STEP)
     if stack.rss_mm <= stack.budget_mm:
         return

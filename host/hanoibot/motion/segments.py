@@ -29,6 +29,17 @@ travel may start before the lift has stopped, and a move's approach during the r
 (``previous``). The lower and the release start from rest (:data:`.segment_builder.STARTS_AT_REST`), and the lift
 waits for the fingers to shut (:data:`.segment_builder.ENDS_AT_REST`).
 
+A level claw (a side grasp, :attr:`hanoibot.arm.GraspMode.SIDE`) cannot come down over a disk: its fingers lie
+flat, pointing away from the base, and close on the disk across its middle with their tips at the peg's axis. Its
+approach ends at the **standoff** (:func:`~.claw.standoff_xy_mm`), one disk radius plus ``clearance_mm`` nearer the
+base than the peg's axis, the claw's bottom ``clearance_mm`` above every peg tip; the descent goes straight down
+there to the disk's mid-plane and then radially in to the axis, the open fingers passing either side of the disk
+and above the wider disk below it (a finger is no taller than a disk: :mod:`.workspace`). Lift, travel and lower are
+the top-down ones (up and down the peg's axis, the claw beside the peg); the retreat goes radially out to the
+placed disk's standoff, then up until the claw's bottom clears the peg's tip. Every height it clears is the claw's
+bottom (half a finger's width below the grip point), over every peg of the board (the claw reaches back from the
+grip point).
+
 This module says which pieces make a move; :mod:`.segment_builder` times them, :mod:`.segment` is one segment.
 """
 
@@ -37,9 +48,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 
+from ..arm import GraspMode
 from ..errors import ConfigError, IllegalMove
 from ..puzzle import Move, State, peg_letter
 from .blends import Surroundings
+from .claw import standoff_xy_mm
+from .geometry import Peg
 from .handover import hand_over
 from .kinematics import Point
 from .margins import place_gap_mm
@@ -93,11 +107,15 @@ def segments_for_move(
     build = Builder(config, tuple(from_pulses_us) if from_pulses_us is not None else config.start_pulses_us(), heights)
 
     # The empty open fingers clear every peg between here and the source; rise first if we are lower.
-    above_src = pulses_at(config, Point(src.x_mm, src.y_mm, src.height_mm), open_us)
+    side = _is_side(config)
+    over = _standoff(config, src, diameter_mm) if side else src
+    above_src = pulses_at(config, Point(over.x_mm, over.y_mm, src.height_mm), open_us)
     half_width_mm = config.gripper.open_width_mm / 2
-    hover_z_mm = _clear_z_mm(config, heights, build.pose_us, above_src, half_width_mm, {move.src})
-    build.level(MotionPhase.APPROACH, src, hover_z_mm, open_us, rise_first=True)
-    build.vertical(MotionPhase.DESCEND, src, board.grip_z_mm(heights[move.src] - 1), open_us)
+    hover_z_mm = _claw_z_mm(config, _clear_z_mm(config, heights, build.pose_us, above_src, half_width_mm, {move.src}))
+    build.level(MotionPhase.APPROACH, over, hover_z_mm, open_us, rise_first=True)
+    build.vertical(MotionPhase.DESCEND, over, board.grip_z_mm(heights[move.src] - 1), open_us)
+    if side:  # radially in, the open claw either side of the disk
+        build.vertical(MotionPhase.DESCEND, src, board.grip_z_mm(heights[move.src] - 1), open_us)
     build.gripper(MotionPhase.GRIP, grip_us, hold=True)
 
     # The held disk's bottom clears every peg (or stack) its path passes near, source and destination included.
@@ -155,7 +173,16 @@ def _place(
         heights.append(0)
     heights[dst] += 1
     build.heights, build.holds_disk = heights, False
-    build.vertical(MotionPhase.RETREAT, peg, peg.height_mm + build.config.motion.clearance_mm, open_us)
+    config = build.config
+    if _is_side(config):  # radially out to the placed disk's standoff, then up beside the peg
+        width_mm = config.gripper.width_mm(grip_us) + config.gripper.squeeze_mm
+        out = _standoff(config, peg, width_mm)
+        build.vertical(MotionPhase.RETREAT, out, build.point.z_mm, open_us)
+        build.vertical(
+            MotionPhase.RETREAT, out, _claw_z_mm(config, peg.height_mm + config.motion.clearance_mm), open_us
+        )
+        return
+    build.vertical(MotionPhase.RETREAT, peg, peg.height_mm + config.motion.clearance_mm, open_us)
 
 
 def _grip_us(config: RobotConfig, diameter_mm: float) -> int:
@@ -208,14 +235,35 @@ def _clear_z_mm(
     half_width_mm: float,
     always: set[int],
 ) -> float:
-    """Height in mm that clears, by ``clearance_mm``, the pegs and stacks near the path and the ``always`` pegs.
+    """Height in mm that clears, by ``clearance_mm``, the pegs and stacks near the path and the ``always`` pegs
+    (every peg for a level claw).
 
     ``heights`` are the disk counts per peg of the puzzle (pegs of the board beyond them are empty).
     """
     near = set(pegs_near_path(config, from_us, to_us, half_width_mm + config.motion.clearance_mm)) | always
+    if _is_side(config):  # the claw reaches back from the grip point: it clears every peg
+        near = set(range(len(config.board.pegs)))
     thickness_mm = config.board.disk_thickness_mm
     tops_mm = [clear_height_mm(config.board.peg(i), heights[i] if i < len(heights) else 0, thickness_mm) for i in near]
     return max(tops_mm) + config.motion.clearance_mm
+
+
+def _is_side(config: RobotConfig) -> bool:
+    """True for an arm that takes disks from the side with a level claw."""
+    return config.chain.grasp is GraspMode.SIDE
+
+
+def _claw_z_mm(config: RobotConfig, bottom_z_mm: float) -> float:
+    """Grip-point height (mm) that puts the tool's lowest point at ``bottom_z_mm``: the fingertips' for a gripper
+    pointing down, half a finger's width lower for a level claw (its fingers are centred on the grip point)."""
+    return bottom_z_mm + (config.gripper.finger_width_mm / 2 if _is_side(config) else 0.0)
+
+
+def _standoff(config: RobotConfig, peg: Peg, diameter_mm: float) -> Peg:
+    """Where a level claw's radial approach to a disk of ``diameter_mm`` on ``peg`` starts (and its retreat ends):
+    one disk radius plus ``clearance_mm`` nearer the base, as a peg spot of ``peg``'s height (mm)."""
+    x_mm, y_mm = standoff_xy_mm(peg.x_mm, peg.y_mm, diameter_mm / 2 + config.motion.clearance_mm)
+    return Peg(f"{peg.name} standoff", x_mm, y_mm, peg.height_mm)
 
 
 def segments_for_moves(

@@ -14,7 +14,8 @@ new :class:`GripperPose` into events:
   disk falls as if the fingers had opened where they last were (a place if it is threaded on a peg, else a drop;
   logged, but no fault is latched: nothing on the board would see it);
 * a **collision** (fault ``COLLISION``) when the fingers, the palm above them or the held disk overlap a peg,
-  a disk on a peg or the board surface by more than :data:`CONTACT_TOLERANCE_MM`. Poses are interpolated in
+  a disk on a peg or the board surface by more than :data:`CONTACT_TOLERANCE_MM` (a level claw's fingers and
+  palm are its bars, :mod:`.claw_contact`). Poses are interpolated in
   steps of at most :data:`MAX_SUBSTEP_MM` so a fast move cannot tunnel through a thin peg between two ticks.
 """
 
@@ -28,6 +29,7 @@ from hanoifw import protocol
 
 from ..errors import StateError
 from ..puzzle import Rules, State, peg_letter
+from .claw_contact import claw_hits
 from .shapes import distance_xy_mm, height_overlap_mm, ring_meets_disc
 
 #: The gripper's axis must be this close (mm) to a disk's centre for the closing fingers to take it.
@@ -52,7 +54,8 @@ class BoardGeometry(NamedTuple):
 
     The gripper is modelled as the ring its two fingers sweep around the gripper axis (inner radius = half the
     finger gap, ``finger_thickness_mm`` thick, ``finger_length_mm`` tall from the fingertips) under a solid palm
-    of ``palm_radius_mm`` that reaches up from the top of the fingers.
+    of ``palm_radius_mm`` that reaches up from the top of the fingers. A level claw (a pose with a heading) is its
+    bars instead (:mod:`.claw_contact`): fingers ``finger_length_mm`` long and ``finger_width_mm`` tall.
     """
 
     pegs_xy_mm: tuple[tuple[float, float], ...]
@@ -65,6 +68,8 @@ class BoardGeometry(NamedTuple):
     palm_radius_mm: float
     finger_thickness_mm: float = 4.0
     board_z_mm: float = 0.0
+    #: How tall (mm) each finger of a level claw is (:mod:`.claw_contact`); unused for a gripper pointing down.
+    finger_width_mm: float = 4.0
 
 
 class GripperPose(NamedTuple):
@@ -301,12 +306,17 @@ class DiskBoard:
         held = self.held_disk
         low_z_mm = pose.z_mm
         held_low_z_mm = pose.z_mm + self._held_offset_z_mm - g.disk_thickness_mm / 2
+        if pose.is_level:
+            low_z_mm -= g.finger_width_mm / 2  # the claw's bars are centred on the grip point's height
         if held is not None:
             low_z_mm = min(low_z_mm, held_low_z_mm)
         if low_z_mm < g.board_z_mm - tol_mm:
             yield "gripper hits the board surface"
         if low_z_mm > self._highest_z_mm + tol_mm:
             return  # above every peg tip: nothing to hit
+        if pose.is_level:
+            yield from self._claw_touching(pose)
+            return
         finger_in_mm = (g.disk_diameters_mm[held - 1] if held is not None else pose.width_mm) / 2
         finger_out_mm = finger_in_mm + g.finger_thickness_mm
         palm_z_mm = pose.z_mm + g.finger_length_mm
@@ -329,6 +339,33 @@ class DiskBoard:
             held_level = height_overlap_mm(held_low_z_mm, held_high_z_mm, body.low_z_mm, body.high_z_mm) > tol_mm
             held_radius_mm = g.disk_diameters_mm[held - 1] / 2
             if held_level and ring_meets_disc(d_mm, g.hole_diameter_mm / 2, held_radius_mm, body.radius_mm, tol_mm):
+                yield f"held disk {held} hits {body.name}"
+
+    def _claw_touching(self, pose: GripperPose) -> Iterator[str]:
+        """:meth:`_touching_bodies` for a level claw: its bars (:mod:`.claw_contact`), and the held disk."""
+        g, held = self.geometry, self.held_disk
+        gap_mm = g.disk_diameters_mm[held - 1] if held is not None else pose.width_mm
+        yield from claw_hits(
+            pose,
+            gap_mm,
+            self._bodies,
+            finger_length_mm=g.finger_length_mm,
+            finger_thickness_mm=g.finger_thickness_mm,
+            finger_width_mm=g.finger_width_mm,
+            tolerance_mm=CONTACT_TOLERANCE_MM,
+        )
+        if held is None:
+            return
+        held_low_z_mm = pose.z_mm + self._held_offset_z_mm - g.disk_thickness_mm / 2
+        held_radius_mm = g.disk_diameters_mm[held - 1] / 2
+        for body in self._bodies:
+            d_mm = distance_xy_mm(pose.x_mm, pose.y_mm, body.x_mm, body.y_mm)
+            level_mm = height_overlap_mm(
+                held_low_z_mm, held_low_z_mm + g.disk_thickness_mm, body.low_z_mm, body.high_z_mm
+            )
+            if level_mm > CONTACT_TOLERANCE_MM and ring_meets_disc(
+                d_mm, g.hole_diameter_mm / 2, held_radius_mm, body.radius_mm, CONTACT_TOLERANCE_MM
+            ):
                 yield f"held disk {held} hits {body.name}"
 
     def _is_centred_top(self, body: _Body, distance_mm: float) -> bool:

@@ -60,6 +60,7 @@ def board_geometry(config: RobotConfig) -> BoardGeometry:
         finger_length_mm=gripper.finger_length_mm,
         palm_radius_mm=gripper.open_width_mm / 2 + FINGER_THICKNESS_MM,
         finger_thickness_mm=FINGER_THICKNESS_MM,
+        finger_width_mm=gripper.finger_width_mm,
     )
 
 
