@@ -58,10 +58,15 @@ class Driver:
             self.tick()
 
 
-def side_grasp(config: RobotConfig, *, low_mm: float = 0.0, in_mm: float = 0.0) -> SimWorld:
+def side_grasp(config: RobotConfig, *, low_mm: float = 0.0, in_mm: float = 0.0, aside_mm: float = 0.0) -> SimWorld:
     """Take the top disk (disk 1) of a 3-disk stack on peg A the side-grasp way, its grip point ``low_mm`` below
-    the disk's mid-plane and ``in_mm`` past the peg's axis, then lift it 20 mm; returns the world."""
-    world = make_world(config, "AAA")
+    the disk's mid-plane and ``in_mm`` past the peg's axis, then lift it 20 mm; returns the world. ``aside_mm``:
+    peg A really stands that far to the claw's left of where the config says (the claw goes where the config says).
+    """
+    peg = config.board.peg(0)
+    radius_mm = math.hypot(peg.x_mm, peg.y_mm)
+    left = (-peg.y_mm / radius_mm * aside_mm, peg.x_mm / radius_mm * aside_mm)
+    world = make_world(config, "AAA", peg_offsets_mm={0: left}) if aside_mm else make_world(config, "AAA")
     drive = Driver(config, world)
     board, clearance_mm = config.board, config.motion.clearance_mm
     peg = board.peg(0)
@@ -153,3 +158,16 @@ def test_a_grasp_within_the_height_tolerance_is_clear(low_mm: float) -> None:
     # The claw's fingers are 2 mm shorter than a disk: 1 mm low still keeps them off the disk below.
     world = side_grasp(mearm(), low_mm=low_mm)
     assert world.faults() == [] and world.held_disk == 1
+
+
+def test_closing_fingers_centre_a_disk_a_little_off_the_claws_middle() -> None:
+    # Peg A 2 mm to the side (a peg placed a little off, within the world's grip-centre tolerance of 4 mm): the
+    # closing fingers push the disk to their middle on its peg, as a top-down gripper's do.
+    world = side_grasp(mearm(), aside_mm=2.0)
+    assert world.faults() == [] and world.held_disk == 1
+
+
+def test_a_disk_further_off_than_the_grip_tolerance_is_hit_by_a_finger() -> None:
+    # 6 mm to the side: past the 4 mm a closing claw centres, the disk's rim 1 mm inside the open finger's face.
+    world = side_grasp(mearm(), aside_mm=6.0)
+    assert any("claw finger hits disk 1 on peg A" in what for what in collisions(world)), collisions(world)

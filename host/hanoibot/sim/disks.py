@@ -345,6 +345,15 @@ class DiskBoard:
         """:meth:`_touching_bodies` for a level claw: its bars (:mod:`.claw_contact`), and the held disk."""
         g, held = self.geometry, self.held_disk
         gap_mm = g.disk_diameters_mm[held - 1] if held is not None else pose.width_mm
+        centred = (
+            ()
+            if held is not None
+            else [
+                b.name
+                for b in self._bodies
+                if b.disk and self._is_centred_top(b, distance_xy_mm(pose.x_mm, pose.y_mm, b.x_mm, b.y_mm))
+            ]
+        )
         yield from claw_hits(
             pose,
             gap_mm,
@@ -353,6 +362,7 @@ class DiskBoard:
             finger_thickness_mm=g.finger_thickness_mm,
             finger_width_mm=g.finger_width_mm,
             tolerance_mm=CONTACT_TOLERANCE_MM,
+            centred=centred,
         )
         if held is None:
             return
