@@ -208,6 +208,11 @@ class BusServos:
         return held
 
     # ---- what the servos say -------------------------------------------------------------------------
+    def awaits_answer(self) -> bool:
+        """True while the answer to the READ sent at the last :meth:`poll` has not been taken (a host driving the
+        bus through a USB adapter, whose bytes come in bursts, waits for it before the next poll)."""
+        return self._awaited >= 0
+
     def is_fresh(self, channel: int) -> bool:
         """True when ``channel`` answered within the last ``max_age`` polls."""
         return self.age[channel] <= self.max_age

@@ -24,7 +24,7 @@ from ..errors import ConfigError, UnreachableError
 from ..motion.calibration import Calibration, LinearCalibration, PointsCalibration
 from ..motion.drivers import DEFAULT_DRIVER, DRIVERS
 from ..motion.geometry import DEFAULT_MAX_ACCEL_DEG_S2, Board, ColourSet, Peg
-from ..motion.hardware import DEFAULT_FINGER_WIDTH_MM, Gripper, MotionSettings, Servo
+from ..motion.hardware import DEFAULT_FINGER_WIDTH_MM, DEFAULT_POSE_TOLERANCE_DEG, Gripper, MotionSettings, Servo
 from ..motion.margins import check_margins
 from ..motion.robot import RobotConfig
 from ..motion.timing import MIN_JERK_PEAK_RATIO
@@ -325,5 +325,6 @@ def _read_motion(section: Section) -> MotionSettings:
             "on_peg_speed_ratio in section [motion] is no longer a setting: the speed of lifts and lowers follows "
             "from [tolerances] and the servo model (docs/margins.md); delete the line"
         )
+    pose_tolerance_deg = section.number("pose_tolerance_deg", 0.5, 30.0, default=DEFAULT_POSE_TOLERANCE_DEG)
     section.finish()
-    return MotionSettings(clearance_mm, tolerance_mm, settle_ms)
+    return MotionSettings(clearance_mm, tolerance_mm, settle_ms, pose_tolerance_deg)

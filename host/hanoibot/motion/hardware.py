@@ -104,10 +104,20 @@ class Gripper:
         return self.open_us + fraction * (self.closed_us - self.open_us)
 
 
+#: How far a joint may stand from where it was sent after a pick or a place, in degrees of its servo, unless [motion]
+#: pose_tolerance_deg says otherwise: a bus servo may still trail its command by ~30 µs when a segment is DONE, 5.4
+#: deg of an STS (5.56 µs a degree); at rest it holds within a few steps (0.09 deg each). A tighter figure suits an
+#: arm whose servos settle within the grip's hold; a joint held back by an obstacle or stalled is off by more.
+DEFAULT_POSE_TOLERANCE_DEG = 6.0
+
+
 @dataclass(frozen=True)
 class MotionSettings:
-    """How motions are planned: clearances in mm, straight-line tolerance in mm, settle time in ms."""
+    """How motions are planned: clearances in mm, straight-line tolerance in mm, settle time in ms; and how far a
+    joint that reports where it is (a bus servo) may stand from its pose after a pick or a place, in degrees
+    (:mod:`hanoibot.run.pose_check`)."""
 
     clearance_mm: float
     line_tolerance_mm: float
     settle_ms: int
+    pose_tolerance_deg: float = DEFAULT_POSE_TOLERANCE_DEG

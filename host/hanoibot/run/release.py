@@ -99,9 +99,10 @@ def grip_verdict(robot: Robot, *, first_cmd_id: int = 1) -> Status:
     gripper on first, then the joints to the start pose, one at a time): a disk still between the fingers is
     gripped and carried, never let go, and the fingers close on nothing otherwise. The pose is then held for the
     grip hold time (settle time and one PWM frame) after every output is on (one MOVE, its command id
-    ``first_cmd_id`` or above), and the board asked (:func:`grip_status`: ``held`` wins, ``empty`` only when
-    several reads agree). Without a grip sensor the board is only asked; with a verdict already, or a gripper
-    that is on, it is only read.
+    ``first_cmd_id`` or above; one more before it, closing the fingers, where the arm kept its pose: a gripper
+    still moving reads loaded, as one closed on a disk), and the board asked (:func:`grip_status`: ``held``
+    wins, ``empty`` only when several reads agree). Without a grip sensor the board is only asked; with a verdict
+    already, or a gripper that is on, it is only read.
     """
     from ..motion.timing import grip_hold_ms
 
@@ -120,11 +121,14 @@ def grip_verdict(robot: Robot, *, first_cmd_id: int = 1) -> Status:
     session.configure(mins, maxs, closed, speeds, threshold)
     cmd_id = max(session.last_sent_cmd + 1, int(status.last_queued_cmd) + 1, first_cmd_id)
     hold_ms = max(grip_hold_ms(config), 2 * PWM_FRAME_MS)
-    if holds_pose:
-        hold_ms += robot.duration_between_ms(kept, closed)  # the fingers close from where they were kept
+    close_ms = 0
+    if holds_pose:  # the fingers close from where they were kept, then hold still: a moving gripper reads loaded
+        close_ms = robot.duration_between_ms(kept, closed)
+        session.send_move(cmd_id, list(closed), close_ms)
+        cmd_id += 1
     session.send_move(cmd_id, list(closed), hold_ms)  # runs once every output is on
     enable_s = ENABLE_STAGGER_S * len(closed)
-    session.wait_done(cmd_id, timeout_s=enable_s + hold_ms / 1000 + GRIP_PROBE_MARGIN_S)
+    session.wait_done(cmd_id, timeout_s=enable_s + (close_ms + hold_ms) / 1000 + GRIP_PROBE_MARGIN_S)
     return grip_status(robot)
 
 

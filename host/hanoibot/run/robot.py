@@ -22,6 +22,7 @@ from ..motion.phases import MotionPhase
 from ..puzzle import Move, State
 from .board_check import board_mismatches
 from .journal import Journal
+from .pose_check import PoseCheck
 from .sequencer import Sequencer
 
 
@@ -167,6 +168,7 @@ class Robot:
             grip_channel=self.config.gripper_channel,
             first_cmd_id=first_cmd_id,
             duration_between=self.duration_between_ms,
+            pose_check=PoseCheck.for_robot(self.config),
         )
 
     # --- lifetime -----------------------------------------------------------------------------------

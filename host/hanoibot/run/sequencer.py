@@ -40,6 +40,7 @@ from ..puzzle import Move, Rules, State, peg_letter
 from .grip_check import read_grip
 from .journal import Journal
 from .pick_recovery import PickAndRecovery
+from .pose_check import PoseCheck
 from .segment_queue import DurationBetween, Item, SegmentsFor, SegmentSource
 
 
@@ -184,6 +185,7 @@ class Sequencer:
     max, start pulses in µs per channel) is sent to the board on connecting.
     ``queue_ahead``: segments kept queued on the firmware (2–4). ``grip_retries``: extra tries of a missed pick.
     ``max_recoveries``: how often one move may go on after the board froze for host silence (HOST_LOST).
+    ``pose_check`` (or None): compares the joints' measured pose with the commanded one after each pick and place.
     """
 
     state: RunState
@@ -216,6 +218,7 @@ class Sequencer:
         first_cmd_id: int = 1,
         duration_between: DurationBetween | None = None,
         max_recoveries: int = 5,
+        pose_check: PoseCheck | None = None,
     ) -> None:
         if not 2 <= queue_ahead <= 4:
             raise ValueError(f"queue_ahead {queue_ahead} is out of range: expected 2 to 4 segments")
@@ -245,6 +248,7 @@ class Sequencer:
         self.moves_total = 0
         self.on_move_done: Callable[[int, Move, State], None] | None = None
         self.pick_recovery = PickAndRecovery(max_recoveries)
+        self.pose_check = pose_check
         self._queued: deque[Item] = deque()
         self._paused_from: RunState | None = None
         self._pause_requested = False
@@ -470,6 +474,9 @@ class Sequencer:
     def _segment_done(self, head: Item) -> None:
         """Book-keeping after the board finished ``head``: grip check after a grip, the journal after a move."""
         pick_recovery = self.pick_recovery
+        piece = self._piece_ended(head)
+        if piece and self.pose_check is not None:  # before the grip is judged: fingers off the disk miss it
+            self.pose_check.check(self.link, head.pulses_us, piece)
         if (
             head.phase is MotionPhase.GRIP
             and pick_recovery.awaiting_grip
@@ -486,6 +493,16 @@ class Sequencer:
             self._finish_move(head)
         elif head.phase is MotionPhase.RELEASE and self._ends_release(head):
             self._put_down(head)
+
+    def _piece_ended(self, head: Item) -> str:
+        """What ``head``, a segment just DONE, ends with the arm standing still at a pick or place pose ("the pick
+        of disk 1 on peg A (move 1)"), or "" for a segment that ends neither."""
+        move = head.move
+        if head.phase is MotionPhase.GRIP and self._ends_grip(head):
+            return f"the pick of disk {move.disk} on peg {peg_letter(move.src)} (move {head.k + 1})"
+        if head.phase is MotionPhase.RELEASE and self._ends_release(head):
+            return f"the place of disk {move.disk} on peg {peg_letter(move.dst)} (move {head.k + 1})"
+        return ""
 
     def _ends_release(self, head: Item) -> bool:
         """True if ``head``, a release segment just DONE, is the last of its move's release phase: the fingers
