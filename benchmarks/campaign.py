@@ -98,18 +98,30 @@ class WorldResult(NamedTuple):
 
 def world_moves(events: list[dict[str, Any]]) -> list[Move] | None:
     """The moves the world saw as pick/place pairs, or None if they do not pair up."""
-    moves: list[Move] = []
+    moves = moves_and_falls(events)
+    return None if moves is None else [move for move, _fell in moves]
+
+
+def moves_and_falls(events: list[dict[str, Any]]) -> list[tuple[Move, bool]] | None:
+    """The moves the world saw as pick/place pairs, each with True if its disk was not placed but fell onto that
+    peg from fingers gone limp (a ``limp`` event of the disk just before its place); None if they do not pair up."""
+    moves: list[tuple[Move, bool]] = []
     picked: dict[str, Any] | None = None
+    limp_disk: int | None = None
     for event in events:
-        if event.get("event") == "pick":
+        kind = event.get("event")
+        if kind == "limp":
+            limp_disk = event["disk"]
+        elif kind == "pick":
             if picked is not None:
                 return None
             picked = event
-        elif event.get("event") in ("place", "put_back"):  # a fallen disk put back by the person ends its move
+        elif kind in ("place", "put_back"):  # a fallen disk put back by the person ends its move
             if picked is None or picked["disk"] != event["disk"]:
                 return None
-            moves.append(Move(event["disk"], peg_index(picked["peg"]), peg_index(event["peg"])))
-            picked = None
+            fell = kind == "place" and limp_disk == event["disk"]
+            moves.append((Move(event["disk"], peg_index(picked["peg"]), peg_index(event["peg"])), fell))
+            picked, limp_disk = None, None
     return moves if picked is None else None
 
 
@@ -459,9 +471,25 @@ class RecoveryResult(NamedTuple):
 
 
 def real_moves(events: list[dict[str, Any]]) -> list[Move] | None:
-    """The moves the world saw (:func:`world_moves`) without a disk put back on the peg it was picked from."""
-    moves = world_moves(events)
-    return None if moves is None else [move for move in moves if move.src != move.dst]
+    """The moves the world saw (:func:`world_moves`), as the arm made them: a disk the limp fingers let fall onto
+    a peg and the move that took it on from there are one move, from where it was first picked to where it was
+    put; a disk put back on the peg it was picked from is no move."""
+    moves = moves_and_falls(events)
+    if moves is None:
+        return None
+    made: list[Move] = []
+    fell_onto: Move | None = None
+    for move, fell in moves:
+        if fell_onto is not None and move.disk == fell_onto.disk and move.src == fell_onto.dst:
+            move = Move(move.disk, fell_onto.src, move.dst)  # the move the reset cut short, finished
+        elif fell_onto is not None:
+            made.append(fell_onto)  # it fell, and nothing took it on: the world's place stands
+        fell_onto = move if fell else None
+        if not fell:
+            made.append(move)
+    if fell_onto is not None:
+        made.append(fell_onto)
+    return [move for move in made if move.src != move.dst]
 
 
 def stop_at(

@@ -165,3 +165,33 @@ def test_every_run_stop_and_recovery_of_an_arms_campaign_plans_with_its_config_a
     assert len(opened) == 3  # the whole run, the nominal world, the recovered run
     assert all(f"config={path}" in url and robot_config == config for url, robot_config in opened)
     assert built == [config]
+
+
+def test_a_disk_the_limp_claw_lets_fall_onto_the_peg_below_and_the_recovery_takes_on_is_one_move() -> None:
+    # Seed 72008 of the MeArm's campaign: the board resets while the claw carries disk 1 from A to C over peg B; the
+    # limp claw lets it fall onto B (the world's place), and `home` + `resume --board` take it on from B to C. That is
+    # the plan's move A->C made once, not two moves.
+    module = load_benchmark("campaign")
+    A, B, C = 0, 1, 2
+    events = [
+        {"event": "pick", "disk": 1, "peg": "A"},
+        {"event": "limp", "disk": 1},
+        {"event": "place", "disk": 1, "peg": "B"},
+        {"event": "pick", "disk": 1, "peg": "B"},
+        {"event": "place", "disk": 1, "peg": "C"},
+    ]
+    Move = module.Move
+    assert module.real_moves(events) == [Move(1, A, C)]
+    assert module.world_moves(events) == [Move(1, A, B), Move(1, B, C)]
+    # A fall that nothing takes on stands as the world's place; a placed disk taken on later is two moves.
+    assert module.real_moves(events[:3]) == [Move(1, A, B)]
+    placed = [events[0], events[2], events[3], events[4]]
+    assert module.real_moves(placed) == [Move(1, A, B), Move(1, B, C)]
+
+
+def test_the_mearms_board_reset_mid_carry_over_a_peg_is_recovered_every_move_once(tmp_path: Path) -> None:
+    module = load_benchmark("campaign")
+    config = module.preset_config("mearm", tmp_path)
+    result = module.recover(72008, 3, "board reset", "home, resume --board", 15.258, config=config)
+    assert result.held and not result.collisions and not result.drops
+    assert result.exactly_once and not result.failed, result
