@@ -8,6 +8,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from hanoibot.deploy import board as deploy_board
 from hanoibot.deploy.board import BoardFiles, BoardInfo, check_version_floor, parse_identity
 from hanoibot.deploy.compiler import DeployError, MpyVersion
 from hanoibot.deploy.steps import FirmwareFile, check_supported, copy_and_verify, files_to_deploy, wait_for_hello
@@ -191,3 +192,42 @@ def test_an_esp32_1_26_preview_build_without_the_pwm_fix_is_refused_naming_its_b
     info = parse_identity(("micropython", "1.26.0", 6 | 3 << 8, machine, "v1.26.0 on 2025-08-09"), "p")
     assert info.build == "v1.26.0 on 2025-08-09"
     check_version_floor(info, "/dev/ttyUSB0")
+
+
+def test_the_fresh_boot_is_asked_for_its_raw_repl_again_while_it_boots() -> None:
+    # A board still booting after the reset (or whose USB came up after the first keys) answers a later ask.
+    transports: list[mock.NonCallableMagicMock] = []
+    asks: list[int] = []
+
+    def factory(_port: str) -> mock.NonCallableMagicMock:
+        transport = fake_transport({})
+        if transports:  # the fresh boot: silent for the first ask
+
+            def enter(**_kwargs: object) -> None:
+                asks.append(1)
+                if len(asks) == 1:
+                    raise TransportError("could not enter raw repl")
+
+            transport.enter_raw_repl.side_effect = enter
+        transports.append(transport)
+        return transport
+
+    board = BoardFiles("/dev/fake", transport_factory=factory, sleep=lambda _s: None).__enter__()
+    assert len(asks) == 2 and board._transport is transports[1]
+
+
+def test_a_fresh_boot_that_never_gives_its_raw_repl_is_one_line_and_the_port_closed() -> None:
+    transports: list[mock.NonCallableMagicMock] = []
+
+    def factory(_port: str) -> mock.NonCallableMagicMock:
+        transport = fake_transport({})
+        if transports:
+            transport.enter_raw_repl.side_effect = TransportError("could not enter raw repl")
+        transports.append(transport)
+        return transport
+
+    with pytest.raises(DeployError, match=r"does not answer as MicroPython") as caught:
+        BoardFiles("/dev/fake", transport_factory=factory, sleep=lambda _s: None).__enter__()
+    assert "\n" not in str(caught.value)
+    assert transports[1].enter_raw_repl.call_count == deploy_board.BOOT_RAW_REPL_TRIES
+    transports[1].close.assert_called_once_with()

@@ -94,7 +94,7 @@ def test_hanoibot_deploy_compiles_copies_verifies_and_boots(tmp_path: Path) -> N
             text=True,
             timeout=STEP_TIMEOUT_S,
         )
-        assert deploy.returncode == 0, deploy.stderr
+        assert deploy.returncode == 0, deploy.stdout + deploy.stderr  # which step stopped, if one did
         assert "MicroPython 1.27.0" in deploy.stdout and ".mpy version 6.3" in deploy.stdout  # the vendored UF2
         assert "removed the old source hanoifw/motion.py" in deploy.stdout
         assert "done: the firmware is running" in deploy.stdout

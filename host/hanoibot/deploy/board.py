@@ -18,6 +18,9 @@ from .compiler import DeployError, MpyVersion
 RAW_REPL_TIMEOUT_S = 10
 #: Bound on the port coming back after the reset that starts a deployment (s): native USB re-enumerates.
 REBOOT_TIMEOUT_S = 10.0
+#: Times the raw REPL is asked for on the fresh boot after the reset (each bounded by RAW_REPL_TIMEOUT_S): a board
+#: still booting, or one whose USB came up after the first keys were sent, answers a later ask.
+BOOT_RAW_REPL_TRIES = 3
 #: Pause between two tries to reopen the port while the board reboots (s).
 REOPEN_PAUSE_S = 0.25
 #: Bound on any one read from the board (s). mpremote opens its port without one, so a board that falls silent in
@@ -122,7 +125,7 @@ class BoardFiles:
             self._transport.in_raw_repl = False
             self.close()
             self._transport = self._reopen(factory, TransportError)
-            self._enter_raw_repl(TransportError)
+            self._enter_raw_repl(TransportError, tries=BOOT_RAW_REPL_TRIES)
         return self
 
     def _open(self, factory: Callable[[str], Any], transport_error: type[Exception]) -> Any:
@@ -146,18 +149,26 @@ class BoardFiles:
                         f"the board on {self.port} did not come back within {REBOOT_TIMEOUT_S:g} s of its reset"
                     ) from err
 
-    def _enter_raw_repl(self, transport_error: type[Exception]) -> None:
-        """Stop the board's program and enter its raw REPL; DeployError (port closed) when it does not answer."""
-        try:
-            with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it read when it gives up
-                self._transport.enter_raw_repl(soft_reset=False, timeout_overall=RAW_REPL_TIMEOUT_S)
-        except (transport_error, OSError) as err:
+    def _enter_raw_repl(self, transport_error: type[Exception], *, tries: int = 1) -> None:
+        """Stop the board's program and enter its raw REPL, asking up to ``tries`` times (each bounded by
+        :data:`RAW_REPL_TIMEOUT_S`); DeployError (port closed) when it does not answer."""
+        for attempt in range(1, tries + 1):
+            try:
+                with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it read when it gives up
+                    self._transport.enter_raw_repl(soft_reset=False, timeout_overall=RAW_REPL_TIMEOUT_S)
+                return
+            except transport_error as err:
+                if attempt < tries:
+                    continue  # still booting, or the keys went out before its USB came up: ask again
+                failure: Exception = err
+            except OSError as err:
+                failure = err
             self.close()
             raise DeployError(
                 f"the board on {self.port} does not answer as MicroPython: if the arm is powered, run "
                 f"`hanoibot home --release --port {self.port}` first"
                 " (the firmware ignores Ctrl-C while it drives servos)"
-            ) from err
+            ) from failure
 
     def __exit__(self, *exc: object) -> None:
         self.close()
