@@ -9,16 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..config import RobotConfig
+from ..ops.board_words import Fault
 from ..render.layout import BoardLayout, layout_from_config
 
 #: The way back from a latched e-stop, in the page's words: the one sentence every message after an e-stop uses.
 ESTOP_RECOVERY = "Look at the arm, press Clear, then Home or Resume."
 #: What the board's latched fault names mean, in the operator's words.
-FAULT_WORDS = {
-    "ESTOP": f"E-stop latched: the arm holds its pose. {ESTOP_RECOVERY}",
-    "HOST_LOST": "the board stopped hearing the host and froze the arm. Press Clear, then Home.",
-    "LIMIT": "a servo pulse left its limits; the board stopped. Check the config, then Clear and Home.",
-    "POWER_LOST": "the servo power rail dropped and the board let go of the servos: restore power, Clear, Home.",
+FAULT_WORDS: dict[str, str] = {
+    Fault.ESTOP: f"E-stop latched: the arm holds its pose. {ESTOP_RECOVERY}",
+    Fault.HOST_LOST: "the board stopped hearing the host and froze the arm. Press Clear, then Home.",
+    Fault.LIMIT: "a servo pulse left its limits; the board stopped. Check the config, then Clear and Home.",
+    Fault.POWER_LOST: "the servo power rail dropped and the board let go of the servos: restore power, Clear, Home.",
 }
 
 
