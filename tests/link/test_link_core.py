@@ -147,11 +147,11 @@ def test_when_nothing_more_is_in_flight_a_lost_board_frame_is_asked_about_with_a
     from hanoifw import protocol
 
     with core_recording_writes(board_hears=False) as (core, written):
-        core.note_move_sent(7)  # MOVE 7 is acked and runs; its DONE will be lost
+        core.heard.note_move_sent(7)  # MOVE 7 is acked and runs; its DONE will be lost
         board_seq = core.heard.rx_ack()
         core.frames.on_frame(protocol.ACK, (board_seq + 2) % protocol.SEQ_MOD, core.watch.acked_seq, ["999"])
         assert [frame.split(b",")[0] for frame in written] == [b"PING"]
         token = written[0].split(b",")[3].split(b"*")[0].decode()
         fields = [token, "999", "7"]  # the PONG: token, bytes read, last done
         core.frames.on_frame(protocol.PONG, (board_seq + 3) % protocol.SEQ_MOD, core.watch.acked_seq, fields)
-        assert core.heard.last_done_cmd == 7 and core.unfinished_cmds() == ()
+        assert core.heard.last_done_cmd == 7 and not core.heard.unfinished()

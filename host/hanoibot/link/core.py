@@ -165,16 +165,6 @@ class LinkCore:
         """True while no more reliable frames may be sent before an ack."""
         return self.sender.window.is_full
 
-    @property
-    def window_size(self) -> int:
-        """Reliable frames that may be unacked at once."""
-        return self.sender.window.size
-
-    @property
-    def next_seq(self) -> int:
-        """The seq the next reliable frame will get (unsequenced frames carry it too)."""
-        return self.sender.window.next_seq
-
     def resend_timeout_s(self) -> float:
         """How long to wait for an answer before sending again, in s: the one retransmission decision (the
         adaptive RTO of :mod:`hanoibot.link.rtt`, doubled by back-off). Handshake, window and requests use it."""
@@ -358,10 +348,6 @@ class LinkCore:
         reader = self._reader
         return int(reader.bad_crc + reader.malformed + reader.oversized)
 
-    def _transmit(self, frame: bytes) -> None:
-        """Write one frame and count it in flight (see :class:`~hanoibot.link.sender.Sender`)."""
-        self.sender.write(frame)
-
     def _write_port(self, frame: bytes) -> None:
         """Put one frame on the port; if the port vanished, reconnect (the frame is resent by the window if
         reliable)."""
@@ -414,7 +400,7 @@ class LinkCore:
         order = self.sender.next_order
         if kind in (Kind.STATUS, Kind.PING):
             self.questions.asked(kind == Kind.STATUS, order, self.clock.now_s())
-        self._transmit(frame)
+        self.sender.write(frame)  # counted in flight
         self._question_arrives_s = self.sender.line_done_s()
         return True
 
@@ -437,14 +423,6 @@ class LinkCore:
     def take_pong_rtt_s(self, token: str) -> float | None:
         """The round trip in s of the PING ``token`` once its PONG came (forgotten once taken), else None."""
         return self.questions.take_pong_rtt_s(token)
-
-    def note_move_sent(self, cmd_id: int) -> None:
-        """Book MOVE ``cmd_id`` as sent and not yet done."""
-        self.heard.note_move_sent(cmd_id)
-
-    def unfinished_cmds(self) -> tuple[int, ...]:
-        """MOVE ids sent and not known done, oldest first."""
-        return tuple(self.heard.unfinished())
 
     def send_ping(self) -> str:
         """Send a PING with a fresh token and remember when; returns the token."""

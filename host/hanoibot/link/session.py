@@ -194,11 +194,11 @@ class Session:
             if not 0 <= blend_ms <= ramp_ms:
                 raise BadCommand(f"blend {blend_ms} ms is invalid: expected 0..{ramp_ms} ms (the ramp)")
             fields += [ramp_ms, blend_ms]
-        while self.core.window_is_full or len(self.core.unfinished_cmds()) >= self.queue_depth:
+        while self.core.window_is_full or len(self.heard.unfinished()) >= self.queue_depth:
             self.core.service(wait=True)
             self._raise_if_stopped(cmd_id)
         self.core.send_reliable(protocol.MOVE, fields, cmd_id=cmd_id)
-        self.core.note_move_sent(cmd_id)
+        self.heard.note_move_sent(cmd_id)
 
     def skip_cmd_ids(self, up_to: int) -> None:
         """Never send a MOVE with an id up to ``up_to``: the next one must be higher (ids another command may have
