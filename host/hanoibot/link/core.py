@@ -285,7 +285,7 @@ class LinkCore:
         if verdict is not None:
             raise verdict
         self.estop_relay.serve(
-            self._lock.control if self._lock is not None else None,
+            self.control(),
             now_s=self.clock.now_s(),
             statuses=self.heard.statuses,
             resend_s=self.resend_timeout_s(),
