@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "hanoibot.frozen",
             "hanoibot.firmware_source",
             "hanoibot.board_wiring",
+            "hanoibot.words",
         ),
     ),  # "hanoibot" = the package root (its version)
     ("arm", ("hanoibot.arm",)),  # the arm as data: chain, IK families, URDF, presets; imports only the base

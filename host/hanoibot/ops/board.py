@@ -2,25 +2,77 @@
 
 from __future__ import annotations
 
-from ..config import load_config
-from ..link.status import Status
-from ..run.release import release_board
+from collections.abc import Callable
+
+from ..config import RobotConfig, load_config
+from ..link.session import Session
+from ..link.status import Mode, Status
+from ..puzzle import Rules, State
+from ..run.board_setup import check_puzzle_fits_board, sim_config_url, sim_port_url
+from ..run.release import SILENCE_FAULTS, release_board
 from ..run.robot import Robot
 
+#: Makes the link session of a robot on the URL it is given (a front end's own waits; None: the plain session).
+SessionFactory = Callable[[str], Session]
 
-def open_robot(port_url: str, config_path: str | None = None) -> Robot:
-    """The robot on ``port_url`` with the robot config at ``config_path`` (None: the default), link open.
 
-    PortError, PortBusy (naming the holder), ProtocolMismatch or ConfigError before anything moves.
+def open_robot(
+    port_url: str,
+    config_path: str | None = None,
+    *,
+    config: RobotConfig | None = None,
+    board: State | None = None,
+    rules: Rules | None = None,
+    watched: bool = False,
+    make_session: SessionFactory | None = None,
+    diagnostic: bool = False,
+) -> Robot:
+    """The robot on ``port_url`` with the robot config at ``config_path`` (None: the default; ``config``: that
+    config, already loaded), link open.
+
+    A simulated board (``sim://``, ``vpico://``) gets that config's arm; with ``board`` its disks are placed so
+    (``rules``: the puzzle's rules), after a ConfigError unless the robot's board holds them. ``watched``: a person
+    watches the simulated arm, whose time then runs at wall speed. ``diagnostic`` as :meth:`Robot.open`.
+    PortError, PortBusy (naming the holder), ProtocolMismatch or ConfigError before anything moves; the link is
+    closed again on error.
     """
-    robot = Robot(port_url, load_config(config_path))
-    robot.open()
+    config = config if config is not None else load_config(config_path)
+    if board is not None:
+        check_board(config, board)
+        url = sim_port_url(port_url, board, config_path, rules)
+    else:
+        url = sim_config_url(port_url, config_path)
+    if watched and url.lower().startswith("sim:") and "realtime=" not in url:
+        url += ("&" if "?" in url else "?") + "realtime=1"
+    robot = Robot(url, config)
+    if make_session is not None:
+        robot.session = make_session(url)
+    try:
+        robot.open(diagnostic=diagnostic)
+    except BaseException:
+        robot.close()
+        raise
     return robot
+
+
+def check_board(config: RobotConfig, board: State) -> None:
+    """ConfigError unless the robot's board (``config``) has the pegs and the disks of ``board``."""
+    check_puzzle_fits_board(config, board.n_disks, board.pegs)
 
 
 def status(robot: Robot) -> Status:
     """What the board says about itself now (nothing moves)."""
     return robot.session.status()
+
+
+def latched_faults(status: Status) -> list[str]:
+    """The faults ``status`` shows latched, which refuse motion until a Clear (the board's silence is not one)."""
+    return [fault for fault in status.faults if fault not in SILENCE_FAULTS]
+
+
+def is_estopped(status: Status) -> bool:
+    """True when the board holds a latched e-stop (nothing moves until a Clear)."""
+    return status.mode is Mode.ESTOP
 
 
 def clear(robot: Robot) -> tuple[str, ...]:
