@@ -13,6 +13,17 @@ from ..render.layout import BoardLayout, layout_from_config
 
 #: The way back from a latched e-stop, in the page's words: the one sentence every message after an e-stop uses.
 ESTOP_RECOVERY = "Look at the arm, press Clear, then Home or Resume."
+#: What the page is told after a board reset.
+RESET_WORDS = (
+    "the board was reset: its servos are off and the arm is limp. Take a disk out of the gripper by hand and put "
+    "it on a peg, then Home, or Resume the run"
+)
+#: What to do after a run stopped in fault (a missed pick, a lost link, a collision): the page's advice.
+FAULT_ADVICE = (
+    "Look at the arm and the disks: put a disk that is not where the arm's board shows it back there (or set the "
+    "Play board to where the disks are and press Connect), press Clear if a fault is latched, then Home, and Resume "
+    "to finish the run"
+)
 #: What the board's latched fault names mean, in the operator's words.
 FAULT_WORDS = {
     "ESTOP": f"E-stop latched: the arm holds its pose. {ESTOP_RECOVERY}",

@@ -24,44 +24,19 @@ from ..errors import BoardReset, HanoiError
 from ..ops import board as ops_board
 from ..ops.follow import Follow, Kind, Outcome
 from ..ops.gate import Discarded, StopGate, Ticket
+from ..ops.lost_disk import LostDisk
 from ..planner.base import Plan
-from ..puzzle import Move, Rules, State, peg_index, peg_letter
-from .robot_view import ESTOP_RECOVERY, arm_polyline_mm, config_geometry, fault_words
+from ..puzzle import Move, Rules, State
+from .robot_view import ESTOP_RECOVERY, FAULT_ADVICE, RESET_WORDS, arm_polyline_mm, config_geometry, fault_words
 from .stoppable_link import ESTOP_REASON, StoppableSession
 
 #: Most time between two live snapshots while the arm moves, and while idle, in s.
 LIVE_PERIOD_S = 0.05
 IDLE_PERIOD_S = 0.25
-#: What the page is told after a board reset.
-RESET_WORDS = (
-    "the board was reset: its servos are off and the arm is limp. Take a disk out of the gripper by hand and put "
-    "it on a peg, then Home, or Resume the run"
-)
-#: What to do after a run stopped in fault (a missed pick, a lost link, a collision): the page's advice.
-FAULT_ADVICE = (
-    "Look at the arm and the disks: put a disk that is not where the arm's board shows it back there (or set the "
-    "Play board to where the disks are and press Connect), press Clear if a fault is latched, then Home, and Resume "
-    "to finish the run"
-)
 #: The phase the page shows while no run is followed and the board holds a latched e-stop.
 ESTOPPED_PHASE = Outcome.ESTOPPED.word
 
 Publish = Callable[[dict[str, Any]], object]
-
-
-class OneMovePlan(Plan):
-    """A plan of exactly one move (``Play my move on the arm``)."""
-
-    method = "one-move"
-
-    def __init__(self, start: State, move: Move, rules: Rules) -> None:
-        super().__init__(start, start.apply(move, rules), rules, 1)
-        self._move = move
-
-    def move_at(self, k: int) -> Move:
-        """The move (``k`` must be 0)."""
-        self.check_index(k)
-        return self._move
 
 
 def _refuse_coloured(rules: str) -> None:
@@ -105,8 +80,8 @@ class RobotWorker:
         self._error = ""
         self._busy = ""
         self._journal_path = ""
-        #: After a reset that let a carried disk go: {"disk", "pegs", "text"}, until the person says where it lies.
-        self._question: dict[str, Any] | None = None
+        #: After a reset that let a carried disk go: that disk, until the person says where it lies.
+        self._question: LostDisk | None = None
         self._progress = (0, 0)  # moves done and planned of the last run, kept after it ends
         self._remote_estops_seen = 0  # e-stops `hanoibot estop` asked for through the port's control socket
         self._closing = False
@@ -196,19 +171,11 @@ class RobotWorker:
         if follow is not None:
             self._believed = follow.board
         if unsure is not None:
-            src, dst = peg_letter(unsure.src), peg_letter(unsure.dst)
-            self._question = {
-                "disk": unsure.disk,
-                "pegs": [src, dst],
-                "text": f"Where does disk {unsure.disk} lie? The reset came while the arm moved it from peg {src} to "
-                f"peg {dst}. If it fell, put it back on peg {src}; if it is still in the gripper, take it out by hand "
-                "first.",
-            }
+            self._question = LostDisk(unsure)
         self._end_job()
         if self._robot is not None:
             try:
-                self._robot.session.resync()
-                self._last_status = ops_board.status(self._robot)
+                self._last_status = ops_board.rejoin(self._robot)
             except (HanoiError, OSError) as again:
                 self._error = f"the board was reset and does not answer: {again}"
                 return
@@ -370,6 +337,8 @@ class RobotWorker:
         self._play(plan, journaled=True)
 
     def _do_play_move(self, disk: int, src: int, dst: int, rules: str = "classic") -> None:
+        from ..ops.start import OneMovePlan
+
         _refuse_coloured(rules)
         self._refuse_while_asked()
         believed = self._believed_or_fail()
@@ -419,23 +388,7 @@ class RobotWorker:
         question = self._question
         if question is None:
             raise HanoiError("nothing was asked: no disk's place is in doubt")
-        believed = self._believed_or_fail()
-        disk, src = int(question["disk"]), peg_index(question["pegs"][0])
-        try:
-            to = peg_index(peg)
-            if to >= believed.pegs:
-                raise ValueError(peg)
-        except ValueError:
-            last = peg_letter(believed.pegs - 1)
-            raise HanoiError(f"peg {peg!r}: expected a peg letter of the arm's board, A to {last}") from None
-        stacks = [list(s) for s in believed.stacks]
-        if not stacks[src] or stacks[src][-1] != disk:
-            raise HanoiError(f"disk {disk} is not on top of peg {peg_letter(src)} on the arm's board {believed}")
-        stacks[src].pop()
-        if stacks[to] and stacks[to][-1] < disk:
-            raise HanoiError(f"disk {disk} cannot lie on disk {stacks[to][-1]} on peg {peg}: look again")
-        stacks[to].append(disk)
-        self._believed = State(tuple(tuple(s) for s in stacks))
+        self._believed = question.placed(self._believed_or_fail(), peg)
         self._question = None
         self._message = f"the arm's board is now {self._believed}: Home, or Resume the run"
 
@@ -443,7 +396,7 @@ class RobotWorker:
         """HanoiError while the page's question about a disk's place is open."""
         if self._question is not None:
             raise HanoiError(
-                f"first answer where disk {self._question['disk']} lies (take it out of the gripper by hand if it "
+                f"first answer where disk {self._question.disk} lies (take it out of the gripper by hand if it "
                 "is still there)"
             )
 
@@ -595,7 +548,7 @@ class RobotWorker:
             "eta_s": eta_s,
             "retransmits": retransmits,
             "journal": self._journal_path,
-            "question": self._question,
+            "question": self._question.to_json() if self._question is not None else None,
             "t_report_ms": time.time() * 1000.0,
         }
 

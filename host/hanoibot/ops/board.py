@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..config import RobotConfig, load_config
+from ..errors import RunFault
 from ..link.session import Session
 from ..link.status import Mode, Status
 from ..puzzle import Rules, State
@@ -65,6 +66,12 @@ def status(robot: Robot) -> Status:
     return robot.session.status()
 
 
+def rejoin(robot: Robot) -> Status:
+    """After a board reset: a fresh session with the board (nothing is replayed); what it says about itself."""
+    robot.session.resync()
+    return robot.session.status()
+
+
 def latched_faults(status: Status) -> list[str]:
     """The faults ``status`` shows latched, which refuse motion until a Clear (the board's silence is not one)."""
     return [fault for fault in status.faults if fault not in SILENCE_FAULTS]
@@ -79,3 +86,16 @@ def clear(robot: Robot) -> tuple[str, ...]:
     """Release the board's latches and whatever an earlier command left queued or held (the queue is dropped
     first, so nothing that was queued before the latch runs after it); returns the faults that were latched."""
     return release_board(robot.session, clear=True)
+
+
+def prepare_for_jogging(robot: Robot) -> None:
+    """Take the board over (:func:`~hanoibot.run.release.release_board`: motion a stopped run left queued or held
+    is dropped, and command ids it may have planned are skipped) and configure an unconfigured board (its outputs
+    start at the start pose); RunFault while a fault is latched."""
+    status = robot.session.status()
+    latched = latched_faults(status)
+    if latched:
+        raise RunFault(f"the board has latched {', '.join(latched)}: release it with hanoibot home --clear")
+    release_board(robot.session, clear=False)
+    if robot.session.status().mode is Mode.UNCONFIGURED:
+        robot.session.configure(*robot.limits())

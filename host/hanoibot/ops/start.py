@@ -12,12 +12,27 @@ from pathlib import Path
 
 from ..config import RobotConfig
 from ..planner.base import Plan
-from ..puzzle import State
+from ..puzzle import Move, Rules, State
 from ..run.journal import Journal
 from ..run.robot import Robot
 from ..run.runner import MoveListener, Run, take_over
 from .board import open_robot
 from .journals import new_journal
+
+
+class OneMovePlan(Plan):
+    """A plan of exactly one move (the console's ``Play my move on the arm``)."""
+
+    method = "one-move"
+
+    def __init__(self, start: State, move: Move, rules: Rules) -> None:
+        super().__init__(start, start.apply(move, rules), rules, 1)
+        self._move = move
+
+    def move_at(self, k: int) -> Move:
+        """The move (``k`` must be 0)."""
+        self.check_index(k)
+        return self._move
 
 
 @dataclass(frozen=True)
@@ -71,9 +86,7 @@ def open_run(
     plan = request.plan
     own = robot is None
     if robot is None:
-        robot = open_robot(
-            request.port, request.config_path, config=request.config, board=plan.start, rules=plan.rules
-        )
+        robot = open_robot(request.port, request.config_path, config=request.config, board=plan.start, rules=plan.rules)
     try:
         robot.open()  # a robot given may not be open yet
         take_over(robot)
