@@ -58,8 +58,6 @@ STILL_PAST_OPS = {
     "hanoibot/commands/deploy.py: hanoibot.link",
     "hanoibot/commands/deploy.py: hanoibot.link.port_lock",
     "hanoibot/commands/deploy.py: hanoibot.link.session",
-    # the console's e-stop check between control periods (issue 36 item 2: a fast path the link offers)
-    "hanoibot/console/stoppable_link.py: hanoibot.link.session",
 }
 
 

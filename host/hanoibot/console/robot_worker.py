@@ -8,7 +8,7 @@ faults) through ``publish`` after every change and at most every :data:`LIVE_PER
 :meth:`RobotWorker.estop` follows :mod:`hanoibot.ops.gate`: it preempts (the run's link sends ESTOP within one
 control period, an idle worker does it before anything else), every command issued before it is discarded (the page
 is told which), and nothing moves until a Clear issued after it. Without a connected arm it goes through
-:func:`hanoibot.ops.stop.estop_port` (the control socket of another hanoibot process that holds the port).
+:func:`hanoibot.ops.stop.estop` (the control socket of another hanoibot process that holds the port).
 """
 
 from __future__ import annotations
@@ -25,10 +25,23 @@ from ..ops import board as ops_board
 from ..ops.follow import Follow, Kind, Outcome
 from ..ops.gate import Discarded, StopGate, Ticket
 from ..ops.lost_disk import LostDisk
+from ..ops.stop import estop, stop_fast
 from ..planner.base import Plan
-from ..puzzle import Move, Rules, State
-from .robot_view import ESTOP_RECOVERY, FAULT_ADVICE, RESET_WORDS, arm_polyline_mm, config_geometry, fault_words
-from .stoppable_link import ESTOP_REASON, StoppableSession
+from ..puzzle import Move, State
+from .planning import arm_move_plan, arm_plan, refuse_coloured
+from .robot_view import (
+    ESTOP_RECOVERY,
+    RESET_WORDS,
+    arm_polyline_mm,
+    board_json,
+    config_geometry,
+    estop_words,
+    run_words,
+    status_json,
+)
+
+#: Why a run the page's E-STOP stopped ended, as its journal and the page say it.
+ESTOP_REASON = "E-stop pressed on the console"
 
 #: Most time between two live snapshots while the arm moves, and while idle, in s.
 LIVE_PERIOD_S = 0.05
@@ -37,17 +50,6 @@ IDLE_PERIOD_S = 0.25
 ESTOPPED_PHASE = Outcome.ESTOPPED.word
 
 Publish = Callable[[dict[str, Any]], object]
-
-
-def _refuse_coloured(rules: str) -> None:
-    """HanoiError for a coloured puzzle: the console's arm holds the plain disk set; the command line swaps in the
-    coloured one."""
-    from ..puzzle.rules import COLOUR_RULE_NAMES
-
-    if rules in COLOUR_RULE_NAMES.values():
-        raise HanoiError(
-            f"the {rules} puzzle needs the coloured disks on the arm: play it with hanoibot run --puzzle {rules} -n N"
-        )
 
 
 class RobotWorker:
@@ -207,18 +209,11 @@ class RobotWorker:
     # --- e-stop -----------------------------------------------------------------------------------------
     def _latch_estop(self, flushed: list[str]) -> None:
         """Latch the e-stop on the board (or reach whoever holds the port) and say only what the board confirmed."""
-        from ..ops.stop import estop_port, estop_robot
-
         robot, follow = self._robot, self._follow
         try:
-            if robot is None:
-                result = estop_port(self.port_url, self.config_path)
-            elif follow is not None and follow.is_paused:
-                follow.estop(ESTOP_REASON)  # latched by the run, which journals how it ended
-                self._followed()
-                result = estop_robot(robot, port_name=self.port_url)
-            else:
-                result = estop_robot(robot, port_name=self.port_url)  # the port as given, not its inner URL
+            result = estop(self.port_url, self.config_path, robot=robot, follow=follow, reason=ESTOP_REASON)
+            if follow is not None and not follow.is_paused:
+                self._followed()  # the paused run ended e-stopped
         except BoardReset as err:
             self.gate.latched()
             self._after_reset(err)
@@ -230,13 +225,8 @@ class RobotWorker:
         self.gate.latched()
         if robot is not None:
             self._last_status = ops_board.status(robot)
-        dropped = f" Discarded what was sent before it: {', '.join(flushed)}." if flushed else ""
-        if result.latched:
-            no_arm = "No arm was connected to the console: " if result.opened else ""
-            self._message = f"{no_arm}{result.text}. {ESTOP_RECOVERY}{dropped}"
-        else:
-            self._message = ""
-            self._error = result.text + dropped
+        self._message, error = estop_words(result, flushed)
+        self._error = error or self._error
 
     # --- commands ---------------------------------------------------------------------------------------
     def _do_connect(self, state: str = "", pegs: int = 3) -> None:
@@ -268,8 +258,8 @@ class RobotWorker:
             config=self.config,
             board=believed,
             watched=True,
-            make_session=lambda url: StoppableSession(url, self.gate.wanted, self._tick),
         )
+        stop_fast(robot, self.gate, ESTOP_REASON, self._tick)
         self._robot = robot
         self._remote_estops_seen = robot.session.estop_requests
         self._believed = believed
@@ -316,37 +306,18 @@ class RobotWorker:
         self._message = f"the arm is home{f'; {result.put_down}' if result.put_down else ''}"
 
     def _do_run(self, rules: str = "classic", goal: str = "", pegs: int = 3) -> None:
-        from ..planner import PlanRequest, plan_for
-
-        _refuse_coloured(rules)
+        refuse_coloured(rules)
         self._refuse_while_asked()
         believed = self._believed_or_fail()
         self._refuse_while_latched("Run")
-        puzzle_rules = Rules.named(rules, believed.pegs)
-        if pegs != believed.pegs:
-            raise HanoiError(f"the arm's board has {believed.pegs} pegs but the page plays {pegs}: press Connect")
-        target = State.parse(goal, pegs=believed.pegs)
-        if target.n_disks != believed.n_disks:
-            raise HanoiError(
-                f"the arm's board has {believed.n_disks} disks but the page plays {target.n_disks}: press Connect "
-                "to give the arm the page's board"
-            )
-        if target == believed:
-            raise HanoiError(f"the arm's board already is the goal {target}: nothing to move")
-        plan = plan_for(PlanRequest(believed.n_disks, believed.pegs, puzzle_rules, start=believed, goal=target))
-        self._play(plan, journaled=True)
+        self._play(arm_plan(believed, rules, goal, pegs), journaled=True)
 
     def _do_play_move(self, disk: int, src: int, dst: int, rules: str = "classic") -> None:
-        from ..ops.start import OneMovePlan
-
-        _refuse_coloured(rules)
+        refuse_coloured(rules)
         self._refuse_while_asked()
         believed = self._believed_or_fail()
         self._refuse_while_latched("Play my move")
-        move = Move(disk, src, dst)
-        if believed.top(src) != disk:
-            raise HanoiError(f"disk {disk} is not on top of peg {chr(65 + src)} on the arm's board {believed}")
-        self._play(OneMovePlan(believed, move, Rules.named(rules, believed.pegs)), journaled=False)
+        self._play(arm_move_plan(believed, rules, Move(disk, src, dst)), journaled=False)
 
     def _refuse_while_latched(self, what: str) -> None:
         """HanoiError, in the page's words, while the board holds a latched e-stop or fault: ``what`` (Run, Home,
@@ -485,22 +456,9 @@ class RobotWorker:
             kind = Kind.FAULT if kind is Kind.PAUSED else kind
         event = follow.last
         self._progress = (event.moves_done, event.moves_total)
-        if kind is Kind.PAUSED:
-            self._message = f"{event.words}: Continue or Stop"
-            return
-        self._end_job()
-        if kind is Kind.STOPPED:
-            self._message = (
-                f"{Outcome.STOPPED.word} {event.where}: the arm holds its pose; "
-                + ("Resume finishes the run, or " if follow.journal_path is not None else "")
-                + "Clear and Home to start again"
-            )
-        elif kind is Kind.FAULT:
-            self._message = f"{Outcome.FAULT.how} {event.where}"
-            reason = event.reason or self._error
-            self._error = f"{reason}. {FAULT_ADVICE}" if reason else FAULT_ADVICE
-        else:
-            self._message = event.words
+        if kind is not Kind.PAUSED:
+            self._end_job()
+        self._message, self._error = run_words(event, kind, self._error, journaled=follow.journal_path is not None)
 
     # --- the snapshot ------------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -510,22 +468,10 @@ class RobotWorker:
         phase = follow.phase_name if follow is not None else ("idle" if self._robot is not None else "offline")
         if follow is None and status is not None and ops_board.is_estopped(status):
             phase = ESTOPPED_PHASE  # not "idle": nothing moves until a Clear
-        board = follow.board if follow is not None else self._believed
-        stacks = [list(s) for s in board.stacks] if board is not None else []
-        held = None
-        moves_done, moves_total = self._progress
-        eta_s = None
+        board, carried, eta_s = self._believed, None, None
         if follow is not None:
-            moves_done, moves_total = follow.moves_done, follow.moves_total
-            self._progress = (moves_done, moves_total)
-            carried = follow.carried()
-            if carried is not None:
-                stacks[carried.src].pop()
-                held = carried.disk
-            eta_s = follow.eta_s()
-        pulses = tuple(int(p) for p in status.pulses_us) if status is not None else ()
-        faults = list(status.faults) if status is not None else []
-        latched = ops_board.latched_faults(status) if status is not None else []
+            board, carried, eta_s = follow.board, follow.carried(), follow.eta_s()
+            self._progress = (follow.moves_done, follow.moves_total)
         retransmits = int(getattr(self._robot.session, "retransmits", 0)) if self._robot is not None else 0
         return {
             "type": "robot",
@@ -533,18 +479,12 @@ class RobotWorker:
             "connected": self._robot is not None,
             "phase": phase,
             "busy": self._busy,
-            "mode": status.mode if status is not None else "",
-            "faults": fault_words(faults),
-            "fault_names": faults,
-            "latched": bool(latched),  # Run, Play my move, Resume and Home wait for a Clear
+            **status_json(status, self.config, self.layout),
             "message": self._message,
             "error": self._error,
-            "board": stacks,
-            "board_text": board.to_string() if board is not None else "",
-            "held": held,
-            "arm_mm": arm_polyline_mm(self.config, self.layout, pulses),
-            "moves_done": moves_done,
-            "moves_total": moves_total,
+            **board_json(board, carried),
+            "moves_done": self._progress[0],
+            "moves_total": self._progress[1],
             "eta_s": eta_s,
             "retransmits": retransmits,
             "journal": self._journal_path,

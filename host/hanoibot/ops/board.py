@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..config import RobotConfig, load_config
 from ..errors import RunFault
-from ..link.session import Session
 from ..link.status import Mode, Status
 from ..puzzle import Rules, State
 from ..run.board_setup import check_puzzle_fits_board, sim_config_url, sim_port_url
 from ..run.release import SILENCE_FAULTS, release_board
 from ..run.robot import Robot
-
-#: Makes the link session of a robot on the URL it is given (a front end's own waits; None: the plain session).
-SessionFactory = Callable[[str], Session]
 
 
 def open_robot(
@@ -25,7 +19,6 @@ def open_robot(
     board: State | None = None,
     rules: Rules | None = None,
     watched: bool = False,
-    make_session: SessionFactory | None = None,
     diagnostic: bool = False,
 ) -> Robot:
     """The robot on ``port_url`` with the robot config at ``config_path`` (None: the default; ``config``: that
@@ -46,8 +39,6 @@ def open_robot(
     if watched and url.lower().startswith("sim:") and "realtime=" not in url:
         url += ("&" if "?" in url else "?") + "realtime=1"
     robot = Robot(url, config)
-    if make_session is not None:
-        robot.session = make_session(url)
     try:
         robot.open(diagnostic=diagnostic)
     except BaseException:
