@@ -226,3 +226,23 @@ def test_bus_on_a_board_without_measured_positions_is_refused_naming_the_port(tm
     config.write_text(PRESET.read_text())
     done = hanoibot("calibrate", "--port", "sim://", "--config", str(config), "--bus", timeout_s=120)
     assert done.returncode == 2 and "--bus: the board on sim:// reports no measured positions" in done.stderr
+
+
+def test_a_config_the_bus_scale_would_break_is_refused_before_the_arm_goes_limp(arm: Any, tmp_path: Path) -> None:
+    """The preset as shipped keeps a PWM servo's 5 µs deadband: at the bus's 5.6 µs a degree its margins no longer
+    fit the disk hole, so the calibration says so and never releases the arm."""
+    url = arm[2]
+    pwm_tolerances = tmp_path / "pwm.toml"
+    pwm_tolerances.write_text(PRESET.read_text())
+    done = PacedCommand(
+        "calibrate", "--port", url, "--config", str(pwm_tolerances), "--output", str(tmp_path / "o.toml")
+    )
+    try:
+        code, out, err = done.finish()
+    finally:
+        done.close()
+    assert (
+        code == 2
+        and "at the bus servos' 5.56 µs a degree (one turn is 2000 µs) the robot config would be refused" in err
+    ), out + err
+    assert "[tolerances] cannot be met" in err and "go limp" not in out

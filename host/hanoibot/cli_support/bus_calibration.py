@@ -169,8 +169,28 @@ class BusCalibration:
     def say(self, text: str) -> None:
         self.person.say(text)
 
+    def check_bus_scale(self) -> None:
+        """Before anything moves: ConfigError (one line) when the config would be refused at the bus's scale of
+        :data:`BUS_US_PER_DEG` (e.g. PWM servos' deadband in ``[tolerances]``, too coarse at 5.6 µs a degree)."""
+        from ..config.robot_config import parse_config
+
+        for servo in self.config.servos:
+            calibration = servo.calibration
+            direction = getattr(calibration, "direction", 1)
+            offset_deg = getattr(calibration, "offset_deg", 0.0)
+            self.writer.set_servo_calibration(servo.name, offset_deg, direction, BUS_US_PER_DEG)
+        try:
+            parse_config(self.writer.text().encode(), source_path=self.target)
+        except ConfigError as err:
+            raise ConfigError(
+                f"calibrate from the bus: at the bus servos' {BUS_US_PER_DEG:.2f} µs a degree (one turn is 2000 µs) "
+                f"the robot config would be refused, so nothing was moved: {err}"
+            ) from None
+
     def run(self) -> int:
-        """The whole session: 0 when it ended, 1 when the input ended or a stop came first."""
+        """The whole session: 0 when it ended, 1 when the input ended or a stop came first; ConfigError before
+        anything moves when the config cannot take the bus's scale (:meth:`check_bus_scale`)."""
+        self.check_bus_scale()
         pegs = len(self.config.board.pegs)
         if self.set_aside:
             self.say(f"calibrate: {self.set_aside}")
