@@ -20,6 +20,7 @@ import functools
 import hashlib
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +46,10 @@ DONE_KEYS = ("s", "\n", "\r")
 SWEEP_POLL_S = 0.05
 #: How long a pose is waited for when a servo has no fresh reading, in s.
 READING_WAIT_S = 3.0
+#: Two readings this far apart in time (s) that agree within STILL_US (µs) on every servo: the arm stands still and
+#: every servo has been read since it was put there (six servos, one read per 20 ms control step: 120 ms).
+STILL_S = 0.3
+STILL_US = 2
 #: A fit whose poses disagree by more than this (degrees) is pointed out.
 DISAGREE_DEG = 3.0
 #: What each pose asks of the person.
@@ -62,17 +67,23 @@ def has_measured_pose(status: Any) -> bool:
 
 
 def measured_pose(session: Any, wait_s: float = READING_WAIT_S) -> tuple[int, ...] | None:
-    """Where every servo is (µs per channel) as the board measures it, the link served meanwhile; None when some
-    servo gave no fresh reading within ``wait_s``."""
+    """Where every servo is (µs per channel) as the board measures it, once two readings :data:`STILL_S` apart
+    agree within :data:`STILL_US` (the bus reads one servo per control step: a first reading may predate the hand's
+    last move); the link served meanwhile. None when no such pair came within ``wait_s``."""
     deadline_s = time.monotonic() + wait_s
+    before: tuple[int, ...] | None = None
     while True:
         measured = tuple(int(p) for p in session.status().measured_us)
         if measured and min(measured) >= 0:
-            return measured
+            if before is not None and max(abs(a - b) for a, b in zip(before, measured, strict=True)) <= STILL_US:
+                return measured
+            before = measured
         if time.monotonic() > deadline_s:
             return None
-        session.poll()
-        time.sleep(SWEEP_POLL_S)
+        pause_until_s = time.monotonic() + STILL_S
+        while time.monotonic() < pause_until_s:
+            session.poll()
+            time.sleep(SWEEP_POLL_S)
 
 
 # --- the record of a session under way ----------------------------------------------------------------------------
@@ -265,8 +276,28 @@ class BusCalibration:
         self.fits = fit_servos(self.config, dict(self.record.poses))
         for fit, servo in zip(self.fits, self.config.servos, strict=True):
             self.writer.set_servo_calibration(servo.name, fit.offset_deg, fit.direction, BUS_US_PER_DEG)
-        self.writer.save(self.target)
+        self._save()
         self.record.save()
+
+    def _save(self) -> Any:
+        """Save the config (validated first: a tenth of a second, more on a loaded machine) while the link is served
+        meanwhile, so the board never goes unheard; the config as loaded. ConfigError as the writer raises it."""
+        done: dict[str, Any] = {}
+
+        def save() -> None:
+            try:
+                done["config"] = self.writer.save(self.target)
+            except BaseException as err:  # handed to the caller's thread
+                done["error"] = err
+
+        worker = threading.Thread(target=save, name="save the robot config", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            self.robot.session.poll()
+            worker.join(SWEEP_POLL_S / 2)
+        if "error" in done:
+            raise done["error"]
+        return done["config"]
 
     def _tell_fits(self) -> None:
         """Say what was found for each servo, and which ones the poses disagree on."""
@@ -349,7 +380,7 @@ class BusCalibration:
                 joint = f", the joint kept within {limits.min_deg:.1f}..{limits.max_deg:.1f} deg"
             self.say(f"{servo.name}: swept {limits.min_us}..{limits.max_us} µs{joint}")
         try:
-            self.config = self.writer.save(self.target)
+            self.config = self._save()
         except ConfigError as err:
             self.say(f"the limits were not saved: {err}; move the joints through their whole range again")
             return False
