@@ -117,7 +117,8 @@ class SimBusServo:
         if horn != state.horn_us:  # against a stop: the motor stands there too, pushing
             state = ServoState(horn, horn, 0.0)
         self.state = state
-        self.speed_us_s = state.speed_us_s
+        if elapsed_s > 0:  # Present_Speed is the horn's: the encoder is on the output shaft, past any gear play
+            self.speed_us_s = (state.horn_us - self.horn_us) / elapsed_s
         self.horn_us = state.horn_us
         error_us = goal_us - state.horn_us
         self.load = max(-1000, min(1000, round(1000 * error_us / FULL_EFFORT_US)))
