@@ -10,14 +10,17 @@ own account.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 from benchmark_scripts import load_benchmark
-from hanoibot.config import load_config
+from hanoibot.arm import preset_text
+from hanoibot.config import RobotConfig, load_config
 from hanoibot.planner import make_plan
 from hanoibot.run.pick_recovery import PickAndRecovery
 from hanoibot.run.robot import Robot
@@ -66,14 +69,16 @@ def miss_the_first_pick(world: Any) -> None:
         on_tick(t_s, pulses_us)
         missed = any(e["event"] == "missed_pick" for e in world.events)
         pose = world.arm.pose(pulses_us)
-        if missed and pose is not None and pose.z_mm > top_mm + world.config.motion.clearance_mm:
+        if missed and pose is not None and pose.z_mm > top_mm:
             world.on_tick = on_tick
             world.put_back(t_s, 1, PEG_A)
 
     world.on_tick = tick
 
 
-def play(url: str, campaign: ModuleType, arrange: Callable[[Any], None], config: Any = None) -> dict[str, Any]:
+def play(
+    url: str, campaign: ModuleType, arrange: Callable[[Any], None], config: RobotConfig | None = None
+) -> dict[str, Any]:
     """``run -n 3`` on ``url`` after ``arrange(world)``; what the world, the host and the judge saw."""
     robot = Robot(url, config or load_config())
     robot.open()
@@ -96,9 +101,26 @@ def play(url: str, campaign: ModuleType, arrange: Callable[[Any], None], config:
         }
 
 
-@pytest.mark.parametrize("seed", [21, 22])
-def test_a_missed_pick_on_the_bus_gripper_is_caught_and_tried_again(seed: int, campaign: ModuleType) -> None:
-    seen = play(f"sim://?servo=sts&seed={seed}", campaign, miss_the_first_pick)
+def arm_config(arm: str, folder: Path, threshold: int | None = None) -> tuple[Path, RobotConfig]:
+    """The arm preset ``arm`` written into ``folder`` (its grip threshold replaced by ``threshold`` if given)."""
+    text = preset_text(arm)
+    if threshold is not None:
+        text = re.sub(r"(?m)^grip_threshold_u16 = \d+$", f"grip_threshold_u16 = {threshold}", text)
+    path = folder / f"{arm}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path, load_config(path)
+
+
+#: The arms, and their bus as set up: the SO-101's jaw capped at 50 % torque as lerobot's set-up leaves it.
+ARMS = [("default", 21, ""), ("so101", 22, "&grip_torque=500")]
+
+
+@pytest.mark.parametrize(("arm", "seed", "bus"), ARMS, ids=[arm for arm, _, _ in ARMS])
+def test_a_missed_pick_on_the_bus_gripper_is_caught_and_tried_again(
+    arm: str, seed: int, bus: str, campaign: ModuleType, tmp_path: Path
+) -> None:
+    path, config = arm_config(arm, tmp_path)
+    seen = play(f"sim://?servo=sts&seed={seed}{bus}&config={path}", campaign, miss_the_first_pick, config)
     kinds = [e["event"] for e in seen["events"]]
     assert kinds[:3] == ["take_off", "missed_pick", "put_back"], (
         "the fingers closed on nothing, then the disk came back"
@@ -108,6 +130,22 @@ def test_a_missed_pick_on_the_bus_gripper_is_caught_and_tried_again(seed: int, c
     assert moves_made(seen["events"]) == list(make_plan(3)), "every move once, in order"
     assert seen["state"] == make_plan(3).goal
     assert seen["false"] == [] and seen["verdicts"] >= 8, "every verdict the host acted on is what the world held"
+
+
+def test_the_so101_preset_grips_under_lerobots_torque_cap_and_half_its_stall_load_would_not(
+    campaign: ModuleType, tmp_path: Path
+) -> None:
+    # With the jaw capped at 50 % torque a held disk loads it 500 of 1000 at most: 32767 on the grip scale. A
+    # threshold at half the stall load (32768, robot.toml's for its shunt) reads every held disk as empty.
+    path, config = arm_config("so101", tmp_path)
+    seen = play(f"sim://?servo=sts&seed=23&grip_torque=500&config={path}", campaign, lambda world: None, config)
+    assert seen["phase"] is Phase.DONE, seen["reason"]
+    assert seen["misses"] == [] and seen["false"] == [] and seen["verdicts"] >= 7
+    assert moves_made(seen["events"]) == list(make_plan(3))
+    path, config = arm_config("so101", tmp_path, threshold=32768)
+    seen = play(f"sim://?servo=sts&seed=23&grip_torque=500&config={path}", campaign, lambda world: None, config)
+    assert seen["phase"] is Phase.FAULT and "missed pick" in seen["reason"], seen["reason"]
+    assert seen["false"] and all(v.startswith("empty (grip_raw 32767) with disk") for v in seen["false"])
 
 
 def test_a_verdict_from_a_gripper_still_closing_misses_the_miss(
@@ -127,3 +165,19 @@ def test_a_verdict_from_a_gripper_still_closing_misses_the_miss(
     seen = play("sim://?servo=sts&seed=21", campaign, miss_the_first_pick)
     assert seen["misses"] == [] or seen["false"], seen
     assert any("held" in verdict and "nothing" in verdict for verdict in seen["false"]), seen["false"]
+
+
+def test_the_grip_torque_option_caps_the_grippers_load_and_nothing_else() -> None:
+    from hanoibot.errors import ConfigError
+    from hanoibot.sim.factory import make_wire
+
+    board = make_wire({"servo": "sts", "grip_torque": "500"}).board
+    assert [servo.torque_limit for servo in board.servo_bus.servos] == [1000, 1000, 1000, 1000, 500]
+    gripper = board.servo_bus.servos[4]
+    gripper.set_torque(True)
+    gripper.goal_steps += 400  # far off its goal and held where it is: it pushes as hard as it may
+    gripper.settle(1.0, (gripper.horn_us, gripper.horn_us))
+    assert gripper.load == 500
+    for bad in ("0", "1001", "half"):
+        with pytest.raises(ConfigError, match=f"grip_torque={bad!r} is invalid"):
+            make_wire({"servo": "sts", "grip_torque": bad})

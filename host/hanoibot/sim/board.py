@@ -397,6 +397,8 @@ class SimBoard:
         )
         for servo in servo_bus.servos:
             servo.silent = servo.servo_id in bus.silent
+        grip_channel = getattr(config, "gripper_channel", channels - 1)
+        servo_bus.servos[grip_channel].torque_limit = bus.grip_torque
         return servo_bus
 
     def _bus_driver(self) -> tuple[BusServos, list[int]]:
