@@ -80,7 +80,7 @@ from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
 from hanoibot.run.sequencer import Phase, RunState
 from hanoibot.sim.board import SimBoard
-from hanoibot.sim.bus import BusSpec
+from hanoibot.sim.bus import FULL_TORQUE, BusSpec
 from hanoibot.sim.factory import OUTPUT_DRIVERS
 from hanoibot.sim.world import make_world
 from hanoifw import protocol
@@ -348,18 +348,20 @@ def world_options(
     rerun: int = 0,
     outputs: str = "pwm",
     config: str | None = None,
+    grip_torque: int | None = None,
 ) -> str:
     """The URL options of the world of ``seed`` with the disks at ``start`` (``rerun`` > 0: that rerun's draws of
     the chip's and link's random numbers, the world the same; ``outputs``: the servo output of a sim:// board,
     ``pwm``, ``pca9685`` or ``ledc``, whose counts every pulse comes out in, or ``sts``: Feetech bus servos,
-    ``servo=sts``, that report their positions and the gripper's load; ``config``: the robot config file the
+    ``servo=sts``, that report their positions and the gripper's load (``grip_torque``: its torque limit, 0.1 % of
+    stall, None: the factory's); ``config``: the robot config file the
     world is built from, None for the default robot's)."""
     world = f"world=random&seed={seed}" if randomized else "world=1"
     options = f"{world}&board={start}&speed={speed}"
     if config is not None:
         options += f"&config={config}"
     if outputs == BUS_SERVOS:
-        options += "&servo=sts"
+        options += "&servo=sts" + ("" if grip_torque is None else f"&grip_torque={grip_torque}")
     elif outputs != "pwm":
         options += f"&outputs={outputs}"
     return options + (f"&rerun={rerun}" if rerun else "")
@@ -375,6 +377,7 @@ def play_world(
     rerun: int = 0,
     outputs: str = "pwm",
     config: str | None = None,
+    grip_torque: int | None = None,
 ) -> WorldResult:
     """One full run of the classic tower of ``n_disks`` on the randomized world of ``seed`` (``speed`` scales its
     servos' top speeds: below 1 they are slower than the config says, outside its tolerances); with
@@ -383,7 +386,14 @@ def play_world(
     plan = make_plan(n_disks)
     start = plan.start.to_string()
     options = world_options(
-        seed, start, randomized=randomized, speed=speed, rerun=rerun, outputs=outputs, config=config
+        seed,
+        start,
+        randomized=randomized,
+        speed=speed,
+        rerun=rerun,
+        outputs=outputs,
+        config=config,
+        grip_torque=grip_torque,
     )
     robot = Robot(target.url(options), robot_config(config))
     robot.open()
@@ -438,7 +448,15 @@ class StopResult(NamedTuple):
         return bool(self.collisions or self.drops)
 
 
-def play_stop(seed: int, n_disks: int, index: int, *, outputs: str = "pwm", config: str | None = None) -> StopResult:
+def play_stop(
+    seed: int,
+    n_disks: int,
+    index: int,
+    *,
+    outputs: str = "pwm",
+    config: str | None = None,
+    grip_torque: int | None = None,
+) -> StopResult:
     """Stop number ``index`` of the world of ``seed``: a random move of the ``n_disks`` tower played from its
     start pose, stopped at a random moment by a random stop of :data:`STOPS`, then 2 s of the world (its board's
     servo ``outputs`` as :func:`world_options` says; ``config``: the arm's robot config file, None: the default)."""
@@ -454,7 +472,9 @@ def play_stop(seed: int, n_disks: int, index: int, *, outputs: str = "pwm", conf
     segments = _MOVE_SEGMENTS[key]
     stop = rng.choice(STOPS)
     world: Any = make_world(robot, state, random_seed=seed)
-    bus = BusSpec(ids=tuple(range(1, robot.channels + 1))) if outputs == BUS_SERVOS else None
+    bus = None
+    if outputs == BUS_SERVOS:
+        bus = BusSpec(ids=tuple(range(1, robot.channels + 1)), grip_torque=grip_torque or FULL_TORQUE)
     board = SimBoard(
         world=world,
         max_speed_us_per_s=world.max_speed_us_per_s,
@@ -607,6 +627,7 @@ def play_recovery(
     mid_carry: bool = False,
     outputs: str = "pwm",
     config: str | None = None,
+    grip_torque: int | None = None,
 ) -> RecoveryResult:
     """Recovered run number ``index`` of the world of ``seed``: stopped at a random moment of its first ``run_s``
     (s, about a whole run's length; with ``mid_carry`` a random moment of a random move's carry: up to
@@ -629,6 +650,7 @@ def play_recovery(
         after_pick=after_pick,
         outputs=outputs,
         config=config,
+        grip_torque=grip_torque,
     )
 
 
@@ -670,13 +692,16 @@ def recover(
     after_pick: tuple[int, float] | None = None,
     outputs: str = "pwm",
     config: str | None = None,
+    grip_torque: int | None = None,
 ) -> RecoveryResult:
     """The run of the ``n_disks`` tower on the world of ``seed``, stopped by ``stop`` ``at_s`` s after the link
     opened (or, with ``after_pick`` (k, delay_s), that long after the run's k-th pick) and brought back by
     ``recovery`` (one of :data:`RECOVERIES`); what came of it (``config``: the arm's robot config file, None: the
     default robot)."""
     plan = make_plan(n_disks)
-    options = world_options(seed, plan.start.to_string(), rerun=rerun, outputs=outputs, config=config)
+    options = world_options(
+        seed, plan.start.to_string(), rerun=rerun, outputs=outputs, config=config, grip_torque=grip_torque
+    )
     robot = Robot(target.url(options), robot_config(config))
     detail = said = ""
     board: Any = None
@@ -790,6 +815,7 @@ def campaign(
     reruns: int = 1,
     outputs: str = "pwm",
     config: str | None = None,
+    grip_torque: int | None = None,
 ) -> Summary:
     """Play ``worlds`` randomized worlds (seeds ``first_seed`` on) on ``target``, each whole (unless ``whole`` is
     False), then ``stops`` times stopped (sim:// only) and ``recoveries`` times stopped (by ``stop_kinds`` only,
@@ -802,7 +828,16 @@ def campaign(
     draws = range(rerun, rerun + reruns)  # each world played once per draw of the chip's and link's random numbers
     results = (
         [
-            play_world(seed, n_disks, speed=speed, target=target, rerun=k, outputs=outputs, config=config)
+            play_world(
+                seed,
+                n_disks,
+                speed=speed,
+                target=target,
+                rerun=k,
+                outputs=outputs,
+                config=config,
+                grip_torque=grip_torque,
+            )
             for seed in seeds
             for k in draws
         ]
@@ -810,7 +845,11 @@ def campaign(
         else []
     )
     nominal = play_world(0, n_disks, randomized=False, target=target, config=config)
-    stopped = [play_stop(seed, n_disks, i, outputs=outputs, config=config) for seed in seeds for i in range(stops)]
+    stopped = [
+        play_stop(seed, n_disks, i, outputs=outputs, config=config, grip_torque=grip_torque)
+        for seed in seeds
+        for i in range(stops)
+    ]
     run_s = nominal.seconds_per_move * nominal.moves
     recovered = [
         play_recovery(
@@ -824,6 +863,7 @@ def campaign(
             mid_carry=mid_carry,
             outputs=outputs,
             config=config,
+            grip_torque=grip_torque,
         )
         for seed in seeds
         for i in range(recoveries)
@@ -890,6 +930,8 @@ def report(summary: Summary, args: argparse.Namespace, arm: str) -> None:
     """Print what the campaign on ``arm`` (a label; empty for the default robot) came to."""
     runs = f" ({args.reruns} runs each, reruns {args.rerun}..)" if args.reruns > 1 else ""
     servos = "Feetech STS bus servos" if args.outputs == BUS_SERVOS else f"outputs {args.outputs}"
+    if args.grip_torque is not None:
+        servos += f", gripper torque limit {args.grip_torque / 10:g} %"
     where = f"{args.target} ({servos})" if args.target == "sim" else args.target
     named = f"{arm}: " if arm else ""
     worlds = f"{summary.worlds} randomized worlds on {where}{runs}"
@@ -986,6 +1028,12 @@ def main(argv: list[str] | None = None) -> int:
         "the default), pca9685 (4.88 us; it also keeps pulsing through a reset), ledc (an ESP32-S3, 2.44 us); "
         "or sts: Feetech STS bus servos (sim://?servo=sts), which report where they are and grip by load",
     )
+    parser.add_argument(
+        "--grip-torque",
+        type=int,
+        metavar="N",
+        help="with --outputs sts: the gripper servo's torque limit in 0.1 %% of stall (lerobot's SO-101 set-up: 500)",
+    )
     args = parser.parse_args(argv)
     if args.stops and args.target != "sim":
         parser.error("--stops plays raw segments into a sim:// board: use --recoveries on the virtual Pico")
@@ -993,6 +1041,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--arm and --config play on sim:// only: the virtual Pico's campaign plays the default robot")
     if args.outputs == BUS_SERVOS and args.target != "sim":
         parser.error("--outputs sts plays on sim:// only (its simulated Feetech bus)")
+    if args.grip_torque is not None and (args.outputs != BUS_SERVOS or not 1 <= args.grip_torque <= FULL_TORQUE):
+        parser.error(f"--grip-torque {args.grip_torque}: expected 1..{FULL_TORQUE} with --outputs sts")
     started = time.perf_counter()
     failed = 0
     with tempfile.TemporaryDirectory() as folder:
@@ -1016,6 +1066,7 @@ def main(argv: list[str] | None = None) -> int:
                 reruns=args.reruns,
                 outputs=args.outputs,
                 config=config,
+                grip_torque=args.grip_torque,
             )
             report(summary, args, label)
             failed += failures(summary)

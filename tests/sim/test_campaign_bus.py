@@ -44,30 +44,46 @@ def test_the_judge_keeps_each_verdict_the_world_contradicts(campaign: ModuleType
     assert judge.false[-1] == "held (grip_raw 41287) with nothing in the fingers"
 
 
-@pytest.mark.parametrize("arm", ["default", "so101"])
+#: Each arm on its bus: the SO-101's jaw capped at 50 % torque, as lerobot's set-up leaves it.
+BUSES = [("default", [], "Feetech STS bus servos"), ("so101", ["--grip-torque", "500"], "gripper torque limit 50 %")]
+
+
+@pytest.mark.parametrize(("arm", "bus", "said"), BUSES, ids=[arm for arm, _, _ in BUSES])
 def test_a_small_campaign_on_bus_servos_has_no_false_grip_verdict(
-    arm: str, campaign: ModuleType, capsys: pytest.CaptureFixture[str]
+    arm: str, bus: list[str], said: str, campaign: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The recoveries from a board reset and a rail loss are left out: on bus servos they fail for reasons of their
     # own (benchmarks/README.md, the bus campaign), not the grip's.
-    argv = ["--arm", arm, "--outputs", "sts", "--worlds", "2", "--disks", "2", "--first-seed", "7300"]
+    argv = ["--arm", arm, "--outputs", "sts", *bus, "--worlds", "2", "--disks", "2", "--first-seed", "7300"]
     argv += ["--stops", "1", "--recoveries", "2", "--stop", "estop", "--stop", "ctrl-c", "--stop", "kill -9"]
     code = campaign.main(argv)
     out = capsys.readouterr().out
     assert code == 0, out
-    assert f"preset {arm}: 2 randomized worlds on sim (Feetech STS bus servos), 2 disks each" in out
+    assert f"preset {arm}: 2 randomized worlds on sim (Feetech STS bus servos" in out and said in out
     assert "collisions 0, drops 0, other faults 0" in out and "runs not exactly once 0" in out
     verdicts = next(line for line in out.splitlines() if "grip verdicts" in line)
     counted = int(verdicts.split("grip verdicts ")[1].split()[0])
     assert counted >= 2 * 3 and verdicts.endswith("false 0"), verdicts  # one after each pick at least
 
 
-def test_the_bus_servos_play_on_sim_only(campaign: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--outputs", "sts", "--target", "vpico"], "--outputs sts plays on sim:// only"),
+        (["--grip-torque", "500"], "--grip-torque 500: expected 1..1000 with --outputs sts"),
+        (["--outputs", "sts", "--grip-torque", "0"], "--grip-torque 0: expected 1..1000 with --outputs sts"),
+    ],
+)
+def test_the_bus_options_are_refused_where_they_do_not_apply(
+    argv: list[str], said: str, campaign: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as stopped:
-        campaign.main(["--outputs", "sts", "--target", "vpico", "--worlds", "1"])
-    assert stopped.value.code == 2 and "--outputs sts plays on sim:// only" in capsys.readouterr().err
+        campaign.main([*argv, "--worlds", "1"])
+    assert stopped.value.code == 2 and said in capsys.readouterr().err
 
 
 def test_the_bus_worlds_url_puts_the_servos_on_the_bus(campaign: ModuleType) -> None:
     options: Any = campaign.world_options(5, "AAA", outputs="sts")
     assert options.split("&")[-1] == "servo=sts" and "outputs=" not in options
+    capped: Any = campaign.world_options(5, "AAA", outputs="sts", grip_torque=500)
+    assert capped.split("&")[-2:] == ["servo=sts", "grip_torque=500"]
