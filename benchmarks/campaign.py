@@ -188,17 +188,20 @@ GRIP_JUDGE = GripJudge()
 
 
 def judge_grips() -> None:
-    """Make every grip verdict the host reads in this process pass :data:`GRIP_JUDGE` (idempotent)."""
+    """Make every grip verdict the host reads in this process pass :data:`GRIP_JUDGE` (idempotent; a judge that
+    another load of this script put there is replaced, not wrapped)."""
     read = grip_check.read_grip
-    if getattr(read, "is_judged", False):
+    if getattr(read, "judge", None) is GRIP_JUDGE:
         return
+    read = getattr(read, "unjudged", read)
 
     def judged(*args: Any, **kwargs: Any) -> Status:
         status = read(*args, **kwargs)
         GRIP_JUDGE.judge(status)
         return status
 
-    judged.is_judged = True  # type: ignore[attr-defined]
+    judged.judge = GRIP_JUDGE  # type: ignore[attr-defined]
+    judged.unjudged = read  # type: ignore[attr-defined]
     for module in (grip_check, recovery, release, sequencer):
         module.read_grip = judged  # type: ignore[attr-defined]
 

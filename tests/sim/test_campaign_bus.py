@@ -87,3 +87,13 @@ def test_the_bus_worlds_url_puts_the_servos_on_the_bus(campaign: ModuleType) -> 
     assert options.split("&")[-1] == "servo=sts" and "outputs=" not in options
     capped: Any = campaign.world_options(5, "AAA", outputs="sts", grip_torque=500)
     assert capped.split("&")[-2:] == ["servo=sts", "grip_torque=500"]
+
+
+def test_each_load_of_the_script_judges_with_its_own_judge(campaign: ModuleType) -> None:
+    from hanoibot.run import grip_check, sequencer
+
+    other = load_benchmark("campaign")  # as another test module loads it
+    other.judge_grips()
+    campaign.judge_grips()
+    assert sequencer.read_grip.judge is campaign.GRIP_JUDGE  # type: ignore[attr-defined]
+    assert sequencer.read_grip.unjudged.__module__ == grip_check.__name__  # type: ignore[attr-defined]
