@@ -82,7 +82,7 @@ from hanoibot.run.sequencer import Phase, RunState
 from hanoibot.sim.board import SimBoard
 from hanoibot.sim.bus import FULL_TORQUE, BusSpec
 from hanoibot.sim.factory import OUTPUT_DRIVERS
-from hanoibot.sim.world import make_world
+from hanoibot.sim.random_world import make_random_world
 from hanoifw import protocol
 
 
@@ -474,7 +474,7 @@ def play_stop(
         _MOVE_SEGMENTS[key] = next(iter(segments_for_moves(robot, state, [moves[k]])))[1]
     segments = _MOVE_SEGMENTS[key]
     stop = rng.choice(STOPS)
-    world: Any = make_world(robot, state, random_seed=seed)
+    world: Any = make_random_world(robot, state, seed)
     bus = None
     if outputs == BUS_SERVOS:
         bus = BusSpec(ids=tuple(range(1, robot.channels + 1)), grip_torque=grip_torque or FULL_TORQUE)
