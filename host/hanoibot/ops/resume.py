@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import load_config
-from ..errors import JournalError, StateError
+from ..errors import IllegalMove, JournalError, StateError
 from ..planner.base import Plan
 from ..planner.colour_run import ColourRunPlan
-from ..puzzle import State
+from ..puzzle import State, peg_letter
 from ..puzzle.colours import colours_of
 from ..run.board_setup import sim_port_url
 from ..run.journal import Journal, JournalLog, load_journal
@@ -33,6 +33,8 @@ from ..run.recovery import (
 from ..run.robot import Robot
 from ..run.runner import MoveListener, Run
 from ..sim.spec import ONE_OFF_OPTIONS, SimSpec
+from .held_reset import disk_held_through_reset
+from .home import DisksAtStop, put_down_held
 
 #: Asks the operator a question and returns the answer line (None when nobody can answer).
 Ask = Callable[[str], str | None]
@@ -147,6 +149,33 @@ def sim_board_from_journal(port: str, journal: Path, config_path: str | None = N
     return url, f"a new simulated board, its disks placed where the journal last saw them: {board}"
 
 
+def carry_on_held_disk(
+    robot: Robot, log: JournalLog, plan: Plan, journal: Journal, board: State | None
+) -> tuple[State, str] | None:
+    """After a reset whose servos held the arm with the moving disk still in the gripper
+    (:func:`~hanoibot.ops.held_reset.disk_held_through_reset`): finish that move (lift clear, carry the disk to the
+    peg it was going to, put it down there), record where the disks now are in ``journal``, and return them with
+    a sentence saying so. None when there was nothing to carry (nothing moved but, maybe, the fingers closing).
+    """
+    entry = log.open_move
+    held = disk_held_through_reset(robot, log, plan, first_cmd_id=log.last_cmd_id + 1, board=board)
+    if held is None or entry is None:
+        return None
+    state, disk, source = held
+    target = entry.move.dst
+    try:
+        after = state.apply(entry.move, plan.rules)
+    except IllegalMove as err:
+        raise JournalError(f"the gripper holds disk {disk} (its load) but its move cannot be finished: {err}") from None
+    put_down_held(robot, DisksAtStop(state, disk, source), target, robot.session.last_sent_cmd + 1)
+    journal.record_board(after.to_string())
+    said = (
+        f"the servos held the arm through the restart and the gripper still held disk {disk} (its load): "
+        f"carried it on to peg {peg_letter(target)} as its move meant; the disks are now {after}"
+    )
+    return after, said
+
+
 def open_resume(request: ResumeRequest, ask: Ask | None = None, *, robot: Robot | None = None) -> Resumption | Finished:
     """Check the journal against the robot, open the board and decide where the run goes on (nothing moves yet).
 
@@ -188,6 +217,9 @@ def open_resume(request: ResumeRequest, ask: Ask | None = None, *, robot: Robot 
         if robot.boot_id == log.boot_id and board is None:
             point = resume_same_boot(log, plan, robot, journal, clear=request.clear)
         else:
+            carried = carry_on_held_disk(robot, log, plan, journal, board)
+            if carried is not None:
+                board, said = carried
             why = f"the board was reset (boot {log.boot_id} -> {robot.boot_id})"
             board = board or ask_board(log, plan, why, ask)
             point = resume_after_reset(log, plan, robot, board, clear=request.clear, journal=str(request.journal))

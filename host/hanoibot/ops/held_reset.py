@@ -1,0 +1,64 @@
+"""A board that booted afresh while its servos kept holding the arm: is the run's disk still between the fingers?
+
+Bus servos keep their torque and their goal when the board that drove them stops: a ``feetech://`` host killed
+(its in-process board dies with it) or a board reset under a PCA9685. The next board reads back what each servo
+holds and reports it (STATUS: mode ``UNCONFIGURED``, every channel's pulse non-zero): the arm did not go limp, so a
+disk it carried did not fall. Asking the operator to take that disk out by hand, as after a limp reset, would be
+wrong and needless: the servos' own readings say where the arm is (each joint's measured position) and the
+gripper's load says whether it still holds the disk; the journal's move under way says which disk and from which
+peg. :func:`disk_held_through_reset` puts those together; ``resume`` then carries the disk on to the peg its move
+was going to (the move is made once), ``home`` puts it back where it came from.
+"""
+
+from __future__ import annotations
+
+from ..errors import JournalError
+from ..link.status import Mode, Status
+from ..planner.base import Plan
+from ..puzzle import State, peg_letter
+from ..run.journal import JournalLog
+from ..run.pose_check import PoseCheck
+from ..run.recovery import recorded_board
+from ..run.release import disk_in_gripper, grip_verdict
+from ..run.robot import Robot
+
+
+def holds_pose(status: Status) -> bool:
+    """True for a board that booted afresh (not configured yet) whose every output was found holding a pulse (µs):
+    bus servos with their torque on, or a PCA9685 that kept pulsing through the reset."""
+    pulses = [int(pulse) for pulse in status.pulses_us]
+    return status.mode == Mode.UNCONFIGURED and bool(pulses) and all(pulse > 0 for pulse in pulses)
+
+
+def disk_held_through_reset(
+    robot: Robot, log: JournalLog, plan: Plan, *, first_cmd_id: int, board: State | None = None
+) -> tuple[State, int, int] | None:
+    """``(state, disk, source)`` when the board was reset but its servos held the arm, and the gripper still holds
+    the disk of the journal's move under way: ``state`` counts that disk on ``source``, the peg (0 = A) it was
+    taken from (``board`` where the operator says the disks are, counted the same way; default: where the journal
+    last saw them). None when there is nothing to carry: no move under way, a board whose outputs went off (the
+    usual reset recovery applies), no grip sensor, or fingers that close on nothing.
+
+    Before anything moves, each joint's measured position (bus servos) must stand within the pose tolerance of
+    what its servo holds: a RunFault names a joint that does not (knocked, slipped). Then the gripper is driven
+    closed where the arm stands and its load read (:func:`~hanoibot.run.release.grip_verdict`, command ids from
+    ``first_cmd_id``): the board is configured from here on. JournalError when ``board`` does not have the disk on
+    top of the peg it was taken from.
+    """
+    status = robot.session.status()
+    entry = log.open_move
+    if entry is None or not holds_pose(status) or not robot.config.gripper.grip_sensor:
+        return None
+    held_us = [int(pulse) for pulse in status.pulses_us]
+    PoseCheck.for_robot(robot.config).check(robot.session, held_us, "the board's restart (its servos held the arm)")
+    if not disk_in_gripper(robot, grip_verdict(robot, first_cmd_id=first_cmd_id)):
+        return None
+    disk, source, _ = entry.move
+    state = board or recorded_board(log) or plan.state_at(log.moves_done)
+    if state.top(source) != disk:
+        raise JournalError(
+            f"the gripper holds disk {disk} (its load), taken from peg {peg_letter(source)} by the journal, but the "
+            f"board {state} does not have it on top there: give --board with the held disk counted on peg "
+            f"{peg_letter(source)}"
+        )
+    return state, disk, source
