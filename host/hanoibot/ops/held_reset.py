@@ -12,15 +12,24 @@ was going to (the move is made once), ``home`` puts it back where it came from.
 
 from __future__ import annotations
 
-from ..errors import JournalError
+from collections.abc import Sequence
+
+from ..errors import JournalError, RunFault
 from ..link.status import Mode, Status
 from ..planner.base import Plan
 from ..puzzle import State, peg_letter
+from ..run.grip_check import serve_for
 from ..run.journal import JournalLog
 from ..run.pose_check import PoseCheck
 from ..run.recovery import recorded_board
 from ..run.release import disk_in_gripper, grip_verdict
 from ..run.robot import Robot
+
+#: Longest the host waits for every joint's first measured position from a board that booted afresh, in s (a bus
+#: board reads one servo a control step: six in 60 ms; a USB adapter and a loaded host hand them over later), and
+#: how often it asks meanwhile, in s.
+MEASURE_WAIT_S = 1.0
+MEASURE_GAP_S = 0.02
 
 
 def holds_pose(status: Status) -> bool:
@@ -28,6 +37,31 @@ def holds_pose(status: Status) -> bool:
     bus servos with their torque on, or a PCA9685 that kept pulsing through the reset."""
     pulses = [int(pulse) for pulse in status.pulses_us]
     return status.mode == Mode.UNCONFIGURED and bool(pulses) and all(pulse > 0 for pulse in pulses)
+
+
+def check_held_pose(robot: Robot, held_us: Sequence[int], disk: int) -> None:
+    """RunFault naming each joint whose measured position stands more than the pose tolerance off ``held_us`` (µs,
+    what its servo holds): something moved it while no board drove it (knocked, slipped), so neither the pose nor
+    the grip can be trusted. Waits up to :data:`MEASURE_WAIT_S` for every joint's first reading (a bus board reads
+    one servo a control step); a board that measures nothing (PWM outputs) is not checked."""
+    session = robot.session
+    check = PoseCheck.for_robot(robot.config)
+    status = session.status()
+    deadline_s = session.clock.now_s() + MEASURE_WAIT_S
+    while status.measured_us and session.clock.now_s() < deadline_s:
+        if all(m >= 0 for ch, m in enumerate(status.measured_us) if ch not in check.skip):
+            break
+        serve_for(session, MEASURE_GAP_S)
+        status = session.status()
+    misses = check.misses(status.measured_us, held_us)
+    if misses:
+        joints = ", ".join(f"the {m.name} joint stands {abs(m.error_deg):.1f} deg off" for m in misses)
+        raise RunFault(
+            f"after the board's restart {joints} the pose its servo holds (more than {check.tolerance_deg:g} deg): "
+            f"something moved the arm while no host drove it; nothing moved: look at the arm, take disk {disk} out "
+            "of the gripper by hand if it is still there and put it on a peg where it may lie, then resume with "
+            "--board STATE saying where the disks are"
+        )
 
 
 def disk_held_through_reset(
@@ -40,17 +74,18 @@ def disk_held_through_reset(
     usual reset recovery applies), no grip sensor, or fingers that close on nothing.
 
     Before anything moves, each joint's measured position (bus servos) must stand within the pose tolerance of
-    what its servo holds: a RunFault names a joint that does not (knocked, slipped). Then the gripper is driven
-    closed where the arm stands and its load read (:func:`~hanoibot.run.release.grip_verdict`, command ids from
-    ``first_cmd_id``): the board is configured from here on. JournalError when ``board`` does not have the disk on
+    what its servo holds (:func:`check_held_pose`; not when the operator gave ``board``: they looked at the arm).
+    Then the gripper is driven closed where the arm stands and its load read
+    (:func:`~hanoibot.run.release.grip_verdict`, command ids from ``first_cmd_id``): the board is configured from
+    here on. JournalError when ``board`` does not have the disk on
     top of the peg it was taken from.
     """
     status = robot.session.status()
     entry = log.open_move
     if entry is None or not holds_pose(status) or not robot.config.gripper.grip_sensor:
         return None
-    held_us = [int(pulse) for pulse in status.pulses_us]
-    PoseCheck.for_robot(robot.config).check(robot.session, held_us, "the board's restart (its servos held the arm)")
+    if board is None:  # the operator, who says where the disks are, has looked at the arm
+        check_held_pose(robot, [int(pulse) for pulse in status.pulses_us], entry.move.disk)
     if not disk_in_gripper(robot, grip_verdict(robot, first_cmd_id=first_cmd_id)):
         return None
     disk, source, _ = entry.move
