@@ -92,15 +92,15 @@ def test_a_joint_knocked_while_no_host_ran_stops_resume_naming_it(tmp_path: Path
         kill_mid_carry(
             adapter, ["run", "-n", "1", "--port", port, "--config", config, "--plain", "--journal", journal], 1
         )
-        with adapter.lock:  # the shoulder pan is pushed 120 µs (15 deg) off the pose its servo holds
-            pan_us = adapter.bus.servos[0].horn_us
-            world.block_joint(0, high_us=pan_us - 120)
+        with adapter.lock:  # the wrist roll is turned 120 µs (15 deg) off the pose its servo holds
+            roll_us = adapter.bus.servos[4].horn_us
+            world.block_joint(4, high_us=roll_us - 120)
             seen = len(world.events)
         result = hanoibot("resume", "--journal", journal, "--port", port, "--plain", timeout_s=COMMAND_S)
         with adapter.lock:
             moved = world.events[seen:]
     assert result.returncode == 2, result.stderr
-    assert "shoulder_pan joint stands 15.0 deg off" in result.stderr and "deg off" in result.stderr, result.stderr
+    assert "wrist_roll joint stands 15.0 deg off" in result.stderr and "deg off" in result.stderr, result.stderr
     assert moved == [], "nothing moved"
 
 

@@ -16,13 +16,14 @@ from collections.abc import Sequence
 
 from ..errors import JournalError, RunFault
 from ..link.status import Mode, Status
+from ..motion.timing import PWM_FRAME_MS
 from ..planner.base import Plan
 from ..puzzle import State, peg_letter
 from ..run.grip_check import serve_for
 from ..run.journal import JournalLog
 from ..run.pose_check import PoseCheck
 from ..run.recovery import recorded_board
-from ..run.release import disk_in_gripper, grip_verdict
+from ..run.release import ENABLE_STAGGER_S, GRIP_PROBE_MARGIN_S, disk_in_gripper, grip_status
 from ..run.robot import Robot
 
 #: Longest the host waits for every joint's first measured position from a board that booted afresh, in s (a bus
@@ -64,6 +65,26 @@ def check_held_pose(robot: Robot, held_us: Sequence[int], disk: int) -> None:
         )
 
 
+def grip_where_held(robot: Robot, *, first_cmd_id: int) -> Status:
+    """The grip verdict of a board that booted holding every output (:func:`holds_pose`), with nothing moved: it is
+    configured with the pose its servos hold as the start pose (the fingers where they are: shut on a disk they
+    squeeze it, and its load says so), that pose held for the grip hold time (one MOVE to it, command id
+    ``first_cmd_id`` or above, once every output is on), then read as :func:`~hanoibot.run.release.grip_status`
+    does. Unlike :func:`~hanoibot.run.release.grip_verdict` the fingers are not driven closed: fingers that hold
+    nothing stay open where they are."""
+    from ..motion.timing import grip_hold_ms
+
+    session, config = robot.session, robot.config
+    mins, maxs, _starts, speeds, threshold = robot.limits()
+    kept = [int(pulse) for pulse in session.status().pulses_us]
+    session.configure(mins, maxs, kept, speeds, threshold)
+    cmd_id = max(session.last_sent_cmd + 1, first_cmd_id)
+    hold_ms = max(grip_hold_ms(config), 2 * PWM_FRAME_MS)
+    session.send_move(cmd_id, kept, hold_ms)
+    session.wait_done(cmd_id, timeout_s=ENABLE_STAGGER_S * len(kept) + hold_ms / 1000 + GRIP_PROBE_MARGIN_S)
+    return grip_status(robot)
+
+
 def disk_held_through_reset(
     robot: Robot, log: JournalLog, plan: Plan, *, first_cmd_id: int, board: State | None = None
 ) -> tuple[State, int, int] | None:
@@ -75,9 +96,8 @@ def disk_held_through_reset(
 
     Before anything moves, each joint's measured position (bus servos) must stand within the pose tolerance of
     what its servo holds (:func:`check_held_pose`; not when the operator gave ``board``: they looked at the arm).
-    Then the gripper is driven closed where the arm stands and its load read
-    (:func:`~hanoibot.run.release.grip_verdict`, command ids from ``first_cmd_id``): the board is configured from
-    here on. JournalError when ``board`` does not have the disk on
+    Then the gripper's load is read where the arm stands, nothing moved (:func:`grip_where_held`, command ids
+    from ``first_cmd_id``): the board is configured from here on. JournalError when ``board`` does not have the disk on
     top of the peg it was taken from.
     """
     status = robot.session.status()
@@ -86,7 +106,7 @@ def disk_held_through_reset(
         return None
     if board is None:  # the operator, who says where the disks are, has looked at the arm
         check_held_pose(robot, [int(pulse) for pulse in status.pulses_us], entry.move.disk)
-    if not disk_in_gripper(robot, grip_verdict(robot, first_cmd_id=first_cmd_id)):
+    if not disk_in_gripper(robot, grip_where_held(robot, first_cmd_id=first_cmd_id)):
         return None
     disk, source, _ = entry.move
     state = board or recorded_board(log) or plan.state_at(log.moves_done)

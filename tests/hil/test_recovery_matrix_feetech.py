@@ -1,0 +1,54 @@
+"""The recovery matrix (tests/recovery_matrix.py) for the SO-101 on ``feetech://`` against the simulated bus adapter:
+the same cells and the same body (:func:`recovery_matrix.check_cell`), every command a hanoibot process driving the
+servos through a pty as through a USB bus adapter.
+
+The board of ``feetech://`` runs in each command's own process: every command meets a board that booted afresh,
+whose servos held the arm since the last one (they keep their torque). So the rows that stop a run with a disk in
+the fingers (stopped, Ctrl-C twice, killed) are each followed by a new boot holding that disk: ``resume`` carries it
+on, ``home`` puts it back (:mod:`hanoibot.ops.held_reset`). The e-stop row is left out: its latch lives in the
+board, and this board ends with the run's process (the servos hold the pose, as an e-stop does, but nothing is
+latched for the next command to refuse; see the report of issue 35).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hanoibot.sim.adapter import SimAdapter
+from hanoibot.sim.world import make_world
+from recovery_matrix import CELLS, Bench, check_cell
+from robot_configs import preset_speed_scaled_config
+
+#: Longest any next command may take, in s (wall clock: the adapter's servos move in real time).
+BOUND_S = 90.0
+#: Every servo of the SO-101 (host and simulated servos) this many times its preset's speed.
+FASTER = 3.0
+#: The SO-101's bus ids, shoulder_pan 1 .. gripper 6.
+IDS = "1,2,3,4,5,6"
+#: The cells that apply to a board living in the host's process (module doc).
+FEETECH_CELLS = [(row, column) for row, column in CELLS if row != "estopped"]
+
+
+class AdapterBench:
+    """What :class:`recovery_matrix.Bench` asks of an emulator, for the simulated adapter: its port and its world's
+    event log."""
+
+    def __init__(self, adapter: SimAdapter) -> None:
+        self.adapter = adapter
+        self.port_path = f"feetech://{adapter.device}?ids={IDS}"
+
+    def events(self) -> list[dict[str, Any]]:
+        with self.adapter.lock:
+            return list(self.adapter.events)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("row", "column"), FEETECH_CELLS)
+def test_every_way_a_run_ends_leaves_the_so101_on_feetech_usable(row: str, column: str, tmp_path: Path) -> None:
+    disks = "CAA" if row == "fault" else "AAA"
+    config = str(preset_speed_scaled_config(tmp_path, "so101", FASTER))
+    with SimAdapter(make_world(config, disks)) as adapter:
+        bench = Bench(AdapterBench(adapter), disks, BOUND_S, stop_at_pick=2, config=config)  # type: ignore[arg-type]
+        check_cell(bench, row, column, tmp_path / "run.journal")
