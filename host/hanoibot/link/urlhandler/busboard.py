@@ -49,8 +49,11 @@ ANSWER_POLL_S = 0.0002
 #: grip meter's readings cover its frames (no two more than two sample periods apart) also after the thread was not
 #: run for a while; the serve loop reads the clock at least every sample period while it runs.
 MAX_TICK_STEP_MS = 2 * GRIP_SAMPLE_MS
-#: How long the boot waits for each servo's answer when it reads back what the servos hold, in ms.
-BOOT_ANSWER_MS = 50
+#: How long the boot waits for each servo's answer when it reads back what the servos hold, in ms (each of its
+#: tries). A USB adapter and a loaded host hand an answer over tens of ms late (as :data:`ANSWER_WAIT_S` says); a
+#: servo read as not answering counts as limp, and a board that holds only some of its servos makes the next
+#: command start from a pose the arm is not in.
+BOOT_ANSWER_MS = 200
 #: The interpreter's thread switch interval while a board runs here, in s (Python's default is 5 ms): the board's
 #: thread gets its turn within a ms of asking, even while the host plans.
 SWITCH_INTERVAL_S = 0.001
