@@ -5,9 +5,9 @@ servos through a pty as through a USB bus adapter.
 The board of ``feetech://`` runs in each command's own process: every command meets a board that booted afresh,
 whose servos held the arm since the last one (they keep their torque). So the rows that stop a run with a disk in
 the fingers (stopped, Ctrl-C twice, killed) are each followed by a new boot holding that disk: ``resume`` carries it
-on, ``home`` puts it back (:mod:`hanoibot.ops.held_reset`). The e-stop row is left out: its latch lives in the
-board, and this board ends with the run's process (the servos hold the pose, as an e-stop does, but nothing is
-latched for the next command to refuse; see the report of issue 35).
+on, ``home`` puts it back (:mod:`hanoibot.ops.held_reset`). An e-stop's latch outlives the process whose board it
+was latched on (:mod:`hanoibot.link.urlhandler.bus_latch`): the next boot on the adapter is e-stopped, and
+``resume`` and ``home`` refuse without ``--clear`` as on a board that kept running.
 """
 
 from __future__ import annotations
@@ -27,8 +27,6 @@ BOUND_S = 90.0
 FASTER = 3.0
 #: The SO-101's bus ids, shoulder_pan 1 .. gripper 6.
 IDS = "1,2,3,4,5,6"
-#: The cells that apply to a board living in the host's process (module doc).
-FEETECH_CELLS = [(row, column) for row, column in CELLS if row != "estopped"]
 
 
 class AdapterBench:
@@ -45,7 +43,7 @@ class AdapterBench:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("row", "column"), FEETECH_CELLS)
+@pytest.mark.parametrize(("row", "column"), CELLS)
 def test_every_way_a_run_ends_leaves_the_so101_on_feetech_usable(row: str, column: str, tmp_path: Path) -> None:
     disks = "CAA" if row == "fault" else "AAA"
     config = str(preset_speed_scaled_config(tmp_path, "so101", FASTER))

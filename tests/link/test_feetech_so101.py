@@ -18,7 +18,10 @@ from pathlib import Path
 
 import pytest
 from cli_runner import HANOIBOT, hanoibot
+from hanoibot.config import load_config
+from hanoibot.link.status import Mode
 from hanoibot.planner import make_plan
+from hanoibot.run.robot import Robot
 from hanoibot.sim.adapter import SimAdapter
 from hanoibot.sim.world import SimWorld, make_world
 from robot_configs import preset_speed_scaled_config
@@ -122,6 +125,27 @@ def test_home_after_a_host_killed_mid_carry_puts_the_disk_back(tmp_path: Path) -
     assert resumed.returncode == 0, resumed.stderr
     assert [e["event"] for e in events if e["event"] in ("drop", "fault")] == []
     assert moves_made(events)[-3:] == list(make_plan(2)), "after the put-back, the plan's moves once each"
+
+
+def test_an_estop_outlives_the_process_whose_board_latched_it(tmp_path: Path) -> None:
+    config, _world, adapter = so101(tmp_path, "A")
+    with adapter:
+        port = f"feetech://{adapter.device}?ids={IDS}"
+
+        def mode_after(action: str) -> Mode:
+            with Robot(port, load_config(config)) as robot:
+                robot.open()
+                mode = robot.session.status().mode
+                getattr(robot.session, action)()
+            return mode
+
+        assert mode_after("estop") is Mode.UNCONFIGURED
+        assert mode_after("clear") is Mode.ESTOP, "the next board on these servos is e-stopped until a CLEAR"
+        assert mode_after("status") is Mode.UNCONFIGURED, "released by the CLEAR"
+        estop = hanoibot("estop", "--port", port, "--config", config, timeout_s=COMMAND_S)
+        status = hanoibot("status", "--port", port, "--config", config, timeout_s=COMMAND_S)
+    assert estop.returncode == 0 and "latched" in estop.stdout, estop
+    assert status.returncode == 0 and "ESTOP" in status.stdout, status.stdout
 
 
 @pytest.mark.slow

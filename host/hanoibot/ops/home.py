@@ -201,6 +201,10 @@ def put_away(
         # Held (locked) from before anything moves until the board is recorded: no other process writes it meanwhile.
         journal = stack.enter_context(Journal.open_append(journal_path)) if log and journal_path else None
         release_board(session, clear=clear)
+        if session.status().mode == Mode.UNCONFIGURED and log is None and journal_path is not None:
+            put = _put_away_held_through_reset(robot, journal_path, ask)  # a board that booted e-stopped
+            if put is not None:
+                return put
         if session.status().mode == Mode.UNCONFIGURED:  # every output off: a reset, or a lost servo rail
             return _limp_arm(robot, journal_path), session.last_sent_cmd + 1, False
         last_done_cmd = int(session.status().last_done_cmd)  # the run's own progress, before anything else runs

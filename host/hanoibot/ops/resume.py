@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import load_config
-from ..errors import IllegalMove, JournalError, StateError
+from ..errors import IllegalMove, JournalError, RunFault, StateError
+from ..link.status import Fault
 from ..planner.base import Plan
 from ..planner.colour_run import ColourRunPlan
 from ..puzzle import State, peg_letter
@@ -30,6 +31,7 @@ from ..run.recovery import (
     resume_after_reset,
     resume_same_boot,
 )
+from ..run.release import release_board
 from ..run.robot import Robot
 from ..run.runner import MoveListener, Run
 from ..sim.spec import ONE_OFF_OPTIONS, SimSpec
@@ -150,13 +152,24 @@ def sim_board_from_journal(port: str, journal: Path, config_path: str | None = N
 
 
 def carry_on_held_disk(
-    robot: Robot, log: JournalLog, plan: Plan, journal: Journal, board: State | None
+    robot: Robot, log: JournalLog, plan: Plan, journal: Journal, board: State | None, *, clear: bool = False
 ) -> tuple[State, str] | None:
     """After a reset whose servos held the arm with the moving disk still in the gripper
     (:func:`~hanoibot.ops.held_reset.disk_held_through_reset`): finish that move (lift clear, carry the disk to the
     peg it was going to, put it down there), record where the disks now are in ``journal``, and return them with
-    a sentence saying so. None when there was nothing to carry (nothing moved but, maybe, the fingers closing).
+    a sentence saying so. None when there was nothing to carry (nothing moved).
+
+    A board that booted with its e-stop latched (the latch of an in-process board outlives it,
+    :mod:`hanoibot.link.urlhandler.bus_latch`) is released only with ``clear``; without it a RunFault names the
+    command, and nothing moves.
     """
+    if Fault.ESTOP in robot.session.status().faults:
+        if not clear:
+            raise RunFault(
+                f"the board has latched {Fault.ESTOP}: nothing moved; look at the arm, then release it and go on "
+                f"with: hanoibot resume --journal {journal.path} --clear"
+            )
+        release_board(robot.session, clear=True)
     entry = log.open_move
     held = disk_held_through_reset(robot, log, plan, first_cmd_id=log.last_cmd_id + 1, board=board)
     if held is None or entry is None:
@@ -217,7 +230,7 @@ def open_resume(request: ResumeRequest, ask: Ask | None = None, *, robot: Robot 
         if robot.boot_id == log.boot_id and board is None:
             point = resume_same_boot(log, plan, robot, journal, clear=request.clear)
         else:
-            carried = carry_on_held_disk(robot, log, plan, journal, board)
+            carried = carry_on_held_disk(robot, log, plan, journal, board, clear=request.clear)
             if carried is not None:
                 board, said = carried
             why = f"the board was reset (boot {log.boot_id} -> {robot.boot_id})"

@@ -10,7 +10,8 @@ between the host's session and the controller through :class:`HostPipe`, as thro
 
 A USB adapter switches the line's direction itself (no echo, no direction pin: ``echo=False``). The servos keep
 their torque and goal when this board stops (the host process ends, is killed, or closes the port): like a board
-reset, the next one reads back what each servo holds and reports it held.
+reset, the next one reads back what each servo holds and reports it held. An e-stop latched on this board stays
+latched for the next one on the same adapter (:mod:`.bus_latch`), until a CLEAR.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import serial
-from hanoifw import feetech
+from hanoifw import feetech, protocol
 from hanoifw.board import make_boot_id, serve
 from hanoifw.busservos import BusGripLoad, BusServos
 from hanoifw.controller import Controller
 from hanoifw.sensing import GRIP_SAMPLE_MS
 from hanoifw.ticks import ticks_add_ms, ticks_diff_ms
+
+from .bus_latch import BusLatch
 
 #: The control period of the shipped board_config.py (CONTROL_PERIOD_MS), in ms.
 CONTROL_PERIOD_MS = 10
@@ -132,10 +135,14 @@ class PatientBus:
         #: Called every grip sample period while it waits (the controller's ``sample_sensors`` at the board's
         #: time), as the serve loop samples while it waits between steps.
         self.sample: Callable[[], None] | None = None
+        #: Called at every poll, once per control step (the board keeps its e-stop latch, :mod:`.bus_latch`).
+        self.on_poll: Callable[[], None] | None = None
 
     def poll(self, now_ms: int = 0) -> None:
         """Wait for the awaited answer (bounded), sampling the grip meter meanwhile, then the bus's own poll."""
         bus = self._bus
+        if self.on_poll is not None:
+            self.on_poll()
         if bus.awaits_answer():
             start_s = sampled_s = time.monotonic()
             while self._uart.any() < self._answer_bytes and time.monotonic() - start_s < self._wait_s:
@@ -243,6 +250,7 @@ class BusBoard:
         self._adapter: serial.SerialBase | None = None
         self._thread: threading.Thread | None = None
         self.ticks = PacedTicks()
+        self.latch = BusLatch(device)
 
     def start(self) -> None:
         """Open the adapter, read what the servos hold, boot the controller and serve it in a thread.
@@ -277,8 +285,11 @@ class BusBoard:
             adapter.close()
             raise
         self.servos = servos
-        controller, ticks = self.controller, self.ticks
+        controller, ticks, latch = self.controller, self.ticks, self.latch
+        if latch.is_latched():  # a board before this one on these servos was left e-stopped: so is this one
+            controller.estop()
         patient.sample = lambda: controller.sample_sensors(ticks.ticks_ms())
+        patient.on_poll = lambda: latch.keep(protocol.FAULT_ESTOP in controller.faults)
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self._thread = threading.Thread(target=self._serve, name=f"feetech board {self.device}", daemon=True)
         self._thread.start()
@@ -298,6 +309,8 @@ class BusBoard:
         if self._thread is not None:
             self._thread.join(timeout=2.0)
             self._thread = None
+        if self.controller is not None:  # as the board leaves it: an e-stop latched last is kept
+            self.latch.keep(protocol.FAULT_ESTOP in self.controller.faults)
         if self._adapter is not None:
             self._adapter.close()
             self._adapter = None
