@@ -48,9 +48,9 @@ def picks(world: SimWorld) -> int:
     return sum(1 for event in world.events if event["event"] == "pick")
 
 
-def kill_mid_carry(adapter: SimAdapter, argv: list[str], pick: int) -> None:
-    """Run ``hanoibot argv`` and kill it (SIGKILL) :data:`CARRIED_S` after the world's ``pick``-th pick, the disk
-    in the fingers; fails with what it said if it ends first."""
+def kill_mid_carry(adapter: SimAdapter, argv: list[str], pick: int, after_s: float = CARRIED_S) -> None:
+    """Run ``hanoibot argv`` and kill it (SIGKILL) ``after_s`` after the world's ``pick``-th pick, the disk in the
+    fingers; fails with what it said if it ends first."""
     run = subprocess.Popen(
         [*HANOIBOT, *argv], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -58,7 +58,7 @@ def kill_mid_carry(adapter: SimAdapter, argv: list[str], pick: int) -> None:
         deadline_s = time.monotonic() + COMMAND_S
         while picks(adapter.world) < pick and run.poll() is None and time.monotonic() < deadline_s:
             time.sleep(0.002)
-        time.sleep(CARRIED_S)
+        time.sleep(after_s)
         assert run.poll() is None, f"the run ended before its pick {pick}: {run.communicate()[1]}"
         run.kill()
     finally:
@@ -163,14 +163,16 @@ def test_so101_run_on_feetech_makes_every_move_once(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("pick", [2, 4])
-def test_so101_killed_mid_carry_then_resume_makes_every_move_once(tmp_path: Path, pick: int) -> None:
+@pytest.mark.parametrize(("pick", "after_s"), [(2, CARRIED_S), (4, CARRIED_S), (2, 0.0)])
+def test_so101_killed_mid_carry_then_resume_makes_every_move_once(tmp_path: Path, pick: int, after_s: float) -> None:
+    """Killed while a disk is carried, or the moment the fingers touched it (``after_s`` 0: they may not squeeze
+    it yet, and resume closes them on it first)."""
     journal = str(tmp_path / "run.journal")
     config, world, adapter = so101(tmp_path, "AAA")
     with adapter:
         port = f"feetech://{adapter.device}?ids={IDS}"
         argv = ["run", "-n", "3", "--port", port, "--config", config, "--plain", "--journal", journal]
-        kill_mid_carry(adapter, argv, pick)
+        kill_mid_carry(adapter, argv, pick, after_s)
         result = hanoibot("resume", "--journal", journal, "--port", port, "--plain", timeout_s=COMMAND_S)
         events = list(world.events)
     assert result.returncode == 0, result.stderr

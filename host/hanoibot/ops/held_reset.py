@@ -15,15 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import JournalError, RunFault
-from ..link.status import Mode, Status
-from ..motion.timing import PWM_FRAME_MS
+from ..link.status import Status
+from ..motion.segments import regrip_segments
 from ..planner.base import Plan
 from ..puzzle import State, peg_letter
 from ..run.grip_check import serve_for
+from ..run.held_pose import configure_where_held, holds_pose
 from ..run.journal import JournalLog
 from ..run.pose_check import PoseCheck
 from ..run.recovery import recorded_board
-from ..run.release import ENABLE_STAGGER_S, GRIP_PROBE_MARGIN_S, disk_in_gripper, grip_status
+from ..run.release import LIFT_WAIT_MARGIN_S, disk_in_gripper, grip_status
 from ..run.robot import Robot
 
 #: Longest the host waits for every joint's first measured position from a board that booted afresh, in s (a bus
@@ -31,13 +32,6 @@ from ..run.robot import Robot
 #: how often it asks meanwhile, in s.
 MEASURE_WAIT_S = 1.0
 MEASURE_GAP_S = 0.02
-
-
-def holds_pose(status: Status) -> bool:
-    """True for a board that booted afresh (not configured yet) whose every output was found holding a pulse (µs):
-    bus servos with their torque on, or a PCA9685 that kept pulsing through the reset."""
-    pulses = [int(pulse) for pulse in status.pulses_us]
-    return status.mode == Mode.UNCONFIGURED and bool(pulses) and all(pulse > 0 for pulse in pulses)
 
 
 def check_held_pose(robot: Robot, held_us: Sequence[int], disk: int) -> None:
@@ -65,23 +59,32 @@ def check_held_pose(robot: Robot, held_us: Sequence[int], disk: int) -> None:
         )
 
 
-def grip_where_held(robot: Robot, *, first_cmd_id: int) -> Status:
-    """The grip verdict of a board that booted holding every output (:func:`holds_pose`), with nothing moved: it is
-    configured with the pose its servos hold as the start pose (the fingers where they are: shut on a disk they
-    squeeze it, and its load says so), that pose held for the grip hold time (one MOVE to it, command id
-    ``first_cmd_id`` or above, once every output is on), then read as :func:`~hanoibot.run.release.grip_status`
-    does. Unlike :func:`~hanoibot.run.release.grip_verdict` the fingers are not driven closed: fingers that hold
-    nothing stay open where they are."""
-    from ..motion.timing import grip_hold_ms
+def is_at_disk(robot: Robot, pulses_us: Sequence[int], state: State, peg: int) -> bool:
+    """True when the grip point of the pose ``pulses_us`` (µs) stands where the fingers take the top disk of ``peg``
+    (0 = A) in ``state``: within that disk's radius of the peg's axis, seen from above, and within a disk's
+    thickness of its grip height."""
+    config, board = robot.config, robot.config.board
+    height, top = state.height(peg), state.top(peg)
+    if top is None:
+        return False
+    point, spot = config.grip_point(pulses_us), board.peg(peg)
+    radius_mm = board.disk_diameter_mm(top) / 2
+    level_mm = abs(point.z_mm - board.grip_z_mm(height - 1))
+    near = (point.x_mm - spot.x_mm) ** 2 + (point.y_mm - spot.y_mm) ** 2 <= radius_mm**2
+    return bool(near and level_mm <= board.disk_thickness_mm)
 
-    session, config = robot.session, robot.config
-    mins, maxs, _starts, speeds, threshold = robot.limits()
-    kept = [int(pulse) for pulse in session.status().pulses_us]
-    session.configure(mins, maxs, kept, speeds, threshold)
-    cmd_id = max(session.last_sent_cmd + 1, first_cmd_id)
-    hold_ms = max(grip_hold_ms(config), 2 * PWM_FRAME_MS)
-    session.send_move(cmd_id, kept, hold_ms)
-    session.wait_done(cmd_id, timeout_s=ENABLE_STAGGER_S * len(kept) + hold_ms / 1000 + GRIP_PROBE_MARGIN_S)
+
+def finish_grip(robot: Robot, disk: int) -> Status:
+    """Close the fingers on ``disk`` where the arm stands, as a pick does (never opening them), hold, and read the
+    grip as :func:`~hanoibot.run.release.grip_status` does: a board stopped while the fingers closed on the disk
+    left them touching it, maybe not yet squeezing it."""
+    session = robot.session
+    cmd_id = session.last_sent_cmd + 1
+    pose_us = [int(pulse) for pulse in session.status().pulses_us]
+    for segment in regrip_segments(robot.config, disk, pose_us):
+        session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms)
+        session.wait_done(cmd_id, timeout_s=segment.duration_ms / 1000 + LIFT_WAIT_MARGIN_S)
+        cmd_id += 1
     return grip_status(robot)
 
 
@@ -96,20 +99,26 @@ def disk_held_through_reset(
 
     Before anything moves, each joint's measured position (bus servos) must stand within the pose tolerance of
     what its servo holds (:func:`check_held_pose`; not when the operator gave ``board``: they looked at the arm).
-    Then the gripper's load is read where the arm stands, nothing moved (:func:`grip_where_held`, command ids
-    from ``first_cmd_id``): the board is configured from here on. JournalError when ``board`` does not have the disk on
-    top of the peg it was taken from.
+    Then the gripper's load is read where the arm stands, nothing moved
+    (:func:`~hanoibot.run.held_pose.configure_where_held`, command ids from ``first_cmd_id``): the board is
+    configured from here on. Fingers that hold nothing at the disk on its own peg (the board stopped while
+    they closed on it) are closed on it first (:func:`finish_grip`). JournalError when ``board`` does not have the disk
+    on top of the peg it was taken from.
     """
     status = robot.session.status()
     entry = log.open_move
     if entry is None or not holds_pose(status) or not robot.config.gripper.grip_sensor:
         return None
-    if board is None:  # the operator, who says where the disks are, has looked at the arm
-        check_held_pose(robot, [int(pulse) for pulse in status.pulses_us], entry.move.disk)
-    if not disk_in_gripper(robot, grip_where_held(robot, first_cmd_id=first_cmd_id)):
-        return None
     disk, source, _ = entry.move
+    held_us = [int(pulse) for pulse in status.pulses_us]
+    if board is None:  # the operator, who says where the disks are, has looked at the arm
+        check_held_pose(robot, held_us, disk)
     state = board or recorded_board(log) or plan.state_at(log.moves_done)
+    grip = configure_where_held(robot, first_cmd_id=first_cmd_id)
+    if not disk_in_gripper(robot, grip) and state.top(source) == disk and is_at_disk(robot, held_us, state, source):
+        grip = finish_grip(robot, disk)  # stopped while closing on it: the fingers may touch it, not yet squeeze
+    if not disk_in_gripper(robot, grip):
+        return None
     if state.top(source) != disk:
         raise JournalError(
             f"the gripper holds disk {disk} (its load), taken from peg {peg_letter(source)} by the journal, but the "

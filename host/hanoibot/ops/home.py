@@ -32,6 +32,7 @@ from ..motion.phases import MotionPhase
 from ..motion.segments import Segment, put_down_segments, regrip_segments
 from ..planner.base import Plan
 from ..puzzle import Rules, State, peg_index, peg_letter
+from ..run.held_pose import configure_where_held, holds_pose
 from ..run.journal import Journal, JournalLog, load_journal
 from ..run.recovery import check_journal
 from ..run.release import (
@@ -182,12 +183,11 @@ def put_away(
     down safely and ``ask`` cannot tell where, or when a latched fault needs ``clear``.
     """
     session = robot.session
+    put = _take_over_held_pose(robot, journal_path, ask)
+    if put is not None:
+        return put
     status = session.status()
-    if status.mode == Mode.UNCONFIGURED and journal_path is not None:
-        put = _put_away_held_through_reset(robot, journal_path, ask)
-        if put is not None:
-            return put
-    if session.status().mode == Mode.UNCONFIGURED and disk_in_gripper(robot, grip_verdict(robot)):  # closes it
+    if status.mode == Mode.UNCONFIGURED and disk_in_gripper(robot, grip_verdict(robot)):  # drives it closed
         raise RunFault(
             "the board was reset with a disk in the gripper (grip sensor): the arm went to its start pose with the "
             "fingers shut on it; take the disk out by hand and put it on a peg, then run hanoibot home"
@@ -201,10 +201,9 @@ def put_away(
         # Held (locked) from before anything moves until the board is recorded: no other process writes it meanwhile.
         journal = stack.enter_context(Journal.open_append(journal_path)) if log and journal_path else None
         release_board(session, clear=clear)
-        if session.status().mode == Mode.UNCONFIGURED and log is None and journal_path is not None:
-            put = _put_away_held_through_reset(robot, journal_path, ask)  # a board that booted e-stopped
-            if put is not None:
-                return put
+        put = _take_over_held_pose(robot, journal_path, ask)  # a board that booted e-stopped, released just now
+        if put is not None:
+            return put
         if session.status().mode == Mode.UNCONFIGURED:  # every output off: a reset, or a lost servo rail
             return _limp_arm(robot, journal_path), session.last_sent_cmd + 1, False
         last_done_cmd = int(session.status().last_done_cmd)  # the run's own progress, before anything else runs
@@ -226,6 +225,24 @@ def put_away(
         if journal is not None and at_stop is not None:
             journal.record_board(at_stop.state.to_string())
     return done, next_id, journal is not None and at_stop is not None
+
+
+def _take_over_held_pose(
+    robot: Robot, journal_path: str | Path | None, ask: Ask | None
+) -> tuple[str, int, bool] | None:
+    """On a board that booted while its servos held the arm (:func:`~hanoibot.run.held_pose.holds_pose`): put down
+    a disk the journal's move under way left in the fingers and return what :func:`put_away` returns; else take the
+    board over where the arm stands (nothing moves) and return None, so that the arm is lifted clear and a disk
+    nobody can name is asked about as on a board that kept running. None at once for any other board."""
+    if not holds_pose(robot.session.status()):
+        return None
+    if journal_path is not None:
+        put = _put_away_held_through_reset(robot, journal_path, ask)
+        if put is not None:
+            return put
+    if robot.session.status().mode == Mode.UNCONFIGURED:
+        configure_where_held(robot)
+    return None
 
 
 def _put_away_held_through_reset(

@@ -2,7 +2,9 @@
 
 Same board boot: :func:`~hanoibot.run.recovery.resume_same_boot` (the board says which command ids finished).
 A reset board (new boot id): the operator confirms where the disks are (``board``, or ``ask``), the rest is
-replanned (:func:`~hanoibot.run.recovery.resume_after_reset`). After ``home`` recorded where it put the disks, the
+replanned (:func:`~hanoibot.run.recovery.resume_after_reset`); but when its servos held the arm through the reset
+with the moving disk in the gripper (:mod:`.held_reset`), that move is finished first (:func:`carry_on_held_disk`)
+and nobody need say where the disks are. After ``home`` recorded where it put the disks, the
 rest is replanned from there. A ``sim://`` board lives only as long as the process that made it, so resuming on
 ``sim://`` starts a new simulated board with the disks where the journal last saw them, and says so: every
 recovery can be rehearsed on the simulator.

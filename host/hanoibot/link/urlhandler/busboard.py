@@ -43,10 +43,12 @@ ENABLE_STAGGER_MS = 200
 #: Longest one read of the adapter may block, in s: the driver only asks for bytes that have arrived.
 ADAPTER_READ_TIMEOUT_S = 0.0
 #: Longest a control step waits for a servo's answer before it counts as missed, in s, and how often it looks
-#: meanwhile. Ten control periods: an answer comes within a ms on the bus, but a USB adapter and a loaded host may
+#: meanwhile. 25 control periods: an answer comes within a ms on the bus, but a USB adapter and a loaded host may
 #: hand it over tens of ms late; the step is late then (the grip meter is sampled meanwhile, the motion goes on
-#: from the board's time). A servo that does not answer is SERVO_SILENT after 3 such waits, as on a board.
-ANSWER_WAIT_S = 0.1
+#: from the board's time). A servo that does not answer is SERVO_SILENT after 3 such waits, as on a board (0.75 s).
+#: At 0.1 s, runs on the simulated adapter (a thread of another process, on a machine loaded 9-12 deep on two
+#: cores) ended in SERVO_SILENT: that thread went unscheduled for up to 180 ms, three times in a row.
+ANSWER_WAIT_S = 0.25
 ANSWER_POLL_S = 0.0002
 #: Most the board's time moves on from one reading of its clock to the next, in ms: two grip samples apart, so the
 #: grip meter's readings cover its frames (no two more than two sample periods apart) also after the thread was not
