@@ -107,6 +107,7 @@ def test_a_joint_knocked_while_no_host_ran_stops_resume_naming_it(tmp_path: Path
     assert moved == [], "nothing moved"
 
 
+@pytest.mark.slow
 def test_home_after_a_host_killed_mid_carry_puts_the_disk_back(tmp_path: Path) -> None:
     journal = str(tmp_path / "run.journal")
     config, world, adapter = so101(tmp_path, "AA")
