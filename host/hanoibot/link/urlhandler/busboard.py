@@ -49,6 +49,12 @@ ADAPTER_READ_TIMEOUT_S = 0.0
 #: At 0.1 s, runs on the simulated adapter (a thread of another process, on a machine loaded 9-12 deep on two
 #: cores) ended in SERVO_SILENT: that thread went unscheduled for up to 180 ms, three times in a row.
 ANSWER_WAIT_S = 0.25
+#: How long into such a wait the board's time keeps pace with the wall clock (the grip meter sampled), in s: one
+#: control period, as an adapter's usual latency. Beyond it the board's time stands still (nothing reads its clock,
+#: and :class:`PacedTicks` then moves it on by one step at most): the motion waits for the late answer instead of
+#: jumping ahead along its path by the whole wait, which servos catching up at full speed would cut short (the
+#: simulated arm, a thread starved on a loaded machine, carried a disk into a peg that way).
+KEEP_PACE_S = CONTROL_PERIOD_MS / 1000
 ANSWER_POLL_S = 0.0002
 #: Most the board's time moves on from one reading of its clock to the next, in ms: two grip samples apart, so the
 #: grip meter's readings cover its frames (no two more than two sample periods apart) also after the thread was not
@@ -149,8 +155,11 @@ class PatientBus:
             start_s = sampled_s = time.monotonic()
             while self._uart.any() < self._answer_bytes and time.monotonic() - start_s < self._wait_s:
                 time.sleep(ANSWER_POLL_S)
-                if self.sample is not None and time.monotonic() - sampled_s >= GRIP_SAMPLE_MS / 1000:
-                    sampled_s = time.monotonic()
+                now_s = time.monotonic()
+                if self.sample is not None and now_s - sampled_s >= GRIP_SAMPLE_MS / 1000:
+                    if now_s - start_s > KEEP_PACE_S:
+                        continue  # a late answer: the board's time stands still until it comes (module doc)
+                    sampled_s = now_s
                     self.sample()
         bus.poll(now_ms)
 
