@@ -125,9 +125,12 @@ def journal_board(path: Path, config_hash: str) -> State:
     return last_known_state(log, check_journal(log, config_hash, str(path)))
 
 
-def journal_boot(path: Path) -> str:
-    """The boot id of the board the run journaled in ``path`` last ran on."""
-    return load_journal(path).boot_id
+def resume_request(path: Path, robot: Robot, believed: State | None) -> ResumeRequest:
+    """Resuming the run journaled in ``path`` on the open ``robot``: on the same board boot as the journal's, as
+    the board says; after a reset (another boot), from ``believed``, the board as the host believes it (None:
+    :func:`open_resume`'s own rule)."""
+    same_boot = load_journal(path).boot_id == robot.boot_id
+    return ResumeRequest(path, board=None if same_boot or believed is None else believed.to_string())
 
 
 def ask_board(log: JournalLog, plan: Plan, why: str, ask: Ask | None) -> State:
