@@ -29,6 +29,7 @@ from hanoifw.sensing import GRIP_SAMPLE_MS
 
 from ..clock import VirtualClock
 from ..errors import ConfigError
+from ..link.codes import Kind
 from ..motion.drivers import output_us
 from ..motion.servo_model import ServoTraits
 from .board_loop import HARDWARE_WDT_MS, BoardLoop
@@ -46,6 +47,9 @@ GRIP_SAMPLE_S = GRIP_SAMPLE_MS / 1000.0
 SERVO_REST_A = 0.05
 #: Times closer than this (s) are the same instant (float sums of ticks are not exact).
 _TIME_EPSILON_S = 1e-9
+#: The kinds of outgoing frame that make events, as bytes: output holding neither is not decoded.
+_DONE_BYTES = Kind.DONE.encode()
+_ERROR_BYTES = Kind.ERROR.encode()
 
 Event = dict[str, Any]
 EventListener = Callable[[Event], None]
@@ -531,15 +535,15 @@ class SimBoard:
 
     def _note_output(self, out: bytes) -> None:
         """Log what the board's outgoing frames say (DONE, ERROR)."""
-        if b"DONE" in out or b"ERROR" in out:  # the only frames that make events; skip decoding the rest
+        if _DONE_BYTES in out or _ERROR_BYTES in out:  # the only frames that make events; skip decoding the rest
             for kind, _seq, _ack, fields in self._reader.feed(out):
                 self._note_frame(kind, fields)
 
     def _note_frame(self, kind: str, fields: list[str]) -> None:
         """Turn one outgoing frame into events (DONE, ERROR, newly latched faults in STATUS)."""
-        if kind == "DONE":
+        if kind == Kind.DONE:
             self.log("executed", cmd_id=int(fields[0]))
-        elif kind == "ERROR":
+        elif kind == Kind.ERROR:
             self.log("error", code=fields[0], cmd_id=fields[1], text=",".join(fields[2:]))
 
     def _horn_pulses_us(self) -> list[int | None]:
