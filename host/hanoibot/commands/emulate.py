@@ -90,7 +90,13 @@ def register(subparsers: Any) -> None:
     )
     pico = parser.add_argument_group("virtual Pico (stock MicroPython on an emulated RP2040; needs Node)")
     pico.add_argument("--pico", action="store_true", help="serve the virtual Pico instead of the simulated board")
-    pico.add_argument("--servo", choices=("pwm", "pca9685"), default="pwm", help="its servo driver (default pwm)")
+    pico.add_argument(
+        "--servo",
+        choices=("pwm", "pca9685", "sts"),
+        default="pwm",
+        help="its servo driver (default pwm); sts: Feetech bus servos on a UART, also for the simulated board "
+        "(sim://?servo=sts)",
+    )
     pico.add_argument("--free-running", action="store_true", help="let emulated time run ahead of the wall clock")
     pico.add_argument(
         "--chip-time",
@@ -120,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
     options = {name: str(getattr(args, name)) for name in names if getattr(args, name) is not None}
     if args.port_model is not None:
         options["port"] = args.port_model
+    if args.servo == "sts" and not args.pico:
+        options["servo"] = "sts"
     if args.no_world:
         options["world"] = "0"
     elif args.random_world:

@@ -6,7 +6,10 @@ else ``sim://``), and the run goes on with the port and config its journal names
 The decisions are :func:`hanoibot.ops.resume.open_resume`'s:
 Same board boot: the board is asked which command ids finished; what finished is recorded, what did not is
 sent again with fresh ids, and the run goes on. Board reset (new boot id): the arm is homed, the operator
-confirms where the disks are (``--board STATE`` or a prompt), and the rest is replanned from that state.
+confirms where the disks are (``--board STATE`` or a prompt), and the rest is replanned from that state. A board
+that booted while its servos held the arm (bus servos keep their torque: ``feetech://`` after the host was killed)
+with the moving disk still in the gripper (its measured pose and the gripper's load say so) needs no ``--board``:
+that move is finished first, then the rest is replanned.
 After ``hanoibot home --journal FILE`` put the disks down, the rest is replanned from where it recorded them.
 On ``sim://`` a new simulated board starts with the disks where the journal last saw them (said in one line).
 A latched e-stop is released only with ``--clear`` (look at the arm first); without it nothing moves.
@@ -27,6 +30,7 @@ EPILOG = """examples:
   hanoibot resume --journal run.journal                      after the host was killed or the cable pulled
   hanoibot resume --journal run.journal --clear              after an e-stop: release it and go on
   hanoibot resume --journal run.journal --board ACB          after a board reset: the disks are as ACB
+  hanoibot resume --port feetech:///dev/ttyACM0              after the host died mid-carry: the servos held the disk
   hanoibot resume --journal run.journal --port /dev/ttyACM1  the board came back under another name
 """
 
@@ -54,11 +58,11 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the journal against the robot, rejoin the board and finish the run."""
     from ..cli_support.output_files import check_output_paths
-    from ..cli_support.words import count_of
     from ..config.user import resolve_port
     from ..errors import JournalError
     from ..ops.journals import journal_for
     from ..ops.resume import Finished, ResumeRequest, open_resume
+    from ..words import count_of
     from .run import check_not_empty, drive, make_view
 
     check_not_empty(args)
@@ -87,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             first_k=point.first_k,
             per_size=plan.rules.per_size,
         )
-        job = resumption.run(on_move_done=view.move_done)
+        job = resumption.run()
         return drive(job, view, args, **resumption.start_options())
     finally:
         resumption.close()
