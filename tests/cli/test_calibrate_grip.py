@@ -151,7 +151,8 @@ def test_a_bus_gripper_is_measured_closed_on_nothing_and_on_the_smallest_disk(ar
         config = robot.config
     assert asked == list(BUS_PROMPTS)
     assert empty == 0, "closed to the pick's pulse on nothing: no load counts"
-    assert held == pytest.approx(expected_bus_reading(config, stops[0]), rel=0.03)
+    # The pick's pulse is a whole µs and the servo stops on a whole step (0.49 µs): up to 1 µs of error's load.
+    assert held == pytest.approx(expected_bus_reading(config, stops[0]), abs=65535 / FULL_EFFORT_US)
     assert threshold == pytest.approx(held / 2, abs=1)
 
 

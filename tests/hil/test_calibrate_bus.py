@@ -46,8 +46,8 @@ ON_PEG_MM = 2.5
 
 
 def bus_preset() -> Any:
-    """The SO-101 preset with a bus servo's tolerances: its deadband is about a step (0.5 µs of pulse), not a PWM
-    servo's 5 µs (at the bus's 5.6 µs a degree the preset's PWM figures would not fit the disk hole's play)."""
+    """The SO-101 preset with a bus servo's own tolerances: its deadband about a step (0.5 µs of pulse), its play
+    finer than the preset's cautious figures."""
     document: Any = tomlkit.parse(PRESET.read_text())
     document["tolerances"]["servo_deadband_us"] = 1.0
     document["tolerances"]["servo_backlash_us"] = 1.0
@@ -229,11 +229,18 @@ def test_bus_on_a_board_without_measured_positions_is_refused_naming_the_port(tm
 
 
 def test_a_config_the_bus_scale_would_break_is_refused_before_the_arm_goes_limp(arm: Any, tmp_path: Path) -> None:
-    """The preset as shipped keeps a PWM servo's 5 µs deadband: at the bus's 5.6 µs a degree its margins no longer
-    fit the disk hole, so the calibration says so and never releases the arm."""
+    """A config written for PWM servos (8 µs a degree, a hobby servo's 5 µs deadband and 3 µs of play): at the
+    bus's 5.6 µs a degree its margins no longer fit the disk hole, so the calibration says so and never releases
+    the arm."""
     url = arm[2]
+    document: Any = tomlkit.parse(PRESET.read_text())
+    document["tolerances"]["servo_deadband_us"] = 5.0
+    document["tolerances"]["servo_backlash_us"] = 3.0
+    for table in document["servos"].values():
+        if isinstance(table, dict) and "us_per_deg" in table:
+            table["us_per_deg"] = 8.0
     pwm_tolerances = tmp_path / "pwm.toml"
-    pwm_tolerances.write_text(PRESET.read_text())
+    pwm_tolerances.write_text(tomlkit.dumps(document))
     done = PacedCommand(
         "calibrate", "--port", url, "--config", str(pwm_tolerances), "--output", str(tmp_path / "o.toml")
     )

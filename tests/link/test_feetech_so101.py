@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import subprocess
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,10 @@ COMMAND_S = 180.0
 FASTER = 3.0
 #: The SO-101's six bus ids, as lerobot sets them up (shoulder_pan 1 .. gripper 6).
 IDS = "1,2,3,4,5,6"
+#: The SO-101's wrist roll turns this many µs of its bus position a degree (the preset's own figure).
+ROLL_US_PER_DEG = tomllib.loads(
+    (Path(__file__).resolve().parents[2] / "host" / "hanoibot" / "arm" / "presets" / "so101.toml").read_text()
+)["servos"]["wrist_roll"]["us_per_deg"]
 #: How long after the world's pick the host is killed, in s: the disk has left its peg and is carried.
 CARRIED_S = 0.3
 
@@ -95,15 +100,16 @@ def test_a_joint_knocked_while_no_host_ran_stops_resume_naming_it(tmp_path: Path
         kill_mid_carry(
             adapter, ["run", "-n", "1", "--port", port, "--config", config, "--plain", "--journal", journal], 1
         )
-        with adapter.lock:  # the wrist roll is turned 120 µs (15 deg) off the pose its servo holds
+        with adapter.lock:  # the wrist roll is turned 15 deg off the pose its servo holds
             roll_us = adapter.bus.servos[4].horn_us
-            world.block_joint(4, high_us=roll_us - 120)
+            world.block_joint(4, high_us=roll_us - round(15 * ROLL_US_PER_DEG))
             seen = len(world.events)
         result = hanoibot("resume", "--journal", journal, "--port", port, "--plain", timeout_s=COMMAND_S)
         with adapter.lock:
             moved = world.events[seen:]
     assert result.returncode == 2, result.stderr
-    assert "wrist_roll joint stands 15.0 deg off" in result.stderr and "deg off" in result.stderr, result.stderr
+    knocked_deg = round(15 * ROLL_US_PER_DEG) / ROLL_US_PER_DEG
+    assert f"wrist_roll joint stands {knocked_deg:.1f} deg off" in result.stderr, result.stderr
     assert moved == [], "nothing moved"
 
 

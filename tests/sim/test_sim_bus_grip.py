@@ -135,7 +135,8 @@ def test_the_so101_preset_grips_under_lerobots_torque_cap_and_half_its_stall_loa
     campaign: ModuleType, tmp_path: Path
 ) -> None:
     # With the jaw capped at 50 % torque a held disk loads it 500 of 1000 at most: 32767 on the grip scale. A
-    # threshold at half the stall load (32768, robot.toml's for its shunt) reads every held disk as empty.
+    # threshold at half the stall load (32768, robot.toml's for its shunt) reads every held disk as empty (the
+    # squeeze may load it less than the cap: the SO-101's jaw turns 6.75 µs a mm).
     path, config = arm_config("so101", tmp_path)
     seen = play(f"sim://?servo=sts&seed=23&grip_torque=500&config={path}", campaign, lambda world: None, config)
     assert seen["phase"] is Phase.DONE, seen["reason"]
@@ -144,7 +145,8 @@ def test_the_so101_preset_grips_under_lerobots_torque_cap_and_half_its_stall_loa
     path, config = arm_config("so101", tmp_path, threshold=32768)
     seen = play(f"sim://?servo=sts&seed=23&grip_torque=500&config={path}", campaign, lambda world: None, config)
     assert seen["phase"] is Phase.FAULT and "missed pick" in seen["reason"], seen["reason"]
-    assert seen["false"] and all(v.startswith("empty (grip_raw 32767) with disk") for v in seen["false"])
+    readings = [int(v.split("grip_raw ")[1].split(")")[0]) for v in seen["false"] if v.startswith("empty (grip_raw")]
+    assert seen["false"] and len(readings) == len(seen["false"]) and max(readings) <= 32767, seen["false"]
 
 
 def test_a_verdict_from_a_gripper_still_closing_misses_the_miss(

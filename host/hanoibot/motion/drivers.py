@@ -13,6 +13,9 @@ firmware's own arithmetic:
   count short.
 - ``esp32``: the classic ESP32's LEDC (20-bit timer) runs at MicroPython's 16-bit limit at 50 Hz: 65536 counts,
   0.31 µs, truncated the same way.
+- ``sts``: a Feetech STS bus servo (the SO-101's STS3215) takes its goal as a position in 4096 steps a turn, and
+  the firmware gives one turn 2000 µs of pulse (``hanoifw.busservos``: 500 µs is step 0), so one step is
+  2000 / 4096 = **0.49 µs**; ``BusServos.steps_for`` rounds a pulse to the nearest step.
 - ``rp2``: the RP2040's (and RP2350's) PWM slice at 50 Hz from 125 MHz: DIV 38.19, TOP 65465 (MicroPython's
   ports/rp2/machine_pwm.c), **0.31 µs** a count, rounded (``hanoifw.rp2pwm.compare_for_duty``).
 
@@ -27,6 +30,8 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
+from hanoifw.busservos import PULSE_MIN_US, PULSE_SPAN_US
+from hanoifw.feetech import STEPS_PER_TURN_STS
 from hanoifw.pca9685 import COUNTS, INTERNAL_OSC_HZ, prescale_for
 from hanoifw.rp2pwm import compare_for_duty
 from hanoifw.servos import duty_u16_for
@@ -59,6 +64,7 @@ DRIVERS = {
     "esp32s3": OutputDriver("esp32s3", FRAME_US / (1 << ESP32S3_LEDC_BITS), rounds=False),
     "esp32": OutputDriver("esp32", FRAME_US / (1 << ESP32_LEDC_BITS), rounds=False),
     "rp2": OutputDriver("rp2", FRAME_US / (RP2_TOP + 1), rounds=True),
+    "sts": OutputDriver("sts", PULSE_SPAN_US / STEPS_PER_TURN_STS, rounds=True),
 }
 #: ``[servos] driver`` when the config names none: the coarsest output, so margins checked for it hold on any.
 DEFAULT_DRIVER = "pca9685"
@@ -75,6 +81,11 @@ def output_us(driver: str, pulse_us: int) -> float:
         bits = ESP32S3_LEDC_BITS if driver == "esp32s3" else ESP32_LEDC_BITS
         duty = duty_u16_for(pulse_us, FRAME_US) >> (16 - bits)
         return duty * FRAME_US / (1 << bits)
+    if driver == "sts":
+        if pulse_us <= 0:
+            return 0.0
+        steps = ((pulse_us - PULSE_MIN_US) * STEPS_PER_TURN_STS + (PULSE_SPAN_US >> 1)) // PULSE_SPAN_US
+        return PULSE_MIN_US + steps * PULSE_SPAN_US / STEPS_PER_TURN_STS
     if driver == "rp2":
         return compare_for_duty(duty_u16_for(pulse_us, FRAME_US), RP2_TOP) * FRAME_US / (RP2_TOP + 1)
     raise ValueError(f"servo driver {driver!r} is unknown: expected one of {', '.join(DRIVERS)}")
