@@ -90,7 +90,12 @@ def register(subparsers: Any) -> None:
     )
     pico = parser.add_argument_group("virtual Pico (stock MicroPython on an emulated RP2040; needs Node)")
     pico.add_argument("--pico", action="store_true", help="serve the virtual Pico instead of the simulated board")
-    pico.add_argument("--servo", choices=("pwm", "pca9685"), default="pwm", help="its servo driver (default pwm)")
+    pico.add_argument(
+        "--servo",
+        choices=("pwm", "pca9685", "sts"),
+        default="pwm",
+        help="its servo driver (default pwm; sts: Feetech bus servos on its UART, vpico://?servo=sts)",
+    )
     pico.add_argument("--free-running", action="store_true", help="let emulated time run ahead of the wall clock")
     pico.add_argument(
         "--chip-time",
