@@ -31,8 +31,8 @@ import { FeetechBus } from %s;
 let text = '';
 process.stdin.on('data', (chunk) => { text += chunk; });
 process.stdin.on('end', () => {
-  const { ids, silent, steps } = JSON.parse(text);
-  const bus = new FeetechBus({ ids, silent });
+  const { ids, silent, corrupt, steps } = JSON.parse(text);
+  const bus = new FeetechBus({ ids, silent, corrupt });
   for (const step of steps) {
     if (step.regs) {
       for (const [id, hex] of Object.entries(step.regs)) bus.setRegisters(Number(id), Buffer.from(hex, 'hex'));
@@ -107,8 +107,9 @@ def python_line() -> tuple[list[tuple[int, int]], list[dict[str, str]]]:
     return [(round(at_s * 1e9), byte) for at_s, byte in bus._rx], registers
 
 
-def js_line(registers: list[dict[str, str]], tmp_path: Path) -> dict[str, Any]:
-    """What the JS model put on the line for :data:`STEPS`, given the world's registers at each tick."""
+def js_line(registers: list[dict[str, str]], tmp_path: Path, corrupt: float = 0.0) -> dict[str, Any]:
+    """What the JS model put on the line for :data:`STEPS`, given the world's registers at each tick (``corrupt``:
+    the probability that an answer has a flipped bit)."""
     steps: list[dict[str, Any]] = []
     for (t_s, data, tick), regs in zip(STEPS, registers, strict=True):
         if tick or not steps:
@@ -116,7 +117,7 @@ def js_line(registers: list[dict[str, str]], tmp_path: Path) -> dict[str, Any]:
         steps.append({"t_ns": round(t_s * 1e9), "hex": data.hex()})
     driver = tmp_path / "driver.mjs"
     driver.write_text(DRIVER % json.dumps(MODEL.as_uri()), encoding="utf-8")
-    message = json.dumps({"ids": list(IDS), "silent": [SILENT], "steps": steps})
+    message = json.dumps({"ids": list(IDS), "silent": [SILENT], "corrupt": corrupt, "steps": steps})
     done = subprocess.run([find_node(), str(driver)], input=message, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
@@ -132,3 +133,13 @@ def test_the_harness_bus_model_answers_every_frame_as_the_python_model_does(tmp_
     assert answers.count(bytes((0xFF, 0xFF, 1, 2, 0))) == 1, "PING 1 answered once"
     assert bytes((0xFF, 0xFF, SILENT, 2 + f.FEEDBACK_BYTES, 0)) not in answers, "the silent servo never answers"
     assert got["frames"] == len(STEPS) - 1, "every frame but the one with a bad checksum reached the servos"
+
+
+def test_a_corrupted_answer_has_one_bit_flipped_after_its_header(tmp_path: Path) -> None:
+    expected, registers = python_line()
+    got = [(round(at_ns), byte) for at_ns, byte in js_line(registers, tmp_path, corrupt=0.999999)["rx"]]
+    assert [t for t, _b in got] == [t for t, _b in expected], "the same bytes at the same instants"
+    flipped = [(t, a ^ b) for (t, a), (_t, b) in zip(got, expected, strict=True) if a != b]
+    answers = bytes(b for _t, b in expected).count(b"\xff\xff") - sum(1 for s in STEPS if s[1].count(b"\xff\xff"))
+    assert len(flipped) == answers > 0, "every answer has one byte changed (the echoes none)"
+    assert all(bin(bits).count("1") == 1 for _t, bits in flipped), "by one bit"

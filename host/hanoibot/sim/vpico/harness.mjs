@@ -323,9 +323,6 @@ function pwmWrapUs(rp2040, pin) {
 
 function pulses() {
   const { rp2040 } = chip;
-  if (bus) {
-    return []; // bus servos take goals, not pulses: their frames go out with each tick
-  }
   if (options.servo_driver === 'pca9685') {
     return options.pca9685_channels.map((n) => round3(pca.pulseUs(n, nowNs())));
   }
@@ -334,9 +331,6 @@ function pulses() {
 
 /** Per channel, when the pulse of :func:`pulses` took effect (us of emulated time; null: at this tick). */
 function latchedUs() {
-  if (bus) {
-    return [];
-  }
   if (options.servo_driver === 'pca9685') {
     pca.sync(nowNs());
     return options.pca9685_channels.map((n) => Math.round(pca.sinceNs[n] / 1000)); // the end of a cycle

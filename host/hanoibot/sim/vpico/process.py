@@ -372,6 +372,8 @@ class VirtualPico:
         """Switch the servo supply (the e-stop switch): the servos go limp and the rail-sense pin GP22 follows."""
         self.rail_powered = powered
         self._send({"op": "gpio", "pin": sensors.RAIL_SENSE_PIN, "level": 1 if powered else 0})
+        if self.bus is not None:  # bus servos without a supply hear nothing from now on, not a tick later
+            self._send(self.bus.registers_message())
         if not powered and self.world is not None:  # the gripper's current stops with its supply, not a tick later
             self._set_grip(driven=False, stalled=self.world.held_disk is not None)
 
