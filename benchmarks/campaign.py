@@ -74,7 +74,7 @@ from hanoibot.run.runner import Run
 from hanoibot.run.sequencer import Phase, RunState
 from hanoibot.sim.board import SimBoard
 from hanoibot.sim.factory import OUTPUT_DRIVERS
-from hanoibot.sim.world import make_world
+from hanoibot.sim.random_world import make_random_world
 from hanoifw import protocol
 
 
@@ -383,7 +383,7 @@ def play_stop(seed: int, n_disks: int, index: int, *, outputs: str = "pwm", conf
         _MOVE_SEGMENTS[key] = next(iter(segments_for_moves(robot, state, [moves[k]])))[1]
     segments = _MOVE_SEGMENTS[key]
     stop = rng.choice(STOPS)
-    world: Any = make_world(robot, state, random_seed=seed)
+    world: Any = make_random_world(robot, state, seed)
     board = SimBoard(
         world=world,
         max_speed_us_per_s=world.max_speed_us_per_s,

@@ -20,7 +20,7 @@ from hanoibot.config import RobotConfig, load_config
 from hanoibot.puzzle import State
 from hanoibot.run.robot import Robot
 from hanoibot.sim.arm import SimArm
-from hanoibot.sim.world import make_world
+from hanoibot.sim.random_world import make_random_world
 
 #: The robot config's own tables a preset needs beside [arm] and [board] to be a whole robot config.
 CONFIG_TABLES = ("servos", "gripper", "motion", "tolerances")
@@ -109,7 +109,7 @@ def test_the_world_draws_within_the_presets_own_tolerances_not_the_default_robot
     # The SO-101 with its horns up to 0.3 degrees off and ideal servos (no deadband, no play): the draws follow.
     path = preset_file("so101", tmp_path, with_tolerances("so101", calibration_deg=0.3, servo_deadband_us=0.0))
     config: RobotConfig = load_config(path)
-    worlds = [make_world(config, State.tower(3), random_seed=seed) for seed in range(7300, 7306)]
+    worlds = [make_random_world(config, State.tower(3), seed) for seed in range(7300, 7306)]
     offsets = [abs(o) for world in worlds for o in world.arm.servo_offsets_deg]
     assert len(offsets) == 6 * 5
     assert max(offsets) > 0.1 and max(offsets) <= 0.3  # the default robot's figure is 0.1 degrees
@@ -156,10 +156,10 @@ def test_every_run_stop_and_recovery_of_an_arms_campaign_plans_with_its_config_a
 
     def recorded_world(robot_config: RobotConfig, *args: object, **options: object) -> object:
         built.append(robot_config)
-        return make_world(robot_config, *args, **options)  # type: ignore[arg-type]
+        return make_random_world(robot_config, *args, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(module, "Robot", Recorded)
-    monkeypatch.setattr(module, "make_world", recorded_world)
+    monkeypatch.setattr(module, "make_random_world", recorded_world)
     summary = module.campaign(1, 2, first_seed=7400, stops=1, recoveries=1, config=path)
     assert len(summary.stops) == len(summary.recoveries) == 1 and not summary.runs_failed
     assert len(opened) == 3  # the whole run, the nominal world, the recovered run

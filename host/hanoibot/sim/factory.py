@@ -76,12 +76,16 @@ def world_from_options(options: Mapping[str, str]) -> World | None:
         )
     if wanted == "0" or importlib.util.find_spec("hanoibot.sim.world") is None:
         return None
-    module = importlib.import_module("hanoibot.sim.world")
     speed = speed_factor(options["speed"]) if "speed" in options else 1.0
-    random_seed = world_seed(options) if wanted == "random" else None
-    world: World = module.make_world(
-        options.get("config"), options.get("board"), speed=speed, rules=options.get("rules"), random_seed=random_seed
-    )
+    config, board, rules = options.get("config"), options.get("board"), options.get("rules")
+    world: World
+    if wanted == "random":
+        seed = world_seed(options)
+        world = importlib.import_module("hanoibot.sim.random_world").make_random_world(
+            config, board, seed, speed=speed, rules=rules
+        )
+    else:
+        world = importlib.import_module("hanoibot.sim.world").make_world(config, board, speed=speed, rules=rules)
     return world
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import replace
+from pathlib import Path
 from typing import NamedTuple
 
 from ..config import RobotConfig
@@ -31,7 +32,7 @@ from ..motion.servo_model import RESPONSE_S, ServoTraits
 from ..motion.tolerances import Tolerances
 from ..puzzle import Rules, State
 from .arm import SimArm
-from .world import SimWorld, board_geometry
+from .world import SimWorld, board_geometry, world_setting
 
 #: A servo's own acceleration, as a multiple of the config's ``max_accel_deg_s2`` for its joint, is drawn between
 #: ``[tolerances] servo_accel_factor`` and this many times it (a hobby servo reaches its top speed in a few tens of
@@ -113,3 +114,16 @@ def random_world(
     world.servo_traits = list(deviations.servo_traits)
     world.seed = seed
     return world
+
+
+def make_random_world(
+    config_path_or_config: RobotConfig | str | Path | None,
+    board: State | str | None,
+    seed: int,
+    *,
+    speed: float = 1.0,
+    rules: str | None = None,
+) -> SimWorld:
+    """The world of ``seed`` for a robot config and start board given as :func:`~.world.make_world` takes them."""
+    config, start, stacking = world_setting(config_path_or_config, board, rules=rules)
+    return random_world(config, start, seed, speed=speed, rules=stacking)

@@ -204,17 +204,33 @@ def make_world(
     peg_offsets_mm: Mapping[int, tuple[float, float]] | None = None,
     frame_every_s: float | None = None,
     rules: str | None = None,
-    random_seed: int | None = None,
 ) -> SimWorld:
     """The simulated world for a robot config (path, config, or None for hardware/robot.toml) and start board.
 
-    ``board`` is a State or a state string (``ACAB`` or ``A:3,1,2/B:4/C:``); None puts :data:`DEFAULT_DISKS`
-    disks on peg A. ``servo_offsets_deg`` (one per servo of the arm, wire order) and ``peg_offsets_mm`` (peg index ->
-    (dx, dy) in mm) make the simulated robot differ from its config, to model mis-calibration. ``rules`` is a
+    ``board``, ``peg_offsets_mm`` and ``rules`` as :func:`world_setting` takes them. ``servo_offsets_deg`` (one per
+    servo of the arm, wire order) makes the simulated servos differ from the config, to model mis-calibration. A
+    randomized world (the robot as built within its tolerances) is :func:`hanoibot.sim.random_world.make_random_world`.
+    """
+    config, start, stacking = world_setting(config_path_or_config, board, peg_offsets_mm=peg_offsets_mm, rules=rules)
+    arm = SimArm(config, servo_offsets_deg=servo_offsets_deg)
+    return SimWorld(config, start, arm=arm, speed=speed, frame_every_s=frame_every_s, rules=stacking)
+
+
+def world_setting(
+    config_path_or_config: RobotConfig | str | Path | None,
+    board: State | str | None,
+    *,
+    peg_offsets_mm: Mapping[int, tuple[float, float]] | None = None,
+    rules: str | None = None,
+) -> tuple[RobotConfig, State, Rules | None]:
+    """The robot config, start state and rules a world is made of.
+
+    ``config_path_or_config`` is a path, a config, or None for hardware/robot.toml. ``board`` is a State or a
+    state string (``ACAB`` or ``A:3,1,2/B:4/C:``); None puts :data:`DEFAULT_DISKS` disks on peg A.
+    ``peg_offsets_mm`` (peg index -> (dx, dy) in mm) moves pegs from where the config says. ``rules`` is a
     rule-set name (``classic``, ``linear``, ``cyclic``, ``big-on-top``; default classic): what may land on what;
     ``bicolor`` or ``tricolor`` also puts the robot's coloured disks on the board (2 or 3 per size, see
-    :func:`colour_config`). ``random_seed`` makes the randomized world of that seed
-    (:mod:`hanoibot.sim.random_world`): the robot as built within its tolerances, not as configured.
+    :func:`colour_config`).
     """
     if isinstance(config_path_or_config, RobotConfig):
         config = config_path_or_config
@@ -232,12 +248,7 @@ def make_world(
     stacking = _rules(rules, start.pegs)
     if stacking is not None and stacking.per_size > 1:
         config = colour_config(config, start.n_disks, stacking.per_size)
-    if random_seed is not None:
-        from .random_world import random_world  # it builds on this module
-
-        return random_world(config, start, random_seed, speed=speed, rules=stacking)
-    arm = SimArm(config, servo_offsets_deg=servo_offsets_deg)
-    return SimWorld(config, start, arm=arm, speed=speed, frame_every_s=frame_every_s, rules=stacking)
+    return config, start, stacking
 
 
 def _rules(name: str | None, pegs: int) -> Rules | None:

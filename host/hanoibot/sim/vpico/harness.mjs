@@ -16,7 +16,8 @@
 //              {"op":"bus","powered":B,"regs":{"id":".."}}  with options.bus: the servos' registers and rail now
 //              {"op":"stop"}
 // Out (stdout): {"ev":"serial","hex":".."}  bytes the board sent on USB CDC
-//               {"ev":"taken","n":N}        N input bytes left the USB FIFO into the firmware
+//               {"ev":"taken","n":N}        N input bytes left the USB FIFO into the firmware (or, with
+//                                           "lost":true, were lost with the chip at a reboot)
 //               {"ev":"tick","t_us":T,"pulses_us":[..],"latched_us":[..]}  every tick_us of emulated time: servo
 //                                                      pulses (null = off) and when each took effect (its slice's
 //                                                      latest wrap: CC is double-buffered; null = at T); with
@@ -155,6 +156,14 @@ function nowNs() {
 }
 
 function boot(cause, carried) {
+  if (chip) {
+    // Input still in the USB FIFO, or not yet in it, is lost with the chip: it is counted as taken, so the host's
+    // count of bytes in flight stays exact whenever the host learns of the boot.
+    const lost = pendingInput.length + chip.cdc.txFIFO.itemCount;
+    if (lost) {
+      emit({ ev: 'taken', n: lost, lost: true });
+    }
+  }
   const sim = new Simulator();
   const { rp2040 } = sim;
   rp2040.logger = new ConsoleLogger(LogLevel.Error, true);
@@ -513,6 +522,9 @@ function runSlice() {
         waitingTickUs = tickUs;
       }
     }
+  }
+  if (pendingInput.length) {
+    deliverInput(); // the firmware made room in the FIFO: a USB host sends what it still has, unasked
   }
   if (rebootPending) {
     const carried = rebootPending;

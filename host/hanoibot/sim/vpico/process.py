@@ -459,8 +459,7 @@ class VirtualPico:
                 self.boots.append(event)
                 self.boot_to_hello_s = None
                 self.usb_connected = False
-                self._console.clear()
-                self._sent = self._taken = 0
+                self._console.clear()  # the bytes lost with the chip came as "taken": the count stays exact
             elif kind == "connected":
                 self.usb_connected = True
             elif kind == "stats":
