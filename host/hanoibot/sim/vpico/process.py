@@ -430,7 +430,7 @@ class VirtualPico:
         if kind == "tick":
             try:
                 if self.bus is not None:
-                    bus_tick(self, event)
+                    self._send(bus_tick(self, event))
                 else:
                     self._on_tick(event["t_us"] / 1e6, event["pulses_us"], event.get("latched_us"))
             finally:

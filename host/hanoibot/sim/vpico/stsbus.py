@@ -117,10 +117,10 @@ def make_pico_bus(pico: Any, servo_driver: str, options: Mapping[str, str] | Non
     return PicoBus(spec, now_s=lambda: pico.time_s, world=pico.world, powered=lambda: pico.rail_powered)
 
 
-def bus_tick(pico: Any, event: Mapping[str, Any]) -> None:
+def bus_tick(pico: Any, event: Mapping[str, Any]) -> dict[str, Any]:
     """A tick of the virtual Pico ``pico`` wired for bus servos (the harness waits for its answer): the servos act
-    on the frames they took and move to the tick's time, the world follows their horns, and their registers go
-    back to the harness before the chip runs on."""
+    on the frames they took and move to the tick's time, and the world follows their horns; returns the harness's
+    input with their registers now, to send before the chip runs on."""
     bus: PicoBus = pico.bus
     t_s = event["t_us"] / 1e6
     pico.time_s = t_s
@@ -128,4 +128,4 @@ def bus_tick(pico: Any, event: Mapping[str, Any]) -> None:
     pico.pulses_us = bus.pulses_us()
     if pico.world is not None:
         pico.world.on_tick(t_s, horns)
-    pico._send(bus.registers_message())
+    return bus.registers_message()
