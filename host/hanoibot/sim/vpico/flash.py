@@ -55,9 +55,10 @@ def firmware_dir() -> Path:
 def files_on_flash(
     folder: Path | None = None, *, servo_driver: str = "pwm", channel_names: Sequence[str] | None = None
 ) -> dict[str, bytes]:
-    """The files the README copies to the board, by path on the board, with ``SERVO_DRIVER = servo_driver``
-    (from the firmware ``folder``, default the shipped firmware, in a checkout or an installed wheel), and the
-    board wired for the channels ``channel_names`` names (wire order; None: as shipped)."""
+    """The files the README copies to the board, by path on the board, with ``SERVO_DRIVER = servo_driver`` ("bus"
+    for "sts": Feetech bus servos, one bus id per channel) (from the firmware ``folder``, default the shipped
+    firmware, in a checkout or an installed wheel), and the board wired for the channels ``channel_names`` names
+    (wire order; None: as shipped)."""
     if servo_driver not in BOARD_DRIVERS:
         raise ConfigError(f"servo driver {servo_driver!r} is unknown: expected one of {', '.join(SERVO_DRIVERS)}")
     servo_driver = BOARD_DRIVERS[servo_driver]

@@ -127,7 +127,9 @@ function flushOut() {
 // --- the chip ------------------------------------------------------------------------------------------------
 let pca = new PCA9685(); // replaced at a power cycle
 // Feetech bus servos on a UART (feetech_bus.mjs): they have their own supply, so they outlive every reboot.
-const bus = options.bus ? new FeetechBus({ ...options.bus, delayUs: options.bus.delay_us, random: randomStream(3) }) : null;
+const bus = options.bus
+  ? new FeetechBus({ ...options.bus, delayUs: options.bus.delay_us, random: randomStream(3) })
+  : null;
 const grip = options.grip_model ? new GripAdc(options.grip_model, randomStream(2)) : null;
 const inputs = { adc: [0, 0, 0, 0], gpio: {} };
 for (const [pin, level] of Object.entries(options.gpio_inputs || {})) {
