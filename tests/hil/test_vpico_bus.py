@@ -1,9 +1,10 @@
 """The SO-101 preset on the virtual Pico with its six Feetech STS servos on the bus (``vpico://?servo=sts``): the
 stock MicroPython rp2 image runs the firmware's bus driver on UART0, and the harness's bus model
 (hanoibot/sim/vpico/feetech_bus.mjs) echoes the line and answers on chip time; the servos move the simulated arm,
-which judges every pick and place. Shown: ``run -n 3`` to the goal with every move once and each joint's measured
-position reported; a servo silent from power-up named in a fault before anything moves (no hang). The kill -9 and the
-recovery table on the bus: test_vpico_bus_recovery.py."""
+which judges every pick and place. Shown: ``run -n 3`` to the goal with every move once, each pick judged held by
+the gripper's load read on the bus, and each joint's measured position reported; a servo silent from power-up named
+in a fault before anything moves (no hang). The kill -9 and the recovery table on the bus:
+test_vpico_bus_recovery.py."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pathlib import Path
 import pytest
 from hanoibot.config import load_config
 from hanoibot.errors import BoardError
+from hanoibot.link.session import Session
+from hanoibot.link.status import Grip, Status
 from hanoibot.planner import make_plan
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
@@ -38,7 +41,17 @@ def so101(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return preset_speed_scaled_config(tmp_path_factory.mktemp("so101"), "so101", FASTER)
 
 
-def test_the_so101_plays_three_disks_on_bus_servos_with_every_move_once(so101: Path) -> None:
+def test_the_so101_plays_three_disks_on_bus_servos_with_every_move_once(
+    so101: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    statuses: list[Status] = []
+    original = Session.status
+
+    def status(session: Session) -> Status:
+        statuses.append(original(session))
+        return statuses[-1]
+
+    monkeypatch.setattr(Session, "status", status)
     config = load_config(so101)
     plan = make_plan(3)
     robot = Robot(vpico_url(servo="sts", config=so101, board="AAA"), config)
@@ -52,6 +65,10 @@ def test_the_so101_plays_three_disks_on_bus_servos_with_every_move_once(so101: P
         world = pico.world
         assert world.state == plan.goal and world.faults() == []
         assert moves_made(world.events) == list(plan), "every move once, in order, as the world saw it"
+        held = [s for s in statuses if s.grip is Grip.HELD]
+        assert len(held) >= len(plan), "the host saw every pick held"
+        threshold = config.gripper.grip_threshold_u16
+        assert all(s.grip_raw > threshold for s in held), "judged by the gripper's load, read on the bus"
         pico.run_until(pico.time_s + 0.5)  # the last DONE ends the profile: the horns trail it a little
         status = robot.session.status()
         assert len(status.measured_us) == 6, "every joint reports where it is"
