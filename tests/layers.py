@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "hanoibot.frozen",
             "hanoibot.firmware_source",
             "hanoibot.board_wiring",
+            "hanoibot.words",
         ),
     ),  # "hanoibot" = the package root (its version)
     ("arm", ("hanoibot.arm",)),  # the arm as data: chain, IK families, URDF, presets; imports only the base
@@ -146,6 +147,33 @@ def upward_imports(roots: list[Path]) -> list[str]:
                         f"({LAYERS[theirs][0]}, a higher layer)"
                     )
     return problems
+
+
+#: The front ends: they parse input and render what an operation returns (DESIGN decision 16).
+FRONT_ENDS = ("hanoibot.commands", "hanoibot.console", "hanoibot.cli_support", "hanoibot.cli")
+#: What a front end reaches only through the operations layer (``hanoibot.ops``).
+BEHIND_OPS = ("hanoibot.run", "hanoibot.link")
+
+
+def _is_in(module: str, packages: tuple[str, ...]) -> bool:
+    """True when ``module`` is one of ``packages`` or inside one."""
+    return any(module == package or module.startswith(package + ".") for package in packages)
+
+
+def front_end_reaches(roots: list[Path]) -> list[str]:
+    """Every import by a front end module (:data:`FRONT_ENDS`) of the run or the link (:data:`BEHIND_OPS`), lazy
+    and ``TYPE_CHECKING`` ones included, as ``path: imported module`` (no line numbers: a list of them survives
+    edits), sorted and without repeats."""
+    found = set()
+    for root in roots:
+        for path in sorted(root.rglob("*.py")):
+            module = module_name(path, root)
+            if not _is_in(module, FRONT_ENDS):
+                continue
+            for _line, target in imported_modules(path, module):
+                if _is_in(target, BEHIND_OPS):
+                    found.add(f"{path.relative_to(root).as_posix()}: {target}")
+    return sorted(found)
 
 
 #: Private names any code may use: the namedtuple API and argparse's one public-by-use class.

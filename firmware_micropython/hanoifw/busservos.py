@@ -28,6 +28,15 @@ buffer made here, once, and answers are parsed in place: a quiet step allocates 
 With a direction pin the driver waits for the UART to finish sending before it turns the line around: ``flush()``,
 then one character more, because ``UART.flush()`` on rp2 before MicroPython 1.24 returned while the last byte was
 still going out (MicroPython commit 97af1001ae, "rp2/machine_uart: Make it so TX is done only when no longer busy").
+
+That turn-around takes tens of microseconds in MicroPython, so a servo must wait that long before it answers. Its
+Return Delay Time (register 7, one byte, in 2 us units; Feetech's STS memory table, lerobot's ``tables.py``) is
+250 (500 us) from the factory, but lerobot's ``configure_motors`` writes 0 (2 us) into every servo of a bus it set
+up: their answers would start while the board still drives the line, and be lost. So at boot, with a direction
+pin, :meth:`BusServos.read_held_us` first reads each servo's return delay and writes back
+:data:`SAFE_RETURN_DELAY` (the factory's 500 us) where it is under :data:`MIN_RETURN_DELAY` (100 us) or cannot be
+read (a lost answer is what a too short delay looks like). The write leaves the Lock register (55) alone: on a
+locked servo the value holds until its power goes off, and the check runs at every boot.
 """
 
 from hanoifw import feetech as f
@@ -41,6 +50,8 @@ RX_BYTES = 64  # read from the UART at once
 ECHOES = 4  # frames sent in one step at most (each comes back as an echo)
 MAX_MEASURED_US = 9999  # a measured position is reported in at most 4 digits: STATUS stays one frame
 _GOAL_ROW = 7  # id, position (2), time (2), speed (2)
+MIN_RETURN_DELAY = 50  # 2 us units: 100 us, the shortest answer delay a MicroPython-switched direction pin takes
+SAFE_RETURN_DELAY = 250  # 2 us units: 500 us, the factory's Return Delay Time, written back when one is shorter
 
 
 class BusServos:
@@ -51,6 +62,8 @@ class BusServos:
     (TX through a resistor, a tri-state buffer: True; a USB adapter that switches direction itself: False);
     ``direction`` (or None) is a ``machine.Pin`` high while sending, with ``char_us`` the time of one character and
     ``sleep_us`` (``time.sleep_us``) to wait it. ``grip_channel`` is the gripper (default: the last channel).
+    ``min_return_delay`` (2 us units) is the shortest Return Delay Time kept at boot (module doc); -1, the default,
+    is :data:`MIN_RETURN_DELAY` with a direction pin and 0 (none checked) without one.
     """
 
     def __init__(
@@ -66,6 +79,7 @@ class BusServos:
         tries: int = READ_TRIES,
         grip_channel: int = -1,
         grip_gap_steps: int = GRIP_GAP_STEPS,
+        min_return_delay: int = -1,
     ) -> None:
         channels = len(ids)
         if not 1 <= channels <= 12:
@@ -85,6 +99,11 @@ class BusServos:
         self.grip_channel = grip_channel if grip_channel >= 0 else channels - 1
         self.grip_gap_steps = grip_gap_steps
         self.max_age = 2 * channels + tries  # polls a reading stays fresh
+        if min_return_delay < 0:
+            min_return_delay = MIN_RETURN_DELAY if direction is not None else 0
+        self.min_return_delay = min_return_delay
+        self.return_delays = [-1] * channels  # each servo's Return Delay Time as read at boot (-1: not read)
+        self.delays_written = [False] * channels  # written back at boot (too short, or no answer)
         # what is commanded
         self.goal_steps = [0] * channels
         self.speed_steps_s = [0] * channels  # 0: the servo's own top speed
@@ -112,6 +131,8 @@ class BusServos:
         self._torques = bytearray(7 + 2 * channels + 1)
         self._one_torque = bytearray(7 + 2 + 1)
         self._read = bytearray(8)
+        self._write_one = bytearray(8)  # a WRITE of one register byte
+        self._delay_byte = bytearray(1)
         self._rx = bytearray(RX_BYTES)
         self._reader = f.PacketReader()
         self._sent = [None] * ECHOES  # the frames sent since the last poll, in order (their echoes come first)
@@ -172,40 +193,68 @@ class BusServos:
     def read_held_us(self, sleep_ms, timeout_ms: int = 5) -> "list[int]":
         """At boot, before the first step: the pulse each servo holds (its goal, torque on: bus servos keep theirs
         through an MCU reset, as a PCA9685 keeps its pulses), 0 for one limp or silent. Those servos count as driven
-        from then on. Blocks, in ``sleep_ms(1)`` waits, at most ``channels * tries * timeout_ms`` ms."""
+        from then on. With a direction pin (``min_return_delay``) each servo's Return Delay Time is checked first
+        (:meth:`check_return_delays`). Blocks, in ``sleep_ms(1)`` waits, at most ``channels * tries * timeout_ms`` ms
+        (twice that with the check)."""
+        if self.min_return_delay > 0:
+            self.check_return_delays(sleep_ms, timeout_ms)
         held = [0] * self.channels
+        reader = self._reader
+        for ch in range(self.channels):
+            if self._ask(sleep_ms, timeout_ms, ch, f.TORQUE_ENABLE, 4):  # Torque Enable, Acceleration, Goal
+                buf = reader.buf
+                if buf[5]:
+                    goal = f.from_sign_magnitude(f.get_u16(buf, 7), 15)
+                    self.goal_steps[ch] = goal
+                    self.torque[ch] = True
+                    held[ch] = max(self.us_for(goal), 1)
+        self._layout_changed = True
+        return held
+
+    def check_return_delays(self, sleep_ms, timeout_ms: int = 5) -> None:
+        """Read each servo's Return Delay Time into :attr:`return_delays`; where it is under ``min_return_delay``
+        or gives no answer, WRITE :data:`SAFE_RETURN_DELAY` there (marked in :attr:`delays_written`). Blocks, in
+        ``sleep_ms(1)`` waits, at most ``channels * (tries + 1) * timeout_ms`` ms (at boot only)."""
+        for ch in range(self.channels):
+            if self._ask(sleep_ms, timeout_ms, ch, f.RETURN_DELAY_TIME, 1):
+                self.return_delays[ch] = self._reader.buf[5]
+                if self.return_delays[ch] >= self.min_return_delay:
+                    continue
+            self._delay_byte[0] = SAFE_RETURN_DELAY
+            n = f.encode_write(self._write_one, self.ids[ch], f.RETURN_DELAY_TIME, self._delay_byte)
+            self._send_alone(self._write_one, n)
+            self._sent_count = 0
+            self.delays_written[ch] = True
+            for _ in range(timeout_ms):  # its answer (or its loss) passes before the next servo is asked
+                sleep_ms(1)
+            self._drain()
+
+    def _drain(self) -> None:
+        """Drop whatever the line gave back so far."""
+        uart = self._uart
+        while uart.any():
+            uart.readinto(self._rx, RX_BYTES)
+
+    def _ask(self, sleep_ms, timeout_ms: int, ch: int, address: int, length: int) -> bool:
+        """At boot: READ ``length`` bytes at ``address`` of channel ``ch``'s servo, up to ``tries`` times, each
+        answer awaited ``timeout_ms`` ms in ``sleep_ms(1)`` waits; True when it came (in the reader's buffer)."""
         uart = self._uart
         rx = self._rx
         reader = self._reader
-        for ch in range(self.channels):
-            servo_id = self.ids[ch]
-            for _ in range(self.tries):
-                while uart.any():  # what came before is not this answer
-                    uart.readinto(rx, RX_BYTES)
-                reader.reset()
-                f.encode_read(self._read, servo_id, f.TORQUE_ENABLE, 4)  # Torque Enable, Acceleration, Goal
-                self._send_alone(self._read, 8)
-                self._sent_count = 0
-                found = False
-                for _ in range(timeout_ms):
-                    sleep_ms(1)
-                    got = uart.readinto(rx, RX_BYTES) if uart.any() else 0
-                    for i in range(got or 0):
-                        if reader.take(rx[i]) and reader.servo_id == servo_id and reader.params == 4:
-                            found = True
-                            break
-                    if found:
-                        break
-                if found:
-                    buf = reader.buf
-                    if buf[5]:
-                        goal = f.from_sign_magnitude(f.get_u16(buf, 7), 15)
-                        self.goal_steps[ch] = goal
-                        self.torque[ch] = True
-                        held[ch] = max(self.us_for(goal), 1)
-                    break
-        self._layout_changed = True
-        return held
+        servo_id = self.ids[ch]
+        for _ in range(self.tries):
+            self._drain()  # what came before is not this answer
+            reader.reset()
+            f.encode_read(self._read, servo_id, address, length)
+            self._send_alone(self._read, 8)
+            self._sent_count = 0
+            for _ in range(timeout_ms):
+                sleep_ms(1)
+                got = uart.readinto(rx, RX_BYTES) if uart.any() else 0
+                for i in range(got or 0):
+                    if reader.take(rx[i]) and reader.servo_id == servo_id and reader.params == length:
+                        return True
+        return False
 
     # ---- what the servos say -------------------------------------------------------------------------
     def awaits_answer(self) -> bool:

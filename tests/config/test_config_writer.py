@@ -66,3 +66,32 @@ def test_a_peg_the_board_does_not_have_is_refused(source: Path) -> None:
     writer.set_peg(3, 160.0, 180.0)
     with pytest.raises(ConfigError, match=r"no peg number 4"):
         writer.save()
+
+
+def test_a_servos_calibration_and_limits_and_its_joints_limits_are_written(source: Path) -> None:
+    writer = ConfigWriter(source)
+    writer.set_servo_calibration("base", -3.456, -1, 11.12345)
+    writer.set_servo_limits("base", 620, 2350, note="range of motion swept by hand: 620..2350 us")
+    writer.set_joint_limits("base", -70.5, 70.25)
+    config = writer.save()
+    text = source.read_text()
+    raw = tomllib.loads(text)
+    base = raw["servos"]["base"]
+    assert (base["offset_deg"], base["direction"], base["us_per_deg"]) == (-3.46, -1, 11.1235)
+    assert (base["min_us"], base["max_us"]) == (620, 2350) and "# range of motion swept by hand" in text
+    assert (raw["arm"]["base"]["min_deg"], raw["arm"]["base"]["max_deg"]) == (-70.5, 70.25)
+    assert config.servos[0].min_deg == -70.5
+
+
+def test_joint_limits_in_a_presets_joint_list_are_found_by_name(tmp_path: Path) -> None:
+    preset = Path(__file__).resolve().parents[2] / "host" / "hanoibot" / "arm" / "presets" / "so101.toml"
+    path = tmp_path / "so101.toml"
+    shutil.copyfile(preset, path)
+    writer = ConfigWriter(path)
+    writer.set_joint_limits("elbow_flex", -80.0, 90.0)
+    writer.save()
+    joints = tomllib.loads(path.read_text())["arm"]["joints"]
+    assert [(j["min_deg"], j["max_deg"]) for j in joints if j["name"] == "elbow_flex"] == [(-80.0, 90.0)]
+    writer.set_joint_limits("no_such_joint", 0.0, 1.0)
+    with pytest.raises(ConfigError, match="no joint 'no_such_joint'"):
+        writer.text()

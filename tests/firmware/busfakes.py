@@ -39,6 +39,7 @@ class FakeBusServo:
         self.stuck_at = None  # a position it cannot leave (a blocked joint)
         self.silent = False  # answers nothing
         self.corrupt_next = 0  # answers with a bad checksum this many times
+        self.return_delay = 250  # register 7, in 2 us units (the factory's 500 us)
 
     def feedback(self):
         """Registers 56..70: position, speed, load, voltage, temperature, 64, status, moving, 67, 68, current."""
@@ -55,7 +56,8 @@ class FakeBusServo:
 class FakeBus:
     """A ``machine.UART`` on the servo bus: ``write`` frames, ``any`` / ``readinto(buf, n)`` what came back."""
 
-    def __init__(self, ids=(1, 2, 3, 4, 5), echo=True):
+    def __init__(self, ids=(1, 2, 3, 4, 5), echo=True, turnaround=0):
+        self.turnaround = turnaround  # answers of servos whose return delay is shorter are lost (2 us units)
         self.servos = {}
         for servo_id in ids:
             self.servos[servo_id] = FakeBusServo(servo_id)
@@ -116,6 +118,7 @@ class FakeBus:
         if instruction == 0x02:  # READ: address, length
             address, length = params[0], params[1]
             registers = [0] * 56 + servo.feedback()
+            registers[7] = servo.return_delay
             data = registers[address : address + length] if address + length <= len(registers) else [0] * length
             if address == 40:
                 data = [servo.torque, 0]
@@ -123,6 +126,12 @@ class FakeBus:
                 data = data[:length]
             return self._answer(servo, data)
         if instruction == 0x01:
+            return self._answer(servo, [])
+        if instruction == 0x03 and len(params) >= 2:  # WRITE: address, data; answered
+            if params[0] == 7:
+                servo.return_delay = params[1]
+            else:
+                self._store(servo, params[0], params[1:])
             return self._answer(servo, [])
         return None
 
@@ -141,6 +150,8 @@ class FakeBus:
                 servo.position = servo.goal
 
     def _answer(self, servo, data):
+        if servo.return_delay < self.turnaround:
+            return None  # it began while the board still drove the line: lost
         body = [servo.servo_id, len(data) + 2, 0]
         body.extend(data)
         packet = bytearray([HEADER, HEADER])

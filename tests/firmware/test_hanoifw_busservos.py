@@ -305,3 +305,44 @@ def test_a_step_on_input_asks_the_bus_again_only_once_its_answer_had_time_to_com
     assert len(bus.frames_of(0x02)) == reads == 1
     ctl.step(BUS_POLL_MIN_MS)
     assert len(bus.frames_of(0x02)) == 2
+
+
+def boot_with_direction_pin(bus, **kwargs):
+    """A driver with a direction pin on ``bus``, booted: (driver, what the servos held)."""
+    pin = FakeDirectionPin(bus)
+    servos = BusServos(bus, IDS, direction=pin, char_us=10, sleep_us=lambda us: None, **kwargs)
+    return servos, servos.read_held_us(lambda ms: None)
+
+
+def test_a_bus_set_up_by_lerobot_gets_its_return_delay_written_back_at_boot():
+    """lerobot writes Return_Delay_Time 0 (2 us); behind a direction pin that takes longer to turn the line around
+    every answer is lost. The boot writes 250 (500 us) back into register 7 and the servos answer again."""
+    bus = FakeBus(IDS, turnaround=10)  # a turn-around of 20 us: answers sooner than that are lost
+    for servo in bus.servos.values():
+        servo.return_delay = 0
+        servo.torque = 1
+    servos, held = boot_with_direction_pin(bus)
+    writes = bus.frames_of(0x03)
+    assert sorted(frame[2] for frame in writes) == list(IDS), "one WRITE to each servo"
+    assert all(frame[5:7] == bytes([7, 250]) for frame in writes), "register 7, value 250"
+    assert [s.return_delay for s in bus.servos.values()] == [250] * 5
+    assert servos.delays_written == [True] * 5 and servos.return_delays == [-1] * 5, "none could be read"
+    assert all(pulse > 0 for pulse in held), "after it, every servo answered what it holds"
+
+
+def test_a_return_delay_long_enough_is_read_and_left_alone():
+    bus = FakeBus(IDS, turnaround=10)
+    for servo_id, servo in bus.servos.items():
+        servo.return_delay = 50 + servo_id
+    servos, _held = boot_with_direction_pin(bus)
+    assert bus.frames_of(0x03) == [] and servos.return_delays == [51, 52, 53, 54, 55]
+    assert servos.delays_written == [False] * 5
+
+
+def test_without_a_direction_pin_the_return_delay_is_not_touched():
+    bus, servos = make()
+    for servo in bus.servos.values():
+        servo.return_delay = 0
+    servos.read_held_us(lambda ms: None)
+    assert bus.frames_of(0x03) == [] and servos.min_return_delay == 0
+    assert [s.return_delay for s in bus.servos.values()] == [0] * 5

@@ -177,6 +177,34 @@ def test_estop_latches_until_clear() -> None:
         stream_snake(session, 3, first_cmd_id=2)
 
 
+def test_an_estop_asked_for_in_this_process_stops_a_wait_within_a_control_period() -> None:
+    # The console's E-STOP button sets the event from another thread; here one tick of the wait sets it.
+    import threading
+
+    wanted = threading.Event()
+    ticks: list[float] = []
+    with Session(BARE) as session:
+        configure_snake(session)
+
+        def tick() -> None:
+            ticks.append(session.clock.now_s())
+            if len(ticks) == 3:
+                wanted.set()
+
+        session.stop_when(wanted, "pressed on the page", tick)
+        session.send_move(1, snake_pose_us(1), 5000)
+        with pytest.raises(BoardError, match="pressed on the page"):
+            session.wait_done(1)
+        stopped_s = session.clock.now_s()
+        assert session.status().mode == "ESTOP" and session.last_done_cmd < 1
+        assert stopped_s - ticks[2] < 0.1  # ESTOP went out on the next read, confirmed within a round trip
+        with pytest.raises(BoardError, match="pressed on the page"):
+            session.send_move(2, snake_pose_us(2), MOVE_MS)  # nothing more is sent while the e-stop is wanted
+        wanted.clear()  # the front end saw the latch confirmed
+        session.clear()
+        stream_snake(session, 3, first_cmd_id=2)
+
+
 def test_status_reports_the_pose() -> None:
     with Session(BARE) as session:
         configure_snake(session)

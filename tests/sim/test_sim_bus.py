@@ -165,6 +165,46 @@ def test_the_firmwares_driver_reads_every_servo_in_turn_and_drops_the_echo() -> 
     assert (driver.answers, driver.unanswered, driver.stray, driver.echo_missing) == (6, 0, 0, 0)
 
 
+class TurnAroundPin:
+    """The direction pin of a bus buffer: records its levels (the simulated line models its turn-around time)."""
+
+    def __init__(self) -> None:
+        self.levels: list[int] = []
+
+    def value(self, level: int | None = None) -> int:
+        if level is not None:
+            self.levels.append(level)
+        return self.levels[-1] if self.levels else 0
+
+
+def test_return_delay_0_behind_a_direction_pin_loses_every_answer_until_the_boot_writes_it_back() -> None:
+    """The bus as lerobot leaves it (Return_Delay_Time, register 7, at 0: 2 µs) behind a buffer whose direction pin
+    the board turns in 30 µs: the servos' answers start while the board still drives the line. The firmware's boot
+    reads each return delay (none answers), writes 250 (500 µs) back, and from then on every servo answers."""
+    from hanoibot.sim.bus import SimUart
+    from hanoifw import feetech
+
+    ids = (1, 2, 3)
+    bus, clock = make_bus(ids, turnaround_us=30.0, start_us=[1000.0, 1500.0, 2000.0])
+    for servo in bus.servos:
+        servo.return_delay = 0
+    blind = BusServos(SimUart(bus, clock.now_s), ids, direction=TurnAroundPin(), min_return_delay=0)
+    uart = SimUart(bus, clock.now_s)
+    for step in range(6):
+        blind.poll(10 * step)
+        clock.advance(TICK_S)
+    assert blind.answers == 0 and bus.lost_bytes > 0, "without the check no answer is ever heard"
+    driver = BusServos(uart, ids, direction=TurnAroundPin())
+    driver.read_held_us(uart.sleep_ms)
+    uart.end_boot()
+    assert driver.delays_written == [True] * 3
+    assert [servo.registers()[feetech.RETURN_DELAY_TIME] for servo in bus.servos] == [250] * 3
+    for step in range(7):
+        driver.poll(100 + 10 * step)
+        clock.advance(TICK_S)
+    assert [driver.measured_us(ch) for ch in range(3)] == [1000, 1500, 2000]
+
+
 # --- a simulated board on bus servos --------------------------------------------------------------------------------
 def run_three_disks(url: str) -> tuple[Phase, str, Any]:
     """``hanoibot run -n 3`` on ``url``, in-process: the phase it ends in, its reason, the simulated board."""

@@ -17,7 +17,7 @@ from ..ops.person import read_line_while
 from ..puzzle import Move, State, peg_letter
 from ..puzzle.colours import COLOUR_LETTERS, COLOUR_NAMES
 from ..render import render_board_ascii
-from .words import count_of
+from ..words import count_of
 
 T = TypeVar("T")
 

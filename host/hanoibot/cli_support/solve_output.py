@@ -15,8 +15,8 @@ from itertools import islice
 
 from ..planner import ClassicPlan, Plan
 from ..puzzle import PEG_LETTERS, Move
+from ..words import count_of
 from .move_lines import RunStream, RunText, numbered_lines
-from .words import count_of
 
 TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads the name), without importing typing at start-up
 if TYPE_CHECKING:

@@ -11,6 +11,15 @@ calibrate`` on that config goes on from the first peg not yet confirmed, and say
 at peg A). Then the grip sensor is measured, which needs a disk held between the fingers: type ``skip`` at its
 question to leave the threshold as it is (on a simulated board, where no hand can hold a disk, always skip it).
 
+Bus servos (Feetech STS/SCS: the SO-101, ``feetech://``, a board with SERVO_DRIVER = "bus") say where they are,
+so there ``calibrate`` reads positions instead of counting keys (chosen by itself when the board's STATUS carries
+measured positions; ``--bus`` or ``--keys`` choose): the servos go limp, you move the arm by hand to each peg, at its
+foot and above it, and press s; each servo's offset and direction are fitted to the pegs and saved as each peg is
+confirmed; then you move every joint through its range (as lerobot's calibrate asks) and the lowest and highest
+positions, a margin inside, become its pulse limits. The servos then hold again and the arm goes above each peg by
+itself, calibrated, for you to check. The pegs' positions in the config are the reference here: measure them on
+the board.
+
 The robot config packaged with an installed hanoibot is never rewritten (it lies in site-packages): with it in use,
 name the file to write with ``--output FILE``, or make your own with ``hanoibot init``.
 """
@@ -46,7 +55,10 @@ def register(subparsers: Any) -> None:
             "examples:\n  hanoibot calibrate                       # the port and config of hanoibot init\n"
             "  hanoibot calibrate --port /dev/ttyACM0 --config my_robot.toml\n"
             "  hanoibot calibrate --grip    # only the grip sensor threshold\n"
-            "  hanoibot calibrate --restart # every peg again, forgetting a calibration that was cut short\n\n"
+            "  hanoibot calibrate --restart # every peg again, forgetting a calibration that was cut short\n"
+            "  hanoibot calibrate --port 'feetech:///dev/ttyACM0?ids=1,2,3,4,5,6' --config so101.toml\n"
+            "                               # an SO-101 on its USB bus adapter: by hand, read from the servos\n"
+            "  hanoibot calibrate --keys    # key calibration (jogging) even where the servos say where they are\n\n"
             "At the grip sensor's question type skip to leave its threshold as it is (on the virtual Pico or any "
             "simulated board: nobody can hold a disk between its fingers).\n"
         ),
@@ -76,6 +88,18 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="begin at peg A even when an earlier calibration of this config was cut short (default: go on)",
     )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--bus",
+        action="store_true",
+        help="calibrate from the servos' measured positions, moving the arm by hand (the default when the board "
+        "reports them: bus servos)",
+    )
+    mode.add_argument(
+        "--keys",
+        action="store_true",
+        help="calibrate the pegs by jogging with keys (the default for PWM servos, which cannot say where they are)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -89,15 +113,49 @@ def run(args: argparse.Namespace) -> int:
     step = step_from(args.step)
     target = output_path(args.output, resolved_config_path(args))
     with open_robot(args) as robot:
-        prepare_for_jogging(robot)
         source = robot.config.source_path
         if source is None:
             raise ConfigError("the robot config was not read from a file: pass --config FILE and --output FILE")
         writer = ConfigWriter(source)
         person = Person(link_keeper(robot.session))
+        if not args.grip and _by_bus(robot, args):
+            from ..cli_support.bus_calibration import BusCalibration
+
+            _take_over(robot)
+            return BusCalibration(robot, person, writer, target, restart=args.restart).run()
+        prepare_for_jogging(robot)
         if args.grip:
             return _grip_alone(robot, person, writer, target)
         return _session(robot, person, writer, target, step, restart=args.restart)
+
+
+def _by_bus(robot: Any, args: argparse.Namespace) -> bool:
+    """Whether to calibrate from measured positions: ``--bus``, ``--keys``, else whether the board reports them.
+    ``--bus`` on a board that reports none is a ConfigError naming the port."""
+    from ..cli_support.bus_calibration import has_measured_pose
+
+    if args.keys:
+        return False
+    measured = has_measured_pose(robot.session.status())
+    if args.bus and not measured:
+        port = getattr(args, "port", None) or robot.port_url
+        raise ConfigError(
+            f"--bus: the board on {port} reports no measured positions (PWM servos cannot say where they are): "
+            "calibrate with keys (leave out --bus)"
+        )
+    return measured
+
+
+def _take_over(robot: Any) -> None:
+    """Take the board over without moving it (a bus calibration moves nothing before it is done); a latched
+    fault other than host silence is refused, naming the command that releases it."""
+    from ..errors import RunFault
+    from ..run.release import SILENCE_FAULTS, release_board
+
+    latched = [fault for fault in robot.session.status().faults if fault not in SILENCE_FAULTS]
+    if latched:
+        raise RunFault(f"the board has latched {', '.join(latched)}: release it with hanoibot home --clear")
+    release_board(robot.session, clear=False)
 
 
 def _session(robot: Any, person: Any, writer: Any, target: Path, step: float, *, restart: bool) -> int:

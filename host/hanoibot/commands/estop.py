@@ -41,9 +41,9 @@ def run(args: argparse.Namespace) -> int:
     """Latch the e-stop and say so; returns 0 when the board (or the port's holder) confirms it, or when there is
     no arm to stop (``sim://`` with nobody running it)."""
     from ..ops.journals import latest_stopped
-    from ..ops.stop import estop_port
+    from ..ops.stop import estop
 
-    result = estop_port(args.port, args.config)
+    result = estop(args.port, args.config)
     if result.no_arm:
         print(f"estop: {result.text}")
         return 0

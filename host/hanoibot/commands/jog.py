@@ -302,17 +302,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def prepare_for_jogging(robot: Any) -> None:
-    """Take the board over (:func:`~hanoibot.run.release.release_board`: motion a stopped run left queued or held
-    is dropped, and command ids it may have planned are skipped) and configure an unconfigured board (its outputs
-    start at the start pose); refuse while a fault is latched."""
-    from ..errors import RunFault
-    from ..link.status import Mode
-    from ..run.release import SILENCE_FAULTS, release_board
+    """Take the board over for jogging: :func:`hanoibot.ops.board.prepare_for_jogging` (imported when called, so
+    registering the command stays cheap)."""
+    from ..ops.board import prepare_for_jogging as prepare
 
-    status = robot.session.status()
-    latched = [fault for fault in status.faults if fault not in SILENCE_FAULTS]
-    if latched:
-        raise RunFault(f"the board has latched {', '.join(latched)}: release it with hanoibot home --clear")
-    release_board(robot.session, clear=False)
-    if robot.session.status().mode is Mode.UNCONFIGURED:
-        robot.session.configure(*robot.limits())
+    prepare(robot)

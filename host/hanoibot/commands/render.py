@@ -6,9 +6,9 @@ import argparse
 
 from ..cli_support.plan_options import add_plan_arguments, plan_request, whole_number
 from ..cli_support.port_options import add_config_argument
-from ..cli_support.words import count_of
 from ..errors import RenderError
 from ..planner import plan_for
+from ..words import count_of
 
 #: Most moves drawn unless --limit says otherwise (an SVG of 2**20 moves helps nobody).
 DEFAULT_LIMIT = 255

@@ -54,11 +54,11 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Check the journal against the robot, rejoin the board and finish the run."""
     from ..cli_support.output_files import check_output_paths
-    from ..cli_support.words import count_of
     from ..config.user import resolve_port
     from ..errors import JournalError
     from ..ops.journals import journal_for
     from ..ops.resume import Finished, ResumeRequest, open_resume
+    from ..words import count_of
     from .run import check_not_empty, drive, make_view
 
     check_not_empty(args)
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             first_k=point.first_k,
             per_size=plan.rules.per_size,
         )
-        job = resumption.run(on_move_done=view.move_done)
+        job = resumption.run()
         return drive(job, view, args, **resumption.start_options())
     finally:
         resumption.close()

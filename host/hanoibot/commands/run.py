@@ -22,9 +22,9 @@ from ..planner import plan_for
 
 if TYPE_CHECKING:
     from ..config import RobotConfig
+    from ..ops.follow import Follow, Kind, Run
     from ..planner.base import Plan
     from ..puzzle import State
-    from ..run.runner import Run
 
 EPILOG = """examples:
   hanoibot run                                       3 disks A -> C on the port of the rule below (sim:// at first)
@@ -102,7 +102,6 @@ def run(args: argparse.Namespace) -> int:
     """Check everything, open the board, then play the plan; see the module doc for exit codes."""
     from ..config import load_config
     from ..ops.start import RunRequest, open_run
-    from ..run.board_setup import check_puzzle_fits_board
 
     check_not_empty(args)
     if args.puzzle is not None:
@@ -110,15 +109,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         if args.disks is None and args.from_state is None and args.to_state is None:
             args.disks = "3"
-        request = plan_request(args)
         config = load_config(args.config)
-        check_puzzle_fits_board(config, request.n_disks, request.pegs)
-        plan = plan_for(request)
+        plan = plan_for(plan_request(args))
     check_output_paths({"--report": args.report, "--journal": args.journal}, {"--config": args.config})
     started = open_run(RunRequest(plan, config, args.port or "sim://", args.config, args.journal))
     try:
         view = make_view(started.robot, plan.length, plan.start, args, per_size=plan.rules.per_size)
-        started.job.sequencer.on_move_done = view.move_done
         return drive(started.job, view, args)
     finally:
         started.close()
@@ -170,11 +166,11 @@ def make_view(
 
 
 @contextlib.contextmanager
-def pause_on_interrupt(job: Run) -> Iterator[None]:
+def pause_on_interrupt(follow: Follow) -> Iterator[None]:
     """While inside, Ctrl-C asks the run to pause (HOLD) at the next segment boundary instead of killing it."""
 
     def handler(signum: int, frame: object) -> None:
-        job.request_pause()
+        follow.request_pause()
 
     previous = signal.signal(signal.SIGINT, handler)
     try:
@@ -217,87 +213,67 @@ def ask_continue(view: Any, keep_waiting: Callable[[], bool] | None = None) -> b
         return bool(answer)
 
 
-def colours_wrong(job: Run) -> str | None:
-    """Why a finished coloured puzzle's board (as the simulated board's disks show it) is not its goal, or None."""
-    from ..planner.colour_run import ColourRunPlan
-    from ..puzzle.colours import colour_words
-
-    if not isinstance(job.plan, ColourRunPlan):
-        return None
-    colours = job.board_colours()
-    if colours == job.plan.colour_goal:
-        return None
-    seen = colour_words(colours) if colours is not None else "a disk off the pegs"
-    return f"the board's colours are {seen}, not the goal {colour_words(job.plan.colour_goal)}"
-
-
 def drive(job: Run, view: Any, args: argparse.Namespace, **start_options: bool) -> int:
-    """Run ``job`` with the view and the pause prompt, write the report, and return the exit code."""
-    from ..cli_support.words import count_of
-    from ..run.sequencer import Phase
+    """Follow ``job`` (:class:`hanoibot.ops.follow.Follow`) with the view and the pause prompt, write the report,
+    and return the exit code."""
+    from ..ops.follow import Follow, Kind, RunEvent
 
-    with view, pause_on_interrupt(job):
-        phase = job.start(**start_options)
-        while phase is Phase.PAUSED:
+    def show(event: RunEvent) -> None:
+        if event.kind is Kind.MOVE_DONE:
+            view.move_done(event.index, event.move, event.board)
+
+    follow = Follow(job, show)
+    with view, pause_on_interrupt(follow):
+        follow.start(**start_options)
+        while follow.is_paused:
             with view.paused():
-                go_on = ask_continue(view, job.keep_waiting)
-            if job.phase is not Phase.PAUSED:  # e-stopped from another process, or the link failed, meanwhile
+                go_on = ask_continue(view, follow.keep_waiting)
+            if not follow.is_paused:  # e-stopped from another process, or the link failed, meanwhile
                 view.message("")  # end the prompt's line
-                phase = job.phase
+            elif go_on:
+                follow.go_on()
             else:
-                phase = job.go_on() if go_on else job.stop()
-    report = job.report()
-    written = write_report(report, args.report) if args.report else True
-    if phase is Phase.DONE:
-        colours = f"; colours {report.colours}" if report.colours is not None else ""
-        board = f"board {report.final}{colours}"
-        print(f"done: {report.moves_done} of {count_of(report.moves_total, 'move')}, {board}", flush=True)
+                follow.stop()
+    follow.end()
+    written = write_report(follow.report(), args.report) if args.report else True
+    return _show_end(follow, args, written)
+
+
+def _show_end(follow: Follow, args: argparse.Namespace, written: bool) -> int:
+    """Print how the followed run ended; the exit code (see the module doc)."""
+    from ..ops.follow import Kind
+    from ..ops.home import release
+
+    end = follow.last
+    assert end is not None
+    if end.kind is Kind.FINISHED:
+        print(end.words, flush=True)
         if args.release:
-            job.robot.session.release()
-            print(f"released: every servo output is off on {job.robot.port_url} (the arm is limp)", flush=True)
-        wrong = colours_wrong(job)
+            print(f"released: {release(follow.job.robot)}", flush=True)
+        wrong = follow.colours_wrong()
         if wrong:
             print(f"hanoibot: {wrong}", file=sys.stderr)
             return 1
         return 0 if written else 1
-    where = f"after {report.moves_done} of {count_of(report.moves_total, 'move')}"
-    print(f"hanoibot: {stopped_words(phase)} {where}{_reason(job)}{resume_hint(job, phase)}", file=sys.stderr)
-    if phase is Phase.DISCONNECTED:
+    reason = f": {end.reason}" if end.reason else ""
+    print(f"hanoibot: run {end.words}{reason}{resume_hint(follow, end.kind)}", file=sys.stderr)
+    if end.kind is Kind.STOPPED:
         return 130
-    if args.debug and report.frame_trace:
-        print(f"hanoibot: the last {len(report.frame_trace)} frames on the link:", file=sys.stderr)
-        for line in report.frame_trace:
+    trace = follow.report().frame_trace
+    if args.debug and trace:
+        print(f"hanoibot: the last {len(trace)} frames on the link:", file=sys.stderr)
+        for line in trace:
             print(f"  {line}", file=sys.stderr)
     return 1
 
 
-def _reason(job: Run) -> str:
-    """``: why`` the run stopped ("" when the operator stopped it)."""
-    from ..run.sequencer import Phase
-
-    return f": {job.sequencer.reason}" if job.phase is not Phase.DISCONNECTED and job.sequencer.reason else ""
-
-
-def stopped_words(phase: object) -> str:
-    """How a run that did not finish ended, in words (``e-stopped``, ``stopped by the operator``, ...)."""
-    from ..run.sequencer import Phase
-
-    words: dict[object, str] = {
-        Phase.ESTOPPED: "run e-stopped",
-        Phase.FAULT: "run stopped by a fault",
-        Phase.PAUSED: "run paused",
-        Phase.DISCONNECTED: "stopped by the operator",
-    }
-    return words.get(phase, f"run ended ({phase})")
-
-
-def resume_hint(job: Run, phase: object) -> str:
+def resume_hint(follow: Follow, kind: Kind) -> str:
     """``; continue with: ...`` naming the command that goes on from the run's journal ("" without one)."""
-    from ..run.sequencer import Phase
+    from ..ops.follow import Kind
 
-    if job.journal is None:
+    if follow.journal_path is None:
         return ""
-    journal = f"hanoibot resume --journal {job.journal.path}"
-    if phase is Phase.ESTOPPED:  # an e-stop is released only when asked to
+    journal = f"hanoibot resume --journal {follow.journal_path}"
+    if kind is Kind.ESTOPPED:  # an e-stop is released only when asked to
         return f"; look at the arm, then continue with: {journal} --clear"
     return f"; continue with: {journal}"

@@ -61,8 +61,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Check the options, make the plan and print the chosen moves; returns 0."""
     from ..cli_support.solve_output import write_plan
-    from ..cli_support.words import count_of
     from ..errors import PlanError
+    from ..words import count_of
 
     if args.format not in FORMATS:
         raise PlanError(f"unknown format {args.format!r}: expected one of {', '.join(FORMATS)}")

@@ -43,18 +43,14 @@ def resolved_config_path(args: argparse.Namespace) -> Path:
 
 
 def open_robot(args: argparse.Namespace, *, diagnostic: bool = False) -> Any:
-    """The robot on ``--port`` with ``--config``, link open (one-line errors for a bad port or protocol); with
+    """The robot on ``--port`` with ``--config`` (:func:`hanoibot.ops.board.open_robot`), link open; with
     ``diagnostic`` also a board that does not fit the config (see ``Robot.mismatches``)."""
     from ..config import load_config
     from ..config.user import resolve_port
-    from ..run.board_setup import sim_config_url
-    from ..run.robot import Robot
+    from ..ops import board
 
-    # A simulated board gets the --config arm, as run's does (sim_port_url): its channels and speeds.
-    port = sim_config_url(resolve_port(args.port), args.config)
-    robot = Robot(port, load_config(resolved_config_path(args)))
-    robot.open(diagnostic=diagnostic)
-    return robot
+    config = load_config(resolved_config_path(args))
+    return board.open_robot(resolve_port(args.port), args.config, config=config, diagnostic=diagnostic)
 
 
 def run(args: argparse.Namespace) -> int:

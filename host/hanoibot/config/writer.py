@@ -2,7 +2,8 @@
 and layout kept), the result is validated exactly as it will be loaded, and only then is the file written (to a
 temporary file beside it, moved over it in one step: a crash leaves the old file or the new one, never half).
 
-``hanoibot calibrate`` (pegs and grip threshold) and ``hanoibot init`` save through :class:`ConfigWriter`.
+``hanoibot calibrate`` (pegs, grip threshold, and from the bus each servo's calibration and pulse limits) and
+``hanoibot init`` save through :class:`ConfigWriter`.
 """
 
 from __future__ import annotations
@@ -29,11 +30,32 @@ class ConfigWriter:
             raise ConfigError(f"cannot read robot config {str(source)!r}: {err.strerror or err}") from err
         self._pegs_mm: dict[int, tuple[float, float]] = {}
         self._grip_threshold_u16: int | None = None
+        self._servo_keys: dict[str, dict[str, float | int]] = {}
+        self._servo_notes: dict[str, str] = {}
+        self._joint_limits: dict[str, tuple[float, float]] = {}
 
     @property
     def has_edits(self) -> bool:
         """True once anything was set."""
-        return bool(self._pegs_mm) or self._grip_threshold_u16 is not None
+        return (
+            bool(self._pegs_mm) or self._grip_threshold_u16 is not None or bool(self._servo_keys or self._joint_limits)
+        )
+
+    def set_joint_limits(self, name: str, min_deg: float, max_deg: float) -> None:
+        """The arm joint ``name``'s ``min_deg`` and ``max_deg`` (``[arm.<name>]``, or its ``[[arm.joints]]`` entry)."""
+        self._joint_limits[name] = (min_deg, max_deg)
+
+    def set_servo_calibration(self, name: str, offset_deg: float, direction: int, us_per_deg: float) -> None:
+        """``[servos.<name>]``'s linear calibration: ``offset_deg`` (rounded to 0.01 deg), ``direction`` (1 or -1)
+        and ``us_per_deg`` (rounded to 0.0001); a ``points_deg_us`` calibration there is replaced."""
+        keys = self._servo_keys.setdefault(name, {})
+        keys.update(offset_deg=round(offset_deg, 2), direction=int(direction), us_per_deg=round(us_per_deg, 4))
+
+    def set_servo_limits(self, name: str, min_us: int, max_us: int, note: str = "") -> None:
+        """``[servos.<name>]``'s pulse limits in µs, with ``note`` as a comment on ``min_us`` (how they were found)."""
+        self._servo_keys.setdefault(name, {}).update(min_us=int(min_us), max_us=int(max_us))
+        if note:
+            self._servo_notes[name] = note
 
     def set_peg(self, index: int, x_mm: float, y_mm: float) -> None:
         """Peg number ``index`` (0 = A) stands at (``x_mm``, ``y_mm``), rounded to 0.1 mm."""
@@ -61,6 +83,21 @@ class ConfigWriter:
         if self._grip_threshold_u16 is not None:
             gripper: Any = document["gripper"]
             gripper["grip_threshold_u16"] = self._grip_threshold_u16
+        for name, keys in self._servo_keys.items():
+            servos: Any = document["servos"]
+            if name not in servos:
+                raise ConfigError(f"[servos] has no servo {name!r} to set")
+            table = servos[name]
+            if "offset_deg" in keys and "points_deg_us" in table:
+                del table["points_deg_us"]
+                table.setdefault("center_us", 1500)
+            for key, value in keys.items():
+                table[key] = value
+            if name in self._servo_notes:
+                table["min_us"].comment(self._servo_notes[name])
+        for name, (min_deg, max_deg) in self._joint_limits.items():
+            joint = _joint_table(document, name)
+            joint["min_deg"], joint["max_deg"] = min_deg, max_deg
         return tomlkit.dumps(document)
 
     def save(self, target: Path | None = None) -> RobotConfig:
@@ -77,6 +114,17 @@ class ConfigWriter:
         config = parse_config(text.encode(), source_path=path)  # never write a config that would not load
         write_atomically(path, text)
         return config
+
+
+def _joint_table(document: Any, name: str) -> Any:
+    """The table of arm joint ``name``: ``[arm.<name>]`` or the ``[[arm.joints]]`` entry of that name."""
+    arm = document.get("arm", {})
+    if name in arm:
+        return arm[name]
+    for joint in arm.get("joints", []):
+        if joint.get("name") == name:
+            return joint
+    raise ConfigError(f"[arm] has no joint {name!r} to set the limits of")
 
 
 def write_atomically(path: Path, text: str) -> None:

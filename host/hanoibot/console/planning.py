@@ -132,3 +132,38 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
         "note": plan.note,
         "moves": listed,
     }
+
+
+def refuse_coloured(rules: str) -> None:
+    """HanoiError for a coloured puzzle: the console's arm holds the plain disk set; the command line swaps in the
+    coloured one."""
+    if rules in COLOUR_RULE_NAMES.values():
+        raise HanoiError(
+            f"the {rules} puzzle needs the coloured disks on the arm: play it with hanoibot run --puzzle {rules} -n N"
+        )
+
+
+def arm_plan(believed: State, rules: str, goal: str, pegs: int) -> Plan:
+    """The plan that takes the arm's board from ``believed`` to the page's ``goal`` under ``rules`` (by name);
+    HanoiError, in the page's words, when the page plays another board (``pegs``, or the goal's disks)."""
+    puzzle_rules = Rules.named(rules, believed.pegs)
+    if pegs != believed.pegs:
+        raise HanoiError(f"the arm's board has {believed.pegs} pegs but the page plays {pegs}: press Connect")
+    target = State.parse(goal, pegs=believed.pegs)
+    if target.n_disks != believed.n_disks:
+        raise HanoiError(
+            f"the arm's board has {believed.n_disks} disks but the page plays {target.n_disks}: press Connect "
+            "to give the arm the page's board"
+        )
+    if target == believed:
+        raise HanoiError(f"the arm's board already is the goal {target}: nothing to move")
+    return plan_for(PlanRequest(believed.n_disks, believed.pegs, puzzle_rules, start=believed, goal=target))
+
+
+def arm_move_plan(believed: State, rules: str, move: Move) -> Plan:
+    """The plan of the page's one ``move`` on the arm's board ``believed``; HanoiError unless its disk is on top."""
+    from ..ops.start import OneMovePlan
+
+    if believed.top(move.src) != move.disk:
+        raise HanoiError(f"disk {move.disk} is not on top of peg {chr(65 + move.src)} on the arm's board {believed}")
+    return OneMovePlan(believed, move, Rules.named(rules, believed.pegs))

@@ -9,10 +9,25 @@ from __future__ import annotations
 from typing import Any
 
 from ..config import RobotConfig
+from ..ops.board import latched_faults
+from ..ops.follow import Kind, Outcome, RunEvent
+from ..ops.stop import EstopResult
+from ..puzzle import Move, State
 from ..render.layout import BoardLayout, layout_from_config
 
 #: The way back from a latched e-stop, in the page's words: the one sentence every message after an e-stop uses.
 ESTOP_RECOVERY = "Look at the arm, press Clear, then Home or Resume."
+#: What the page is told after a board reset.
+RESET_WORDS = (
+    "the board was reset: its servos are off and the arm is limp. Take a disk out of the gripper by hand and put "
+    "it on a peg, then Home, or Resume the run"
+)
+#: What to do after a run stopped in fault (a missed pick, a lost link, a collision): the page's advice.
+FAULT_ADVICE = (
+    "Look at the arm and the disks: put a disk that is not where the arm's board shows it back there (or set the "
+    "Play board to where the disks are and press Connect), press Clear if a fault is latched, then Home, and Resume "
+    "to finish the run"
+)
 #: What the board's latched fault names mean, in the operator's words.
 FAULT_WORDS = {
     "ESTOP": f"E-stop latched: the arm holds its pose. {ESTOP_RECOVERY}",
@@ -57,3 +72,56 @@ def arm_polyline_mm(config: RobotConfig, layout: BoardLayout, pulses_us: tuple[i
     if layout.base_mm is not None:
         flat.insert(0, layout.base_mm)
     return [[round(u, 2), round(z, 2)] for u, z in flat]
+
+
+def status_json(status: Any, config: RobotConfig, layout: BoardLayout) -> dict[str, Any]:
+    """What the page shows of the board's STATUS (None: none read yet): its mode, its faults (in words and by
+    name), whether one is latched (Run, Play my move, Resume and Home wait for a Clear) and the arm as drawn."""
+    pulses = tuple(int(p) for p in status.pulses_us) if status is not None else ()
+    faults = list(status.faults) if status is not None else []
+    return {
+        "mode": status.mode if status is not None else "",
+        "faults": fault_words(faults),
+        "fault_names": faults,
+        "latched": bool(latched_faults(status)) if status is not None else False,
+        "arm_mm": arm_polyline_mm(config, layout, pulses),
+    }
+
+
+def board_json(board: State | None, carried: Move | None) -> dict[str, Any]:
+    """The disks as the page draws them: on the pegs (bottom first), the one ``carried`` in the gripper."""
+    stacks = [list(s) for s in board.stacks] if board is not None else []
+    if carried is not None:
+        stacks[carried.src].pop()
+    return {
+        "board": stacks,
+        "board_text": board.to_string() if board is not None else "",
+        "held": carried.disk if carried is not None else None,
+    }
+
+
+def run_words(event: RunEvent, kind: Kind, error: str, *, journaled: bool) -> tuple[str, str]:
+    """The page's message and error after a run stopped streaming with ``event`` (``kind``: a FAULT for a paused
+    run whose link failed); ``error`` is the error shown so far. ``journaled``: Resume can finish the run."""
+    if kind is Kind.PAUSED:
+        return f"{event.words}: Continue or Stop", error
+    if kind is Kind.STOPPED:
+        resume = "Resume finishes the run, or " if journaled else ""
+        return (
+            f"{Outcome.STOPPED.word} {event.where}: the arm holds its pose; {resume}Clear and Home to start again",
+            error,
+        )
+    if kind is Kind.FAULT:
+        reason = event.reason or error
+        return f"{Outcome.FAULT.how} {event.where}", f"{reason}. {FAULT_ADVICE}" if reason else FAULT_ADVICE
+    return event.words, error
+
+
+def estop_words(result: EstopResult, flushed: list[str]) -> tuple[str, str]:
+    """The page's message and error ("": none) after the E-STOP: only what the board confirmed is claimed;
+    ``flushed`` names the commands sent before it, which were discarded."""
+    dropped = f" Discarded what was sent before it: {', '.join(flushed)}." if flushed else ""
+    if not result.latched:
+        return "", result.text + dropped
+    no_arm = "No arm was connected to the console: " if result.opened else ""
+    return f"{no_arm}{result.text}. {ESTOP_RECOVERY}{dropped}", ""

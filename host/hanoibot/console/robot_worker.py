@@ -8,7 +8,7 @@ faults) through ``publish`` after every change and at most every :data:`LIVE_PER
 :meth:`RobotWorker.estop` follows :mod:`hanoibot.ops.gate`: it preempts (the run's link sends ESTOP within one
 control period, an idle worker does it before anything else), every command issued before it is discarded (the page
 is told which), and nothing moves until a Clear issued after it. Without a connected arm it goes through
-:func:`hanoibot.ops.stop.estop_port` (the control socket of another hanoibot process that holds the port).
+:func:`hanoibot.ops.stop.estop` (the control socket of another hanoibot process that holds the port).
 """
 
 from __future__ import annotations
@@ -21,58 +21,35 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoardReset, HanoiError
+from ..ops import board as ops_board
+from ..ops.follow import Follow, Kind, Outcome
 from ..ops.gate import Discarded, StopGate, Ticket
+from ..ops.lost_disk import LostDisk
+from ..ops.stop import estop, stop_fast
 from ..planner.base import Plan
-from ..puzzle import Move, Rules, State, peg_index, peg_letter
-from .robot_view import ESTOP_RECOVERY, arm_polyline_mm, config_geometry, fault_words
-from .stoppable_link import ESTOP_REASON, StoppableSession
+from ..puzzle import Move, State
+from .planning import arm_move_plan, arm_plan, refuse_coloured
+from .robot_view import (
+    ESTOP_RECOVERY,
+    RESET_WORDS,
+    arm_polyline_mm,
+    board_json,
+    config_geometry,
+    estop_words,
+    run_words,
+    status_json,
+)
+
+#: Why a run the page's E-STOP stopped ended, as its journal and the page say it.
+ESTOP_REASON = "E-stop pressed on the console"
 
 #: Most time between two live snapshots while the arm moves, and while idle, in s.
 LIVE_PERIOD_S = 0.05
 IDLE_PERIOD_S = 0.25
-#: Sequencer phases in which the moved disk is between the fingers.
-HOLDING_PHASES = ("lift", "travel", "lower")
-#: What the page is told after a board reset.
-RESET_WORDS = (
-    "the board was reset: its servos are off and the arm is limp. Take a disk out of the gripper by hand and put "
-    "it on a peg, then Home, or Resume the run"
-)
-#: What to do after a run stopped in fault (a missed pick, a lost link, a collision): the page's advice.
-FAULT_ADVICE = (
-    "Look at the arm and the disks: put a disk that is not where the arm's board shows it back there (or set the "
-    "Play board to where the disks are and press Connect), press Clear if a fault is latched, then Home, and Resume "
-    "to finish the run"
-)
 #: The phase the page shows while no run is followed and the board holds a latched e-stop.
-ESTOPPED_PHASE = "e-stopped"
+ESTOPPED_PHASE = Outcome.ESTOPPED.word
 
 Publish = Callable[[dict[str, Any]], object]
-
-
-class OneMovePlan(Plan):
-    """A plan of exactly one move (``Play my move on the arm``)."""
-
-    method = "one-move"
-
-    def __init__(self, start: State, move: Move, rules: Rules) -> None:
-        super().__init__(start, start.apply(move, rules), rules, 1)
-        self._move = move
-
-    def move_at(self, k: int) -> Move:
-        """The move (``k`` must be 0)."""
-        self.check_index(k)
-        return self._move
-
-
-def _refuse_coloured(rules: str) -> None:
-    """HanoiError for a coloured puzzle: the console's arm holds the plain disk set; the command line swaps in the
-    coloured one."""
-    from ..puzzle.rules import COLOUR_RULE_NAMES
-
-    if rules in COLOUR_RULE_NAMES.values():
-        raise HanoiError(
-            f"the {rules} puzzle needs the coloured disks on the arm: play it with hanoibot run --puzzle {rules} -n N"
-        )
 
 
 class RobotWorker:
@@ -97,19 +74,16 @@ class RobotWorker:
         self._publish = publish
         self._commands: queue.Queue[tuple[Ticket, dict[str, Any]]] = queue.Queue()
         self._robot: Any = None
-        self._job: Any = None
+        self._follow: Follow | None = None
         self._believed: State | None = None
         self._last_status: Any = None
         self._last_live_s = 0.0
-        self._run_started_s = 0.0
-        self._paused_s = 0.0  # wall time the followed run spent paused, in s (the ETA leaves it out)
-        self._paused_since_s: float | None = None  # when the followed run paused (None while it runs)
         self._message = ""
         self._error = ""
         self._busy = ""
         self._journal_path = ""
-        #: After a reset that let a carried disk go: {"disk", "pegs", "text"}, until the person says where it lies.
-        self._question: dict[str, Any] | None = None
+        #: After a reset that let a carried disk go: that disk, until the person says where it lies.
+        self._question: LostDisk | None = None
         self._progress = (0, 0)  # moves done and planned of the last run, kept after it ends
         self._remote_estops_seen = 0  # e-stops `hanoibot estop` asked for through the port's control socket
         self._closing = False
@@ -120,8 +94,8 @@ class RobotWorker:
     def submit(self, name: str, **options: Any) -> None:
         """Queue command ``name`` for the worker (pause acts at the next segment boundary of a run)."""
         ticket = self.gate.issue(name)
-        if name in ("pause", "stop") and self._job is not None:
-            self._job.request_pause()  # a Stop while the arm moves: hold at the segment boundary, then stop
+        if name in ("pause", "stop") and self._follow is not None:
+            self._follow.request_pause()  # a Stop while the arm moves: hold at the segment boundary, then stop
             if name == "pause":
                 return
         self._commands.put((ticket, options))
@@ -183,7 +157,7 @@ class RobotWorker:
         if self._robot is None:
             return
         try:
-            self._last_status = self._robot.session.status()
+            self._last_status = ops_board.status(self._robot)
             self._note_remote_estop()
         except BoardReset as err:
             self._after_reset(err)
@@ -194,24 +168,16 @@ class RobotWorker:
     def _after_reset(self, err: BoardReset) -> None:
         """The board was reset: start a fresh session with it (nothing is replayed) and say what to do; when it let
         a carried disk go, ask where that disk lies before anything runs from the board the host believes."""
-        job = self._job
-        unsure = job.sequencer.unsure_move if job is not None else None
-        if job is not None:
-            self._believed = job.sequencer.board_state or self._believed
+        follow = self._follow
+        unsure = follow.unsure_move if follow is not None else None
+        if follow is not None:
+            self._believed = follow.board
         if unsure is not None:
-            src, dst = peg_letter(unsure.src), peg_letter(unsure.dst)
-            self._question = {
-                "disk": unsure.disk,
-                "pegs": [src, dst],
-                "text": f"Where does disk {unsure.disk} lie? The reset came while the arm moved it from peg {src} to "
-                f"peg {dst}. If it fell, put it back on peg {src}; if it is still in the gripper, take it out by hand "
-                "first.",
-            }
+            self._question = LostDisk(unsure)
         self._end_job()
         if self._robot is not None:
             try:
-                self._robot.session.resync()
-                self._last_status = self._robot.session.status()
+                self._last_status = ops_board.rejoin(self._robot)
             except (HanoiError, OSError) as again:
                 self._error = f"the board was reset and does not answer: {again}"
                 return
@@ -220,10 +186,10 @@ class RobotWorker:
     def _tick(self) -> None:
         """Between control periods of a run: a live snapshot at most every LIVE_PERIOD_S, and at once when a move
         has finished (so the page sees every move count even when the simulated arm runs faster than wall time)."""
-        job = self._job
-        move_finished = job is not None and job.sequencer.moves_done != self._progress[0]
+        follow = self._follow
+        move_finished = follow is not None and follow.moves_done != self._progress[0]
         if self._robot is not None and (move_finished or time.monotonic() - self._last_live_s >= LIVE_PERIOD_S):
-            self._last_status = self._robot.session.status()
+            self._last_status = ops_board.status(self._robot)
             self._note_remote_estop()
             self._send_snapshot(force=True)
 
@@ -243,20 +209,11 @@ class RobotWorker:
     # --- e-stop -----------------------------------------------------------------------------------------
     def _latch_estop(self, flushed: list[str]) -> None:
         """Latch the e-stop on the board (or reach whoever holds the port) and say only what the board confirmed."""
-        from ..ops.stop import estop_port, estop_robot
-
-        robot, job = self._robot, self._job
+        robot, follow = self._robot, self._follow
         try:
-            if robot is None:
-                result = estop_port(self.port_url, self.config_path)
-            elif job is not None and job.phase.value == "paused":
-                job.sequencer.estop(reason=ESTOP_REASON)  # the sequencer latches it; the journal says how it ended
-                if job.journal is not None:
-                    job.journal.record_end("estopped")
-                self._follow(job.phase)
-                result = estop_robot(robot, port_name=self.port_url)
-            else:
-                result = estop_robot(robot, port_name=self.port_url)  # the port as given, not its inner URL
+            result = estop(self.port_url, self.config_path, robot=robot, follow=follow, reason=ESTOP_REASON)
+            if follow is not None and not follow.is_paused:
+                self._followed()  # the paused run ended e-stopped
         except BoardReset as err:
             self.gate.latched()
             self._after_reset(err)
@@ -267,22 +224,14 @@ class RobotWorker:
             return
         self.gate.latched()
         if robot is not None:
-            self._last_status = robot.session.status()
-        dropped = f" Discarded what was sent before it: {', '.join(flushed)}." if flushed else ""
-        if result.latched:
-            no_arm = "No arm was connected to the console: " if result.opened else ""
-            self._message = f"{no_arm}{result.text}. {ESTOP_RECOVERY}{dropped}"
-        else:
-            self._message = ""
-            self._error = result.text + dropped
+            self._last_status = ops_board.status(robot)
+        self._message, error = estop_words(result, flushed)
+        self._error = error or self._error
 
     # --- commands ---------------------------------------------------------------------------------------
     def _do_connect(self, state: str = "", pegs: int = 3) -> None:
-        from ..run.board_setup import check_puzzle_fits_board, sim_port_url
-        from ..run.robot import Robot
-
         believed = State.parse(state, pegs=pegs) if state else State.tower(3, 0, len(self.config.board.pegs))
-        check_puzzle_fits_board(self.config, believed.n_disks, believed.pegs)
+        ops_board.check_board(self.config, believed)
         self._question = None  # the page's board says where every disk is
         known = self._believed if self._robot is not None else None
         replaced = (
@@ -291,7 +240,7 @@ class RobotWorker:
             else ""
         )
         if self._robot is not None:
-            if self._job is not None:
+            if self._follow is not None:
                 raise HanoiError("a run is paused: press Continue or Stop before changing the arm's board")
             if not self._robot.is_simulated:
                 self._believed = believed
@@ -301,18 +250,20 @@ class RobotWorker:
                 )
                 return
             self._do_disconnect()  # a simulated board is made with its disks: make a new one
-        url = sim_port_url(self.port_url, believed, self.config_path)
-        if url.lower().startswith("sim:") and "realtime=" not in url:
-            url += ("&" if "?" in url else "?") + "realtime=1"  # a person watches: sim time runs at wall speed
         self._busy = "connecting"
         self._send_snapshot(force=True)
-        robot = Robot(url, self.config)
-        robot.session = StoppableSession(url, self.gate.wanted, self._tick)
-        robot.open()
+        robot = ops_board.open_robot(
+            self.port_url,
+            self.config_path,
+            config=self.config,
+            board=believed,
+            watched=True,
+        )
+        stop_fast(robot, self.gate, ESTOP_REASON, self._tick)
         self._robot = robot
         self._remote_estops_seen = robot.session.estop_requests
         self._believed = believed
-        self._last_status = robot.session.status()
+        self._last_status = ops_board.status(robot)
         self._message = f"connected to {self.port_url}" + (f": a new simulated board.{replaced}" if replaced else "")
 
     def _do_pause(self) -> None:
@@ -327,12 +278,10 @@ class RobotWorker:
         self._message = "disconnected"
 
     def _do_clear(self) -> None:
-        from ..ops.board import clear
-
         robot = self._need_robot()
         self._end_job()
-        cleared = clear(robot)
-        self._last_status = robot.session.status()
+        cleared = ops_board.clear(robot)
+        self._last_status = ops_board.status(robot)
         said = f"{', '.join(cleared)} cleared" if cleared else "nothing was latched"
         self._message = f"{said}: press Home or Resume before running"
 
@@ -340,71 +289,49 @@ class RobotWorker:
         from ..ops.home import home
 
         robot = self._need_robot()
-        if self._job is not None:
+        if self._follow is not None:
             raise HanoiError("a run is paused: press Continue or Stop first")
         self._refuse_while_latched("Home")
         self._busy = "homing"
         self._send_snapshot(force=True)
         journal = self._stopped_journal()
         result = home(robot, clear=False, journal_path=journal)
-        self._last_status = robot.session.status()
+        self._last_status = ops_board.status(robot)
         if not result.is_home:
             raise HanoiError(f"homing failed: {result.failed}")
         if result.put_down and journal is not None:
-            from ..ops.resume import last_known_state
-            from ..run.journal import load_journal
-            from ..run.recovery import check_journal
+            from ..ops.resume import journal_board
 
-            log = load_journal(journal)
-            self._believed = last_known_state(log, check_journal(log, self.config.config_hash, str(journal)))
+            self._believed = journal_board(journal, self.config.config_hash)
         self._message = f"the arm is home{f'; {result.put_down}' if result.put_down else ''}"
 
     def _do_run(self, rules: str = "classic", goal: str = "", pegs: int = 3) -> None:
-        from ..planner import PlanRequest, plan_for
-
-        _refuse_coloured(rules)
+        refuse_coloured(rules)
         self._refuse_while_asked()
         believed = self._believed_or_fail()
         self._refuse_while_latched("Run")
-        puzzle_rules = Rules.named(rules, believed.pegs)
-        if pegs != believed.pegs:
-            raise HanoiError(f"the arm's board has {believed.pegs} pegs but the page plays {pegs}: press Connect")
-        target = State.parse(goal, pegs=believed.pegs)
-        if target.n_disks != believed.n_disks:
-            raise HanoiError(
-                f"the arm's board has {believed.n_disks} disks but the page plays {target.n_disks}: press Connect "
-                "to give the arm the page's board"
-            )
-        if target == believed:
-            raise HanoiError(f"the arm's board already is the goal {target}: nothing to move")
-        plan = plan_for(PlanRequest(believed.n_disks, believed.pegs, puzzle_rules, start=believed, goal=target))
-        self._play(plan, journaled=True)
+        self._play(arm_plan(believed, rules, goal, pegs), journaled=True)
 
     def _do_play_move(self, disk: int, src: int, dst: int, rules: str = "classic") -> None:
-        _refuse_coloured(rules)
+        refuse_coloured(rules)
         self._refuse_while_asked()
         believed = self._believed_or_fail()
         self._refuse_while_latched("Play my move")
-        move = Move(disk, src, dst)
-        if believed.top(src) != disk:
-            raise HanoiError(f"disk {disk} is not on top of peg {chr(65 + src)} on the arm's board {believed}")
-        self._play(OneMovePlan(believed, move, Rules.named(rules, believed.pegs)), journaled=False)
+        self._play(arm_move_plan(believed, rules, Move(disk, src, dst)), journaled=False)
 
     def _refuse_while_latched(self, what: str) -> None:
         """HanoiError, in the page's words, while the board holds a latched e-stop or fault: ``what`` (Run, Home,
         ...) would be refused by the board, and the way back is the page's Clear, not a terminal command."""
-        from ..run.release import SILENCE_FAULTS
-
         robot = self._need_robot()
-        status = robot.session.status()
+        status = ops_board.status(robot)
         self._last_status = status
-        latched = [fault for fault in status.faults if fault not in SILENCE_FAULTS]
+        latched = ops_board.latched_faults(status)
         if latched:
             raise HanoiError(f"the board has latched {', '.join(latched)}: {what} waits. {ESTOP_RECOVERY}")
 
     def _believed_or_fail(self) -> State:
         self._need_robot()
-        if self._job is not None:
+        if self._follow is not None:
             raise HanoiError("a run is paused: press Continue or Stop first")
         if self._believed is None:
             raise HanoiError("the arm's board is unknown: press Connect first")
@@ -426,30 +353,13 @@ class RobotWorker:
         started = open_run(request, robot=robot, board_state=self._believed)
         self._journal_path = str(started.journal.path) if started.journal is not None else self._journal_path
         self._start(started.job, f"running {plan.length} moves")
-        self._follow_start(lambda: started.job.start())
 
     def _do_answer(self, peg: str = "") -> None:
         """The person says on which peg the disk the reset let go lies: the arm's board puts it there."""
         question = self._question
         if question is None:
             raise HanoiError("nothing was asked: no disk's place is in doubt")
-        believed = self._believed_or_fail()
-        disk, src = int(question["disk"]), peg_index(question["pegs"][0])
-        try:
-            to = peg_index(peg)
-            if to >= believed.pegs:
-                raise ValueError(peg)
-        except ValueError:
-            last = peg_letter(believed.pegs - 1)
-            raise HanoiError(f"peg {peg!r}: expected a peg letter of the arm's board, A to {last}") from None
-        stacks = [list(s) for s in believed.stacks]
-        if not stacks[src] or stacks[src][-1] != disk:
-            raise HanoiError(f"disk {disk} is not on top of peg {peg_letter(src)} on the arm's board {believed}")
-        stacks[src].pop()
-        if stacks[to] and stacks[to][-1] < disk:
-            raise HanoiError(f"disk {disk} cannot lie on disk {stacks[to][-1]} on peg {peg}: look again")
-        stacks[to].append(disk)
-        self._believed = State(tuple(tuple(s) for s in stacks))
+        self._believed = question.placed(self._believed_or_fail(), peg)
         self._question = None
         self._message = f"the arm's board is now {self._believed}: Home, or Resume the run"
 
@@ -457,43 +367,32 @@ class RobotWorker:
         """HanoiError while the page's question about a disk's place is open."""
         if self._question is not None:
             raise HanoiError(
-                f"first answer where disk {self._question['disk']} lies (take it out of the gripper by hand if it "
+                f"first answer where disk {self._question.disk} lies (take it out of the gripper by hand if it "
                 "is still there)"
             )
 
     def _do_resume(self) -> None:
         """Finish the newest stopped run of this port, every move exactly once (as the CLI's ``hanoibot resume``:
         same board boot, or the board as the robot believes it after a reset)."""
-        from ..ops.resume import Finished, ResumeRequest, open_resume
+        from ..ops.resume import Finished, ResumeRequest, journal_boot, open_resume
 
         robot = self._need_robot()
         self._refuse_while_asked()
-        if self._job is not None:
+        if self._follow is not None:
             raise HanoiError("a run is paused: press Continue to go on with it")
         self._refuse_while_latched("Resume")
         path = self._stopped_journal()
         if path is None:
             raise HanoiError(f"no stopped run of {self.port_url} to resume: every journaled run there finished")
-        same_boot = self._journal_boot(path) == robot.boot_id
+        same_boot = journal_boot(path) == robot.boot_id
         board = None if same_boot or self._believed is None else self._believed.to_string()
         resumption = open_resume(ResumeRequest(path, board=board), robot=robot)
         if isinstance(resumption, Finished):
             raise HanoiError(f"nothing to resume: the run in {path.name} finished")
         self._journal_path = str(path)
-        job = resumption.run()
         point = resumption.point
-        self._start(job, f"resuming {path.name} at move {point.first_k + 1} of {point.plan.length}")
-        self._follow_start(lambda: job.start(**resumption.start_options()))
-
-    def _follow_start(self, start: Callable[[], Any]) -> None:
-        """Start the run the page follows; if starting raises, the run is forgotten (its journal closed), so the
-        worker stays usable and e-stoppable."""
-        try:
-            phase = start()
-        except BaseException:
-            self._end_job()
-            raise
-        self._follow(phase)
+        message = f"resuming {path.name} at move {point.first_k + 1} of {point.plan.length}"
+        self._start(resumption.run(), message, **resumption.start_options())
 
     def _stopped_journal(self) -> Path | None:
         """The journal of the newest run of this port that did not finish (None when there is none)."""
@@ -502,119 +401,77 @@ class RobotWorker:
         entry = latest_stopped(self.port_url, folder=self.journal_dir)
         return entry.path if entry is not None else None
 
-    @staticmethod
-    def _journal_boot(path: Path) -> str:
-        from ..run.journal import load_journal
-
-        return load_journal(path).boot_id
-
-    def _start(self, job: Any, message: str) -> None:
-        """Make ``job`` the run the page follows."""
-        self._job = job
+    def _start(self, job: Any, message: str, **start_options: bool) -> None:
+        """Follow ``job`` (made by :mod:`hanoibot.ops.start` or :mod:`hanoibot.ops.resume`) from its start; if
+        starting raises, the run is forgotten (its journal closed), so the worker stays usable and e-stoppable."""
+        follow = self._follow = Follow(job, self._on_event)
         self._busy = "running"
-        self._run_started_s = time.monotonic()
-        self._paused_s, self._paused_since_s = 0.0, None
         self._message = message
         self._send_snapshot(force=True)
+        try:
+            follow.start(**start_options)
+        except BaseException:
+            self._follow = None
+            raise
+        self._followed()
+
+    def _on_event(self, event: Any) -> None:
+        """A continued run: the pause's message is over."""
+        if event.kind is Kind.CONTINUED:
+            self._busy = "running"
+            self._message = event.words
+            self._send_snapshot(force=True)
 
     def _do_continue(self) -> None:
-        if self._job is None:
+        if self._follow is None:
             raise HanoiError("nothing is paused: Continue follows a Pause")
-        if self._paused_since_s is not None:
-            self._paused_s += time.monotonic() - self._paused_since_s
-            self._paused_since_s = None
-        self._busy = "running"
-        done, total = self._progress
-        self._message = f"continuing after {done} of {total} moves"  # the pause's message is over
-        self._send_snapshot(force=True)
-        self._follow(self._job.go_on())
+        self._follow.go_on()
+        self._followed()
 
     def _do_stop(self) -> None:
-        if self._job is None:
+        if self._follow is None:
             raise HanoiError("nothing is paused or running: Stop ends a paused run")
-        self._follow(self._job.stop())
+        self._follow.stop()
+        self._followed()
 
     def _end_job(self) -> None:
         """Forget the run the page followed (a paused one ends stopped, its journal closed)."""
-        job, self._job = self._job, None
-        if job is not None and job.journal is not None:
-            if job.phase.value == "paused":
-                job.journal.record_end("stopped")
-            job.journal.close()
+        follow, self._follow = self._follow, None
+        if follow is not None:
+            follow.end()
 
-    def _follow(self, phase: Any) -> None:
-        """After the run returned in ``phase``: keep the job while paused, else end it and say how it ended."""
-        from ..run.sequencer import Phase
-
-        job = self._job
-        self._believed = job.sequencer.board_state or self._believed
+    def _followed(self) -> None:
+        """After the followed run stopped streaming: keep it while paused, else end it and say how it ended."""
+        follow = self._follow
+        assert follow is not None and follow.last is not None
+        self._believed = follow.board
+        kind = follow.last.kind
         try:
-            self._last_status = self._robot.session.status() if self._robot is not None else None
+            self._last_status = ops_board.status(self._robot) if self._robot is not None else None
         except BoardReset as err:
             self._after_reset(err)
             return
         except (HanoiError, OSError) as err:  # the link failed: the run is over all the same
             self._error = f"the board does not answer: {err}"
-            phase = phase if phase is not Phase.PAUSED else Phase.FAULT
-        report = job.report()
-        self._progress = (report.moves_done, report.moves_total)
-        if phase is Phase.PAUSED:
-            if self._paused_since_s is None:
-                self._paused_since_s = time.monotonic()
-            self._message = f"paused after {report.moves_done} of {report.moves_total} moves: Continue or Stop"
-            return
-        self._end_job()
-        where = f"after {report.moves_done} of {report.moves_total} moves"
-        if phase is Phase.DONE:
-            self._message = f"done: {report.moves_done} of {report.moves_total} moves, board {report.final}"
-        elif phase is Phase.DISCONNECTED:
-            self._message = (
-                f"stopped {where}: the arm holds its pose; "
-                + ("Resume finishes the run, or " if job.journal is not None else "")
-                + "Clear and Home to start again"
-            )
-        elif phase is Phase.ESTOPPED:
-            self._message = f"e-stopped {where}"
-        else:
-            self._message = f"stopped by a fault {where}"
-            reason = job.sequencer.reason or self._error
-            self._error = f"{reason}. {FAULT_ADVICE}" if reason else FAULT_ADVICE
+            kind = Kind.FAULT if kind is Kind.PAUSED else kind
+        event = follow.last
+        self._progress = (event.moves_done, event.moves_total)
+        if kind is not Kind.PAUSED:
+            self._end_job()
+        self._message, self._error = run_words(event, kind, self._error, journaled=follow.journal_path is not None)
 
     # --- the snapshot ------------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         """What the page shows of the robot now (JSON-ready; ``t_report_ms`` is the wall time of the status)."""
-        from ..link.status import Mode
-        from ..run.release import SILENCE_FAULTS
-
         status = self._last_status
-        job = self._job
-        phase = job.sequencer.state.value if job is not None else ("idle" if self._robot is not None else "offline")
-        if job is None and status is not None and status.mode is Mode.ESTOP:
+        follow = self._follow
+        phase = follow.phase_name if follow is not None else ("idle" if self._robot is not None else "offline")
+        if follow is None and status is not None and ops_board.is_estopped(status):
             phase = ESTOPPED_PHASE  # not "idle": nothing moves until a Clear
-        board = self._believed
-        stacks = [list(s) for s in board.stacks] if board is not None else []
-        held = None
-        moves_done, moves_total = self._progress
-        eta_s = None
-        if job is not None:
-            seq = job.sequencer
-            board = seq.board_state or board
-            stacks = [list(s) for s in board.stacks] if board is not None else stacks
-            moves_done, moves_total = seq.moves_done, job.plan.length
-            self._progress = (moves_done, moves_total)
-            if phase in HOLDING_PHASES and moves_done < moves_total:
-                move = job.plan.move_at(moves_done)
-                if stacks[move.src] and stacks[move.src][-1] == move.disk:
-                    stacks[move.src].pop()
-                    held = move.disk
-            now_s = self._paused_since_s if self._paused_since_s is not None else time.monotonic()
-            elapsed_s = now_s - self._run_started_s - self._paused_s  # time paused counts for nothing
-            run_done = moves_done - job.first_k
-            if run_done > 0:
-                eta_s = round(elapsed_s / run_done * (moves_total - moves_done), 1)
-        pulses = tuple(int(p) for p in status.pulses_us) if status is not None else ()
-        faults = list(status.faults) if status is not None else []
-        latched = [fault for fault in faults if fault not in SILENCE_FAULTS]
+        board, carried, eta_s = self._believed, None, None
+        if follow is not None:
+            board, carried, eta_s = follow.board, follow.carried(), follow.eta_s()
+            self._progress = (follow.moves_done, follow.moves_total)
         retransmits = int(getattr(self._robot.session, "retransmits", 0)) if self._robot is not None else 0
         return {
             "type": "robot",
@@ -622,22 +479,16 @@ class RobotWorker:
             "connected": self._robot is not None,
             "phase": phase,
             "busy": self._busy,
-            "mode": status.mode if status is not None else "",
-            "faults": fault_words(faults),
-            "fault_names": faults,
-            "latched": bool(latched),  # Run, Play my move, Resume and Home wait for a Clear
+            **status_json(status, self.config, self.layout),
             "message": self._message,
             "error": self._error,
-            "board": stacks,
-            "board_text": board.to_string() if board is not None else "",
-            "held": held,
-            "arm_mm": arm_polyline_mm(self.config, self.layout, pulses),
-            "moves_done": moves_done,
-            "moves_total": moves_total,
+            **board_json(board, carried),
+            "moves_done": self._progress[0],
+            "moves_total": self._progress[1],
             "eta_s": eta_s,
             "retransmits": retransmits,
             "journal": self._journal_path,
-            "question": self._question,
+            "question": self._question.to_json() if self._question is not None else None,
             "t_report_ms": time.time() * 1000.0,
         }
 

@@ -12,7 +12,8 @@ heartbeat and the silence bound live in the :class:`~hanoibot.link.core.LinkCore
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 
 import serial
 from hanoifw import protocol
@@ -33,6 +34,9 @@ class Session:
 
     def __init__(self, link: str | LinkCore, *, clock: Clock | None = None) -> None:
         self.core = link if isinstance(link, LinkCore) else LinkCore(link, clock=clock)
+        self._stop_wanted: threading.Event | None = None
+        self._stop_reason = ""
+        self._on_tick: Callable[[], object] | None = None
 
     def __enter__(self) -> Session:
         self.open()
@@ -176,6 +180,7 @@ class Session:
         ``ramp_ms`` None sends the plain MOVE (minimum-jerk profile); else a trapezoidal profile with that ramp
         (0..duration/2 ms) that blends ``blend_ms`` (0..ramp) into the MOVE before it (docs/protocol.md).
         """
+        self._stop_if_wanted()
         self._check_channels("pulses_us", pulses_us)
         if not self.last_sent_cmd < cmd_id <= protocol.MAX_CMD_ID:
             raise BadCommand(
@@ -208,12 +213,15 @@ class Session:
             raise BadCommand(f"cmd_id {cmd_id} was never sent: expected at most {self.last_sent_cmd}")
         deadline_s = None if timeout_s is None else self.clock.now_s() + timeout_s
         while self.last_done_cmd < cmd_id:
+            self._stop_if_wanted()
             self.core.service(wait=True)
             self._raise_if_stopped(cmd_id)
             if deadline_s is not None and self.clock.now_s() >= deadline_s:
                 raise LinkTimeout(
                     f"command {cmd_id} not done within {timeout_s:g} s: the board has done up to {self.last_done_cmd}"
                 )
+            if self._on_tick is not None:
+                self._on_tick()
 
     def status(self) -> Status:
         """A STATUS report asked for now: one the board made after it read this request, never the answer to an
@@ -268,6 +276,20 @@ class Session:
             return status is not None and self.core.statuses > seen and status.mode == Mode.ESTOP
 
         self.core.request(lambda: self.core.send_immediate(protocol.ESTOP), latched)
+
+    def stop_when(self, wanted: threading.Event, reason: str, on_tick: Callable[[], object] | None = None) -> None:
+        """The fast path of an e-stop asked for in this process (a button, from any thread): once ``wanted`` is
+        set, the next MOVE sent or the wait for one (checked after every read of the link, at most
+        READ_QUANTUM_S apart) latches ESTOP on the board at once and raises BoardError(``reason``, code ESTOP),
+        which a run's sequencer turns into its e-stopped state. ``on_tick()`` runs after each of those reads (a
+        live view)."""
+        self._stop_wanted, self._stop_reason, self._on_tick = wanted, reason, on_tick
+
+    def _stop_if_wanted(self) -> None:
+        """If an e-stop was asked for (:meth:`stop_when`): latch it on the board now and raise BoardError."""
+        if self._stop_wanted is not None and self._stop_wanted.is_set():
+            self.estop()
+            raise BoardError(self._stop_reason, code=protocol.FAULT_ESTOP)
 
     def poll(self) -> None:
         """Service the link without blocking: read, retransmit, heartbeat; raises what the board reported."""

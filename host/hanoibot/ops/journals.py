@@ -18,19 +18,12 @@ from pathlib import Path
 from ..errors import HanoiError, JournalError
 from ..link.port_lock import port_key
 from ..run.journal import Journal, JournalLog, load_journal
+from ..run.outcome import Outcome, word_of_status
 
 #: Readable characters of the port kept in a journal's file name.
 _NAME_CHARS = 32
 #: The UTC start time in a journal's file name.
 STAMP_FORMAT = "%Y%m%dT%H%M%S%fZ"
-#: How a run ended, per journal ``end`` status, in the words ``hanoibot runs`` prints (None: still open).
-ENDED_WORDS = {
-    "done": "done",
-    "fault": "fault",
-    "estopped": "e-stopped",
-    "stopped": "stopped",
-    None: "unfinished",
-}
 
 
 def runs_dir() -> Path:
@@ -81,7 +74,7 @@ class RunEntry:
     @property
     def is_stopped(self) -> bool:
         """True when the run did not finish (resume or home can go on from it)."""
-        return self.ended != "done"
+        return self.ended != Outcome.DONE.word
 
 
 def _entry(path: Path) -> RunEntry | None:
@@ -90,7 +83,7 @@ def _entry(path: Path) -> RunEntry | None:
         log: JournalLog = load_journal(path)
     except HanoiError:
         return None
-    ended = ENDED_WORDS.get(log.end_status, str(log.end_status))
+    ended = word_of_status(log.end_status)
     total = int(log.plan_spec.get("length", 0))
     return RunEntry(path, log.port, ended, log.moves_done, total, started_at(path))
 

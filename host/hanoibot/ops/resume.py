@@ -112,6 +112,18 @@ def last_known_state(log: JournalLog, plan: Plan) -> State:
     return recorded_board(log) or plan.state_at(log.moves_done)
 
 
+def journal_board(path: Path, config_hash: str) -> State:
+    """Where the run journaled in ``path`` last saw the disks (:func:`last_known_state`); JournalError for a
+    journal of another robot config (``config_hash``) or plan."""
+    log = load_journal(path)
+    return last_known_state(log, check_journal(log, config_hash, str(path)))
+
+
+def journal_boot(path: Path) -> str:
+    """The boot id of the board the run journaled in ``path`` last ran on."""
+    return load_journal(path).boot_id
+
+
 def ask_board(log: JournalLog, plan: Plan, why: str, ask: Ask | None) -> State:
     """Ask where the disks are now, showing where the journal last saw them (JournalError when nobody can)."""
     last = last_known_board(log, plan)

@@ -12,12 +12,27 @@ from pathlib import Path
 
 from ..config import RobotConfig
 from ..planner.base import Plan
-from ..puzzle import State
-from ..run.board_setup import check_puzzle_fits_board, sim_port_url
+from ..puzzle import Move, Rules, State
 from ..run.journal import Journal
 from ..run.robot import Robot
 from ..run.runner import MoveListener, Run, take_over
+from .board import open_robot
 from .journals import new_journal
+
+
+class OneMovePlan(Plan):
+    """A plan of exactly one move (the console's ``Play my move on the arm``)."""
+
+    method = "one-move"
+
+    def __init__(self, start: State, move: Move, rules: Rules) -> None:
+        super().__init__(start, start.apply(move, rules), rules, 1)
+        self._move = move
+
+    def move_at(self, k: int) -> Move:
+        """The move (``k`` must be 0)."""
+        self.check_index(k)
+        return self._move
 
 
 @dataclass(frozen=True)
@@ -62,18 +77,18 @@ def open_run(
 ) -> Started:
     """Open (or use the open ``robot``), take the board over and make the run; nothing moves yet.
 
-    ``board_state`` is where the disks are (None: the plan's start).
+    ``board_state`` is where the disks are (None: the plan's start). A ``robot`` given was opened with its board
+    (:func:`~hanoibot.ops.board.open_robot` checked that it holds the puzzle).
 
     ConfigError when the robot's board cannot hold the plan; RunFault for a latched fault or a disk in the
     gripper; JournalError for a journal that cannot be made. On error a robot this call opened is closed again.
     """
     plan = request.plan
-    check_puzzle_fits_board(request.config, plan.start.n_disks, plan.rules.pegs)
     own = robot is None
     if robot is None:
-        robot = Robot(sim_port_url(request.port, plan.start, request.config_path, plan.rules), request.config)
+        robot = open_robot(request.port, request.config_path, config=request.config, board=plan.start, rules=plan.rules)
     try:
-        robot.open()
+        robot.open()  # a robot given may not be open yet
         take_over(robot)
         journal = _journal(request, robot.port_url)
     except BaseException:

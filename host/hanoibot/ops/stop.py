@@ -1,5 +1,10 @@
 """The e-stop, for a front end that may or may not hold the port: it reaches the board, or says why not.
 
+:func:`estop` is what an e-stop does, for every front end (the console's button, ``hanoibot estop``): latch ESTOP
+on the board now (which drops the board's queue), through whoever holds the port if this process does not; a run
+waiting paused ends e-stopped, its journal saying so. A run that streams is stopped by its link's fast path
+(:func:`stop_fast`, within one control period) or by the board's latch, and ends e-stopped in its journal by
+itself. What a front end had queued is flushed by its :class:`~hanoibot.ops.gate.StopGate`.
 :func:`estop_robot` latches it on a board this process drives. :func:`estop_port` is for a front end that does not
 hold the port (``hanoibot estop``, the console before Connect): another hanoibot process that holds it is asked over
 its control socket (:mod:`hanoibot.link.control`) to send ESTOP itself; a free port is opened and latched. Every
@@ -11,13 +16,18 @@ port's holder, after its board did) confirmed it.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import HanoiError, PortBusy
 from ..link.status import Mode
 from ..run.robot import Robot
 from .board import open_robot
+from .gate import StopGate
+
+if TYPE_CHECKING:
+    from .follow import Follow
 
 #: Longest the holder of the port gets to confirm the e-stop, in s.
 ANSWER_WAIT_S = 3.0
@@ -33,6 +43,30 @@ class EstopResult:
     text: str
     no_arm: bool = False
     opened: bool = False
+
+
+def estop(
+    port_name: str,
+    config_path: str | None = None,
+    *,
+    robot: Robot | None = None,
+    follow: Follow | None = None,
+    reason: str = "e-stop",
+) -> EstopResult:
+    """E-stop the arm on ``port_name`` (as the person named it): on ``robot`` when this process drives it (a run
+    ``follow`` waiting paused there ends e-stopped, ``reason`` journaled), else through :func:`estop_port`."""
+    if robot is None:
+        return estop_port(port_name, config_path)
+    if follow is not None and follow.is_paused:
+        follow.estop(reason)  # latched by the run's sequencer, which journals how it ended
+    return estop_robot(robot, port_name=port_name)
+
+
+def stop_fast(robot: Robot, gate: StopGate, reason: str, on_tick: Callable[[], object] | None = None) -> None:
+    """Make ``robot``'s link act on ``gate``'s e-stop within one control period while a run streams (latch, then
+    BoardError(``reason``), which ends the run e-stopped); ``on_tick()`` runs between link reads meanwhile (see
+    :meth:`hanoibot.link.session.Session.stop_when`)."""
+    robot.session.stop_when(gate.wanted, reason, on_tick)
 
 
 def estop_robot(robot: Robot, *, port_name: str | None = None) -> EstopResult:

@@ -22,22 +22,20 @@ from ..planner.colour_run import ColourRunPlan
 from ..puzzle import Move, Rules, State
 from ..puzzle.colours import ColourState, colour_words, colours_of
 from .journal import Journal
+from .outcome import Outcome
 from .release import lift_clear, refuse_held_disk, release_board
 from .robot import Robot
 from .sequencer import Phase, RunState, Sequencer
 
-#: What a run's report says about how it ended, per final phase.
-STATUS_OF: dict[RunState, str] = {
-    Phase.DONE: "done",
-    Phase.FAULT: "fault",
-    Phase.ESTOPPED: "estopped",
-    Phase.PAUSED: "paused",
-    Phase.DISCONNECTED: "stopped",
-}
-
 MoveListener = Callable[[int, Move, State], None]
 #: Why a run that waited at the pause prompt stopped when another process asked for an e-stop.
 ESTOP_WHILE_PAUSED = "`hanoibot estop` from another process stopped the arm while the run was paused"
+
+
+def status_of(phase: RunState) -> str:
+    """What the journal's end and the report record for a run in ``phase`` (see :class:`Outcome`)."""
+    outcome = Outcome.of(phase)
+    return outcome.value if outcome is not None else phase.value
 
 
 def plan_spec(plan: Plan) -> dict[str, Any]:
@@ -235,8 +233,8 @@ class Run:
         try:
             session.poll()
             if session.estop_requests > self._estop_requests_seen:
-                self._end_pause()
-                self.sequencer.estop(reason=ESTOP_WHILE_PAUSED)
+                self.estop_paused(ESTOP_WHILE_PAUSED)
+                return False
         except (HanoiError, OSError) as err:
             self._end_pause()
             self.sequencer.fault(reason=str(err), error=err)
@@ -244,6 +242,12 @@ class Run:
             return True
         self._finish_if_stopped(self.sequencer.state)
         return False
+
+    def estop_paused(self, reason: str) -> RunState:
+        """A run waiting paused ends e-stopped (the sequencer latches ESTOP on the board), ``reason`` journaled."""
+        self._end_pause()
+        self.sequencer.estop(reason=reason)
+        return self._finish_if_stopped(self.sequencer.state)
 
     def request_pause(self) -> None:
         """Ask for a pause at the next segment boundary (call from a signal handler)."""
@@ -272,7 +276,7 @@ class Run:
             self._paused_since_s = self._robot_now_s()
             self._estop_requests_seen = self.robot.session.estop_requests
         if phase is not Phase.PAUSED and self.journal is not None:
-            self.journal.record_end(STATUS_OF.get(phase, phase.value), frame_trace=self.frame_trace())
+            self.journal.record_end(status_of(phase), frame_trace=self.frame_trace())
         return phase
 
     def frame_trace(self) -> list[str]:
@@ -311,7 +315,7 @@ class Run:
         if seq.recoveries:
             faults.append(f"HOST_LOST recovered {seq.recoveries} times (arm held, dropped segments sent again)")
         return RunReport(
-            status=STATUS_OF.get(seq.state, seq.state.value),
+            status=status_of(seq.state),
             moves_done=seq.moves_done,
             moves_total=self.plan.length,
             start=self.plan.start.to_string(),

@@ -16,7 +16,8 @@ obstacle); the servo's load is then its position loop's effort on the error, up 
 
 Faults, as a real bus has them (``sim://?servo=sts&...``, :func:`bus_options`): a servo that stops answering
 (``silent``), corrupted answers (``corrupt``: a probability per answer, one flipped bit), a longer answer delay
-(``delay_us``).
+(``delay_us``). With ``turnaround_us`` the board turns the line around by a direction pin, in that time after
+its last byte: an answer that starts sooner (a Return Delay Time too short, as lerobot's 0 is) loses those bytes.
 
 :class:`SimUart` is the board's ``machine.UART`` on that line at the board's time: the firmware's own
 :class:`hanoifw.busservos.BusServos` runs on it unchanged.
@@ -208,6 +209,7 @@ class SimServoBus:
         seed: int = 0,
         stop_us: StopFn | None = None,
         powered: Callable[[], bool] | None = None,
+        turnaround_us: float = 0.0,
     ) -> None:
         channels = len(ids)
         traits = list(traits) if traits is not None else [ServoTraits(None, RESPONSE_S)] * channels
@@ -227,6 +229,10 @@ class SimServoBus:
         #: Whether the servo rail is on (the servos' own power): without it they are limp and answer nothing.
         self.powered: Callable[[], bool] = powered if powered is not None else (lambda: True)
         self._line_free_s = 0.0
+        #: How long after its last byte the board still drives the line (its direction pin's turn-around), in s.
+        self.turnaround_s = turnaround_us / 1e6
+        self._board_done_s = -1.0  # when the board's last byte went out
+        self.lost_bytes = 0  # answer bytes that came while the board still drove the line
         self._rx: deque[tuple[float, int]] = deque()  # (arrival time in s, byte) toward the board, in time order
         self._reader = f.PacketReader()
         self.frames = 0  # instruction frames the servos took
@@ -239,6 +245,7 @@ class SimServoBus:
     def write(self, data: bytes, t_s: float) -> None:
         """The board puts ``data`` on the line at ``t_s``: echoed as it goes out, acted on when each frame ends."""
         start_s = max(t_s, self._line_free_s)
+        self._board_done_s = max(self._board_done_s, start_s + len(data) * self.byte_s)
         for k, byte in enumerate(data):
             at_s = start_s + (k + 1) * self.byte_s
             if self.echo:
@@ -274,6 +281,7 @@ class SimServoBus:
         self._rx.clear()
         self._reader.reset()
         self._line_free_s = t_s
+        self._board_done_s = min(self._board_done_s, t_s)
 
     # --- the servos ---------------------------------------------------------------------------------------
     def settle(self, t_s: float) -> None:
@@ -378,7 +386,11 @@ class SimServoBus:
             self.corrupted += 1
         delay_s = (self.delay_us if self.delay_us is not None else 2.0 * servo.return_delay) / 1e6
         start_s = max(t_s + delay_s, self._line_free_s)
+        heard_from_s = self._board_done_s + self.turnaround_s if self.turnaround_s > 0 else -1.0
         for k in range(n):
+            if start_s + k * self.byte_s < heard_from_s:  # the board still drives the line: this byte is lost
+                self.lost_bytes += 1
+                continue
             self._rx.append((start_s + (k + 1) * self.byte_s, buf[k]))
         self._line_free_s = start_s + n * self.byte_s
         self.answers += 1

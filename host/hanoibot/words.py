@@ -1,4 +1,4 @@
-"""Small wording helpers for what commands print to people."""
+"""Small wording helpers for what the front ends show to people."""
 
 from __future__ import annotations
 
