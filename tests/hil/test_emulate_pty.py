@@ -132,6 +132,18 @@ def test_injected_faults_are_logged_and_survived() -> None:
         assert any(event["event"] == "injected" for event in emulator.events())
 
 
+def test_the_board_drives_a_bus_of_sts_servos_with_servo_sts() -> None:
+    """``--servo sts`` without ``--pico``: the simulated board's servos are on a Feetech bus (what benchmarks/link.py
+    --bus measures the link beside); STATUS then carries each servo's measured position."""
+    with EmulatorProcess("--no-world", "--seed", "7", "--servo", "sts") as emulator, Session(emulator.port_path) as s:
+        s.configure([900] * 5, [2100] * 5, [1500] * 5)
+        deadline_s = time.monotonic() + 5.0
+        while min(s.status().measured_us or (-1,)) < 0 and time.monotonic() < deadline_s:
+            time.sleep(0.05)
+        measured = s.status().measured_us
+    assert len(measured) == 5 and all(abs(us - 1500) <= 2 for us in measured), measured
+
+
 def test_an_esp32_port_model_on_a_uart_checks_every_grip_and_runs_every_move_once() -> None:
     # Issue 34: on an ESP32 the grip sensor never gave a verdict (defect 1), and no simulated board could show it.
     # The emulator behaving like an ESP32 on a 115200-baud UART (its loop woken at 10 ms FreeRTOS ticks and by its

@@ -94,7 +94,8 @@ def register(subparsers: Any) -> None:
         "--servo",
         choices=("pwm", "pca9685", "sts"),
         default="pwm",
-        help="its servo driver (default pwm; sts: Feetech bus servos on its UART, vpico://?servo=sts)",
+        help="its servo driver (default pwm); sts: Feetech bus servos on a UART, the virtual Pico's "
+        "(vpico://?servo=sts) or the simulated board's (sim://?servo=sts)",
     )
     pico.add_argument("--free-running", action="store_true", help="let emulated time run ahead of the wall clock")
     pico.add_argument(
@@ -125,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
     options = {name: str(getattr(args, name)) for name in names if getattr(args, name) is not None}
     if args.port_model is not None:
         options["port"] = args.port_model
+    if args.servo == "sts" and not args.pico:
+        options["servo"] = "sts"
     if args.no_world:
         options["world"] = "0"
     elif args.random_world:

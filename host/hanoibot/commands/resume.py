@@ -6,7 +6,10 @@ else ``sim://``), and the run goes on with the port and config its journal names
 The decisions are :func:`hanoibot.ops.resume.open_resume`'s:
 Same board boot: the board is asked which command ids finished; what finished is recorded, what did not is
 sent again with fresh ids, and the run goes on. Board reset (new boot id): the arm is homed, the operator
-confirms where the disks are (``--board STATE`` or a prompt), and the rest is replanned from that state.
+confirms where the disks are (``--board STATE`` or a prompt), and the rest is replanned from that state. A board
+that booted while its servos held the arm (bus servos keep their torque: ``feetech://`` after the host was killed)
+with the moving disk still in the gripper (its measured pose and the gripper's load say so) needs no ``--board``:
+that move is finished first, then the rest is replanned.
 After ``hanoibot home --journal FILE`` put the disks down, the rest is replanned from where it recorded them.
 On ``sim://`` a new simulated board starts with the disks where the journal last saw them (said in one line).
 A latched e-stop is released only with ``--clear`` (look at the arm first); without it nothing moves.
@@ -27,6 +30,7 @@ EPILOG = """examples:
   hanoibot resume --journal run.journal                      after the host was killed or the cable pulled
   hanoibot resume --journal run.journal --clear              after an e-stop: release it and go on
   hanoibot resume --journal run.journal --board ACB          after a board reset: the disks are as ACB
+  hanoibot resume --port feetech:///dev/ttyACM0              after the host died mid-carry: the servos held the disk
   hanoibot resume --journal run.journal --port /dev/ttyACM1  the board came back under another name
 """
 

@@ -117,6 +117,20 @@ def run_words(event: RunEvent, kind: Kind, error: str, *, journaled: bool) -> tu
     return event.words, error
 
 
+def connect_words(port: str, known: State | None, board: State, *, kept: bool) -> str:
+    """The page's message after Connect gave the arm ``board`` (``known``: the arm's board before, None when no arm
+    was connected): ``kept`` a real arm's link (its disks are to be set by hand), else a new simulated board."""
+    replaced = (
+        f" The arm's board was {known}: Connect gave it the Play board's {board} instead."
+        if known is not None and known != board
+        else ""
+    )
+    if kept:
+        by_hand = " Put the disks on the real board that way before a run." if replaced else ""
+        return f"the arm's board is now {board}: {board.n_disks} disks on {board.pegs} pegs.{replaced}{by_hand}"
+    return f"connected to {port}" + (f": a new simulated board.{replaced}" if replaced else "")
+
+
 def estop_words(result: EstopResult, flushed: list[str]) -> tuple[str, str]:
     """The page's message and error ("": none) after the E-STOP: only what the board confirmed is claimed;
     ``flushed`` names the commands sent before it, which were discarded."""

@@ -35,6 +35,7 @@ from .robot_view import (
     arm_polyline_mm,
     board_json,
     config_geometry,
+    connect_words,
     estop_words,
     run_words,
     status_json,
@@ -234,37 +235,23 @@ class RobotWorker:
         ops_board.check_board(self.config, believed)
         self._question = None  # the page's board says where every disk is
         known = self._believed if self._robot is not None else None
-        replaced = (
-            f" The arm's board was {known}: Connect gave it the Play board's {believed} instead."
-            if known is not None and known != believed
-            else ""
-        )
         if self._robot is not None:
             if self._follow is not None:
                 raise HanoiError("a run is paused: press Continue or Stop before changing the arm's board")
             if not self._robot.is_simulated:
                 self._believed = believed
-                self._message = (
-                    f"the arm's board is now {believed}: {believed.n_disks} disks on {believed.pegs} pegs.{replaced}"
-                    + (" Put the disks on the real board that way before a run." if replaced else "")
-                )
+                self._message = connect_words(self.port_url, known, believed, kept=True)
                 return
             self._do_disconnect()  # a simulated board is made with its disks: make a new one
         self._busy = "connecting"
         self._send_snapshot(force=True)
-        robot = ops_board.open_robot(
-            self.port_url,
-            self.config_path,
-            config=self.config,
-            board=believed,
-            watched=True,
-        )
+        robot = ops_board.open_robot(self.port_url, self.config_path, config=self.config, board=believed, watched=True)
         stop_fast(robot, self.gate, ESTOP_REASON, self._tick)
         self._robot = robot
         self._remote_estops_seen = robot.session.estop_requests
         self._believed = believed
         self._last_status = ops_board.status(robot)
-        self._message = f"connected to {self.port_url}" + (f": a new simulated board.{replaced}" if replaced else "")
+        self._message = connect_words(self.port_url, known, believed, kept=False)
 
     def _do_pause(self) -> None:
         raise HanoiError("nothing is running: Pause acts on a run")
@@ -374,7 +361,7 @@ class RobotWorker:
     def _do_resume(self) -> None:
         """Finish the newest stopped run of this port, every move exactly once (as the CLI's ``hanoibot resume``:
         same board boot, or the board as the robot believes it after a reset)."""
-        from ..ops.resume import Finished, ResumeRequest, journal_boot, open_resume
+        from ..ops.resume import Finished, open_resume, resume_request
 
         robot = self._need_robot()
         self._refuse_while_asked()
@@ -384,9 +371,7 @@ class RobotWorker:
         path = self._stopped_journal()
         if path is None:
             raise HanoiError(f"no stopped run of {self.port_url} to resume: every journaled run there finished")
-        same_boot = journal_boot(path) == robot.boot_id
-        board = None if same_boot or self._believed is None else self._believed.to_string()
-        resumption = open_resume(ResumeRequest(path, board=board), robot=robot)
+        resumption = open_resume(resume_request(path, robot, self._believed), robot=robot)
         if isinstance(resumption, Finished):
             raise HanoiError(f"nothing to resume: the run in {path.name} finished")
         self._journal_path = str(path)

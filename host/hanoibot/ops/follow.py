@@ -32,12 +32,12 @@ HOLDING_PHASES = (MotionPhase.LIFT, MotionPhase.TRAVEL, MotionPhase.LOWER)
 class Kind(Enum):
     """What happened to a followed run."""
 
-    MOVE_DONE = "move done"
+    MOVE_DONE = "move_done"
     PAUSED = "paused"
     CONTINUED = "continued"
     FINISHED = "finished"
     STOPPED = "stopped"
-    ESTOPPED = "e-stopped"
+    ESTOPPED = "estopped"
     FAULT = "fault"
 
 

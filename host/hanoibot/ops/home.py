@@ -32,6 +32,7 @@ from ..motion.phases import MotionPhase
 from ..motion.segments import Segment, put_down_segments, regrip_segments
 from ..planner.base import Plan
 from ..puzzle import Rules, State, peg_index, peg_letter
+from ..run.held_pose import configure_where_held, holds_pose
 from ..run.journal import Journal, JournalLog, load_journal
 from ..run.recovery import check_journal
 from ..run.release import (
@@ -182,6 +183,9 @@ def put_away(
     down safely and ``ask`` cannot tell where, or when a latched fault needs ``clear``.
     """
     session = robot.session
+    put = _take_over_held_pose(robot, journal_path, ask)
+    if put is not None:
+        return put
     status = session.status()
     if status.mode == Mode.UNCONFIGURED and disk_in_gripper(robot, grip_verdict(robot)):  # drives it closed
         raise RunFault(
@@ -197,6 +201,9 @@ def put_away(
         # Held (locked) from before anything moves until the board is recorded: no other process writes it meanwhile.
         journal = stack.enter_context(Journal.open_append(journal_path)) if log and journal_path else None
         release_board(session, clear=clear)
+        put = _take_over_held_pose(robot, journal_path, ask)  # a board that booted e-stopped, released just now
+        if put is not None:
+            return put
         if session.status().mode == Mode.UNCONFIGURED:  # every output off: a reset, or a lost servo rail
             return _limp_arm(robot, journal_path), session.last_sent_cmd + 1, False
         last_done_cmd = int(session.status().last_done_cmd)  # the run's own progress, before anything else runs
@@ -209,7 +216,7 @@ def put_away(
             peg = peg_for(at_stop, plan.rules if plan is not None else Rules(at_stop.state.pegs))
             if peg is None:
                 peg = _ask_peg(at_stop, ask)
-            next_id = _put_down(robot, at_stop, peg, next_id)
+            next_id = put_down_held(robot, at_stop, peg, next_id)
             where = "back on" if peg == at_stop.source else "on"
             done = f"put disk {at_stop.held} {where} peg {peg_letter(peg)}"
             at_stop = at_stop.put_down_on(peg)
@@ -218,6 +225,50 @@ def put_away(
         if journal is not None and at_stop is not None:
             journal.record_board(at_stop.state.to_string())
     return done, next_id, journal is not None and at_stop is not None
+
+
+def _take_over_held_pose(
+    robot: Robot, journal_path: str | Path | None, ask: Ask | None
+) -> tuple[str, int, bool] | None:
+    """On a board that booted while its servos held the arm (:func:`~hanoibot.run.held_pose.holds_pose`): put down
+    a disk the journal's move under way left in the fingers and return what :func:`put_away` returns; else take the
+    board over where the arm stands (nothing moves) and return None, so that the arm is lifted clear and a disk
+    nobody can name is asked about as on a board that kept running. None at once for any other board."""
+    if not holds_pose(robot.session.status()):
+        return None
+    if journal_path is not None:
+        put = _put_away_held_through_reset(robot, journal_path, ask)
+        if put is not None:
+            return put
+    if robot.session.status().mode == Mode.UNCONFIGURED:
+        configure_where_held(robot)
+    return None
+
+
+def _put_away_held_through_reset(
+    robot: Robot, journal_path: str | Path, ask: Ask | None
+) -> tuple[str, int, bool] | None:
+    """After a reset whose servos held the arm with the disk of the journal's move under way still in the gripper
+    (:func:`~hanoibot.ops.held_reset.disk_held_through_reset`: the measured pose and the gripper's load say so),
+    put it down as after a stop (back on its peg when it may lie there) and record where the disks are; returns
+    what :func:`put_away` returns, or None when there was no such disk (the board may be configured by then)."""
+    from .held_reset import disk_held_through_reset
+
+    log = load_journal(journal_path)
+    plan = check_journal(log, robot.config.config_hash, str(journal_path))
+    with Journal.open_append(journal_path) as journal:
+        held = disk_held_through_reset(robot, log, plan, first_cmd_id=log.last_cmd_id + 1)
+        if held is None:
+            return None
+        at_stop = DisksAtStop(*held)
+        peg = peg_for(at_stop, plan.rules)
+        if peg is None:
+            peg = _ask_peg(at_stop, ask)
+        next_id = put_down_held(robot, at_stop, peg, robot.session.last_sent_cmd + 1)
+        journal.record_board(at_stop.put_down_on(peg).state.to_string())
+    where = "back on" if peg == at_stop.source else "on"
+    said = f"put disk {at_stop.held} {where} peg {peg_letter(peg)} (the servos held it through the restart)"
+    return said, next_id, True
 
 
 def _limp_arm(robot: Robot, journal_path: str | Path | None) -> str:
@@ -249,7 +300,7 @@ def home_arm(robot: Robot, first_cmd_id: int = 1) -> str | None:
     return None
 
 
-def _put_down(robot: Robot, at_stop: DisksAtStop, peg: int, first_cmd_id: int) -> int:
+def put_down_held(robot: Robot, at_stop: DisksAtStop, peg: int, first_cmd_id: int) -> int:
     """Regrip the held disk, lift it clear, put it down on ``peg``; returns the next free command id."""
     disk, source = at_stop.held, at_stop.source
     assert disk is not None and source is not None

@@ -2,7 +2,9 @@
 
 Same board boot: :func:`~hanoibot.run.recovery.resume_same_boot` (the board says which command ids finished).
 A reset board (new boot id): the operator confirms where the disks are (``board``, or ``ask``), the rest is
-replanned (:func:`~hanoibot.run.recovery.resume_after_reset`). After ``home`` recorded where it put the disks, the
+replanned (:func:`~hanoibot.run.recovery.resume_after_reset`); but when its servos held the arm through the reset
+with the moving disk in the gripper (:mod:`.held_reset`), that move is finished first (:func:`carry_on_held_disk`)
+and nobody need say where the disks are. After ``home`` recorded where it put the disks, the
 rest is replanned from there. A ``sim://`` board lives only as long as the process that made it, so resuming on
 ``sim://`` starts a new simulated board with the disks where the journal last saw them, and says so: every
 recovery can be rehearsed on the simulator.
@@ -15,10 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import load_config
-from ..errors import JournalError, StateError
+from ..errors import IllegalMove, JournalError, RunFault, StateError
+from ..link.status import Fault
 from ..planner.base import Plan
 from ..planner.colour_run import ColourRunPlan
-from ..puzzle import State
+from ..puzzle import State, peg_letter
 from ..puzzle.colours import colours_of
 from ..run.board_setup import sim_port_url
 from ..run.journal import Journal, JournalLog, load_journal
@@ -30,9 +33,12 @@ from ..run.recovery import (
     resume_after_reset,
     resume_same_boot,
 )
+from ..run.release import release_board
 from ..run.robot import Robot
 from ..run.runner import MoveListener, Run
 from ..sim.spec import ONE_OFF_OPTIONS, SimSpec
+from .held_reset import disk_held_through_reset
+from .home import DisksAtStop, put_down_held
 
 #: Asks the operator a question and returns the answer line (None when nobody can answer).
 Ask = Callable[[str], str | None]
@@ -119,9 +125,12 @@ def journal_board(path: Path, config_hash: str) -> State:
     return last_known_state(log, check_journal(log, config_hash, str(path)))
 
 
-def journal_boot(path: Path) -> str:
-    """The boot id of the board the run journaled in ``path`` last ran on."""
-    return load_journal(path).boot_id
+def resume_request(path: Path, robot: Robot, believed: State | None) -> ResumeRequest:
+    """Resuming the run journaled in ``path`` on the open ``robot``: on the same board boot as the journal's, as
+    the board says; after a reset (another boot), from ``believed``, the board as the host believes it (None:
+    :func:`open_resume`'s own rule)."""
+    same_boot = load_journal(path).boot_id == robot.boot_id
+    return ResumeRequest(path, board=None if same_boot or believed is None else believed.to_string())
 
 
 def ask_board(log: JournalLog, plan: Plan, why: str, ask: Ask | None) -> State:
@@ -157,6 +166,44 @@ def sim_board_from_journal(port: str, journal: Path, config_path: str | None = N
     board = last_known_state(log, plan)
     url = sim_port_url(port, board, config_path or log.config_path or None, plan.rules)
     return url, f"a new simulated board, its disks placed where the journal last saw them: {board}"
+
+
+def carry_on_held_disk(
+    robot: Robot, log: JournalLog, plan: Plan, journal: Journal, board: State | None, *, clear: bool = False
+) -> tuple[State, str] | None:
+    """After a reset whose servos held the arm with the moving disk still in the gripper
+    (:func:`~hanoibot.ops.held_reset.disk_held_through_reset`): finish that move (lift clear, carry the disk to the
+    peg it was going to, put it down there), record where the disks now are in ``journal``, and return them with
+    a sentence saying so. None when there was nothing to carry (nothing moved).
+
+    A board that booted with its e-stop latched (the latch of an in-process board outlives it,
+    :mod:`hanoibot.link.urlhandler.bus_latch`) is released only with ``clear``; without it a RunFault names the
+    command, and nothing moves.
+    """
+    if Fault.ESTOP in robot.session.status().faults:
+        if not clear:
+            raise RunFault(
+                f"the board has latched {Fault.ESTOP}: nothing moved; look at the arm, then release it and go on "
+                f"with: hanoibot resume --journal {journal.path} --clear"
+            )
+        release_board(robot.session, clear=True)
+    entry = log.open_move
+    held = disk_held_through_reset(robot, log, plan, first_cmd_id=log.last_cmd_id + 1, board=board)
+    if held is None or entry is None:
+        return None
+    state, disk, source = held
+    target = entry.move.dst
+    try:
+        after = state.apply(entry.move, plan.rules)
+    except IllegalMove as err:
+        raise JournalError(f"the gripper holds disk {disk} (its load) but its move cannot be finished: {err}") from None
+    put_down_held(robot, DisksAtStop(state, disk, source), target, robot.session.last_sent_cmd + 1)
+    journal.record_board(after.to_string())
+    said = (
+        f"the servos held the arm through the restart and the gripper still held disk {disk} (its load): "
+        f"carried it on to peg {peg_letter(target)} as its move meant; the disks are now {after}"
+    )
+    return after, said
 
 
 def open_resume(request: ResumeRequest, ask: Ask | None = None, *, robot: Robot | None = None) -> Resumption | Finished:
@@ -200,6 +247,9 @@ def open_resume(request: ResumeRequest, ask: Ask | None = None, *, robot: Robot 
         if robot.boot_id == log.boot_id and board is None:
             point = resume_same_boot(log, plan, robot, journal, clear=request.clear)
         else:
+            carried = carry_on_held_disk(robot, log, plan, journal, board, clear=request.clear)
+            if carried is not None:
+                board, said = carried
             why = f"the board was reset (boot {log.boot_id} -> {robot.boot_id})"
             board = board or ask_board(log, plan, why, ask)
             point = resume_after_reset(log, plan, robot, board, clear=request.clear, journal=str(request.journal))

@@ -21,6 +21,7 @@ from ..planner.base import Plan
 from ..planner.colour_run import ColourRunPlan
 from ..puzzle import Move, Rules, State
 from ..puzzle.colours import ColourState, colour_words, colours_of
+from .held_pose import configure_where_held, holds_pose
 from .journal import Journal
 from .outcome import Outcome
 from .release import lift_clear, refuse_held_disk, release_board
@@ -180,6 +181,9 @@ class Run:
         if not self.taken_over:
             take_over(self.robot, configure=configure, home=home)
         if home:
+            if holds_pose(self.robot.session.status()):  # a new board, the arm where its servos held it: take it
+                configure_where_held(self.robot)  # over there (nothing moves), so that it can be lifted clear
+                refuse_held_disk(self.robot)  # and a disk still in the fingers is seen before homing carries it
             lift_clear(self.robot)  # straight up, clear of every peg, before homing travels
         self._wall_start_s = time.monotonic()
         clock = self.robot.board_clock

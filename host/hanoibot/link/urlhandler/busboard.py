@@ -10,7 +10,8 @@ between the host's session and the controller through :class:`HostPipe`, as thro
 
 A USB adapter switches the line's direction itself (no echo, no direction pin: ``echo=False``). The servos keep
 their torque and goal when this board stops (the host process ends, is killed, or closes the port): like a board
-reset, the next one reads back what each servo holds and reports it held.
+reset, the next one reads back what each servo holds and reports it held. An e-stop latched on this board stays
+latched for the next one on the same adapter (:mod:`.bus_latch`), until a CLEAR.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import serial
-from hanoifw import feetech
+from hanoifw import feetech, protocol
 from hanoifw.board import make_boot_id, serve
 from hanoifw.busservos import BusGripLoad, BusServos
 from hanoifw.controller import Controller
 from hanoifw.sensing import GRIP_SAMPLE_MS
 from hanoifw.ticks import ticks_add_ms, ticks_diff_ms
+
+from .bus_latch import BusLatch
 
 #: The control period of the shipped board_config.py (CONTROL_PERIOD_MS), in ms.
 CONTROL_PERIOD_MS = 10
@@ -40,17 +43,28 @@ ENABLE_STAGGER_MS = 200
 #: Longest one read of the adapter may block, in s: the driver only asks for bytes that have arrived.
 ADAPTER_READ_TIMEOUT_S = 0.0
 #: Longest a control step waits for a servo's answer before it counts as missed, in s, and how often it looks
-#: meanwhile. Ten control periods: an answer comes within a ms on the bus, but a USB adapter and a loaded host may
+#: meanwhile. 25 control periods: an answer comes within a ms on the bus, but a USB adapter and a loaded host may
 #: hand it over tens of ms late; the step is late then (the grip meter is sampled meanwhile, the motion goes on
-#: from the board's time). A servo that does not answer is SERVO_SILENT after 3 such waits, as on a board.
-ANSWER_WAIT_S = 0.1
+#: from the board's time). A servo that does not answer is SERVO_SILENT after 3 such waits, as on a board (0.75 s).
+#: At 0.1 s, runs on the simulated adapter (a thread of another process, on a machine loaded 9-12 deep on two
+#: cores) ended in SERVO_SILENT: that thread went unscheduled for up to 180 ms, three times in a row.
+ANSWER_WAIT_S = 0.25
+#: How long into such a wait the board's time keeps pace with the wall clock (the grip meter sampled), in s: one
+#: control period, as an adapter's usual latency. Beyond it the board's time stands still (nothing reads its clock,
+#: and :class:`PacedTicks` then moves it on by one step at most): the motion waits for the late answer instead of
+#: jumping ahead along its path by the whole wait, which servos catching up at full speed would cut short (the
+#: simulated arm, a thread starved on a loaded machine, carried a disk into a peg that way).
+KEEP_PACE_S = CONTROL_PERIOD_MS / 1000
 ANSWER_POLL_S = 0.0002
 #: Most the board's time moves on from one reading of its clock to the next, in ms: two grip samples apart, so the
 #: grip meter's readings cover its frames (no two more than two sample periods apart) also after the thread was not
 #: run for a while; the serve loop reads the clock at least every sample period while it runs.
 MAX_TICK_STEP_MS = 2 * GRIP_SAMPLE_MS
-#: How long the boot waits for each servo's answer when it reads back what the servos hold, in ms.
-BOOT_ANSWER_MS = 50
+#: How long the boot waits for each servo's answer when it reads back what the servos hold, in ms (each of its
+#: tries). A USB adapter and a loaded host hand an answer over tens of ms late (as :data:`ANSWER_WAIT_S` says); a
+#: servo read as not answering counts as limp, and a board that holds only some of its servos makes the next
+#: command start from a pose the arm is not in.
+BOOT_ANSWER_MS = 200
 #: The interpreter's thread switch interval while a board runs here, in s (Python's default is 5 ms): the board's
 #: thread gets its turn within a ms of asking, even while the host plans.
 SWITCH_INTERVAL_S = 0.001
@@ -129,16 +143,23 @@ class PatientBus:
         #: Called every grip sample period while it waits (the controller's ``sample_sensors`` at the board's
         #: time), as the serve loop samples while it waits between steps.
         self.sample: Callable[[], None] | None = None
+        #: Called at every poll, once per control step (the board keeps its e-stop latch, :mod:`.bus_latch`).
+        self.on_poll: Callable[[], None] | None = None
 
     def poll(self, now_ms: int = 0) -> None:
         """Wait for the awaited answer (bounded), sampling the grip meter meanwhile, then the bus's own poll."""
         bus = self._bus
+        if self.on_poll is not None:
+            self.on_poll()
         if bus.awaits_answer():
             start_s = sampled_s = time.monotonic()
             while self._uart.any() < self._answer_bytes and time.monotonic() - start_s < self._wait_s:
                 time.sleep(ANSWER_POLL_S)
-                if self.sample is not None and time.monotonic() - sampled_s >= GRIP_SAMPLE_MS / 1000:
-                    sampled_s = time.monotonic()
+                now_s = time.monotonic()
+                if self.sample is not None and now_s - sampled_s >= GRIP_SAMPLE_MS / 1000:
+                    if now_s - start_s > KEEP_PACE_S:
+                        continue  # a late answer: the board's time stands still until it comes (module doc)
+                    sampled_s = now_s
                     self.sample()
         bus.poll(now_ms)
 
@@ -240,6 +261,7 @@ class BusBoard:
         self._adapter: serial.SerialBase | None = None
         self._thread: threading.Thread | None = None
         self.ticks = PacedTicks()
+        self.latch = BusLatch(device)
 
     def start(self) -> None:
         """Open the adapter, read what the servos hold, boot the controller and serve it in a thread.
@@ -274,8 +296,11 @@ class BusBoard:
             adapter.close()
             raise
         self.servos = servos
-        controller, ticks = self.controller, self.ticks
+        controller, ticks, latch = self.controller, self.ticks, self.latch
+        if latch.is_latched():  # a board before this one on these servos was left e-stopped: so is this one
+            controller.estop()
         patient.sample = lambda: controller.sample_sensors(ticks.ticks_ms())
+        patient.on_poll = lambda: latch.keep(protocol.FAULT_ESTOP in controller.faults)
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self._thread = threading.Thread(target=self._serve, name=f"feetech board {self.device}", daemon=True)
         self._thread.start()
@@ -295,6 +320,8 @@ class BusBoard:
         if self._thread is not None:
             self._thread.join(timeout=2.0)
             self._thread = None
+        if self.controller is not None:  # as the board leaves it: an e-stop latched last is kept
+            self.latch.keep(protocol.FAULT_ESTOP in self.controller.faults)
         if self._adapter is not None:
             self._adapter.close()
             self._adapter = None

@@ -8,7 +8,9 @@ wire order, gripper last (default 1..5, as board_config.py's BUS_IDS; an SO-101 
 adapter that gives back what it sends. The board starts at open (a boot: it reads back what each servo holds) and
 stops at close; the servos keep holding. The session, journal, resume, e-stop and recovery see a board like any
 other; since this board lives in the host's process, a host that dies takes the board with it, and the next host
-meets a new boot (``hanoibot resume`` then asks where the disks are, as after a board reset).
+meets a new boot whose servos held the arm: ``hanoibot resume`` finishes a move whose disk is still in the fingers
+(:mod:`hanoibot.ops.held_reset`) and otherwise asks where the disks are, as after a board reset. An e-stop latched
+on the board stays latched for the next one (:mod:`.bus_latch`).
 """
 
 from __future__ import annotations
