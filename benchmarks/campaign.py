@@ -35,6 +35,11 @@ that config's own ``[tolerances]`` (sim:// only). Each arm's figures come under 
 
 ``--outputs pca9685`` (or ``ledc``) puts the sim:// board's servos on that output: every pulse comes out in its
 counts (hanoibot.motion.drivers), and a PCA9685 keeps pulsing through a reset.
+``--outputs sts`` puts them on a Feetech STS bus instead (``sim://?servo=sts``): they report where they are, and
+the grip verdict comes from the gripper's load and position.
+
+Every grip verdict the host acts on (after each pick, in resume, home and a reset board's probe) is judged by the
+world (:class:`GripJudge`): ``held`` with nothing in the fingers, or ``empty`` with a disk there, fails the run.
 
 With ``--target vpico`` the worlds are played on the virtual Pico instead (the stock MicroPython rp2 image on an
 emulated RP2040, ``vpico://`` on chip time: the same run on any machine), whole runs and recoveries alike
@@ -62,17 +67,20 @@ from hanoibot.arm import preset_text
 from hanoibot.arm.presets import PRESET_NAMES
 from hanoibot.config import RobotConfig, load_config
 from hanoibot.errors import BoardReset, ConfigError
+from hanoibot.link.status import Grip, Status
 from hanoibot.motion.segments import segments_for_moves
 from hanoibot.ops.home import home
 from hanoibot.ops.resume import Finished, ResumeRequest, open_resume
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move
 from hanoibot.puzzle.pegs import peg_index
+from hanoibot.run import grip_check, recovery, release, sequencer
 from hanoibot.run.journal import Journal
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
 from hanoibot.run.sequencer import Phase, RunState
 from hanoibot.sim.board import SimBoard
+from hanoibot.sim.bus import FULL_TORQUE, BusSpec
 from hanoibot.sim.factory import OUTPUT_DRIVERS
 from hanoibot.sim.random_world import make_random_world
 from hanoifw import protocol
@@ -89,11 +97,14 @@ class WorldResult(NamedTuple):
     exactly_once: bool
     moves: int
     seconds_per_move: float
+    grip_verdicts: int = 0
+    false_grips: tuple[str, ...] = ()
 
     @property
     def failed(self) -> bool:
-        """True if the world saw a collision, a drop or a fault, or a move was not made exactly once."""
-        return bool(self.collisions or self.drops or self.other_faults or not self.exactly_once)
+        """True if the world saw a collision, a drop or a fault, a move was not made exactly once, or the host
+        acted on a grip verdict the world contradicts."""
+        return bool(self.collisions or self.drops or self.other_faults or not self.exactly_once or self.false_grips)
 
 
 def world_moves(events: list[dict[str, Any]]) -> list[Move] | None:
@@ -143,6 +154,56 @@ def plan_once() -> None:
 
     segments_for.is_memo = True  # type: ignore[attr-defined]
     Robot.segments_for = segments_for  # type: ignore[method-assign]
+
+
+class GripJudge:
+    """The host's grip verdicts judged by the world: each verdict it acts on (the grip check after a pick, resume,
+    home, a reset board's probe: every one is read by :func:`hanoibot.run.grip_check.read_grip`) against what the
+    world's fingers hold at that moment. ``held`` with nothing between them, or ``empty`` with a disk there, is a
+    false verdict; ``unknown`` (no verdict: the host reads again or stops) and ``none`` (no sensor) are none."""
+
+    def __init__(self) -> None:
+        self.world: Any = None
+        self.verdicts = 0
+        self.false: list[str] = []
+
+    def watch(self, world: Any) -> None:
+        """Judge the verdicts about ``world`` from now on, counted afresh."""
+        self.world, self.verdicts, self.false = world, 0, []
+
+    def judge(self, status: Status) -> None:
+        """Count ``status``'s grip word if it is a verdict, and keep it if the world says otherwise."""
+        world = self.world
+        if world is None or status.grip not in (Grip.HELD, Grip.EMPTY):
+            return
+        self.verdicts += 1
+        disk = world.held_disk
+        if (status.grip is Grip.HELD) != (disk is not None):
+            what = "nothing" if disk is None else f"disk {disk}"
+            self.false.append(f"{status.grip} (grip_raw {status.grip_raw}) with {what} in the fingers")
+
+
+#: The one judge of the process's grip verdicts (:func:`judge_grips` puts it in the host's path).
+GRIP_JUDGE = GripJudge()
+
+
+def judge_grips() -> None:
+    """Make every grip verdict the host reads in this process pass :data:`GRIP_JUDGE` (idempotent; a judge that
+    another load of this script put there is replaced, not wrapped)."""
+    read = grip_check.read_grip
+    if getattr(read, "judge", None) is GRIP_JUDGE:
+        return
+    read = getattr(read, "unjudged", read)
+
+    def judged(*args: Any, **kwargs: Any) -> Status:
+        status = read(*args, **kwargs)
+        GRIP_JUDGE.judge(status)
+        return status
+
+    judged.judge = GRIP_JUDGE  # type: ignore[attr-defined]
+    judged.unjudged = read  # type: ignore[attr-defined]
+    for module in (grip_check, recovery, release, sequencer):
+        module.read_grip = judged  # type: ignore[attr-defined]
 
 
 class SimTarget:
@@ -269,6 +330,9 @@ class PicoTarget(SimTarget):
 
 
 TARGETS = {"sim": SimTarget(), "vpico": PicoTarget()}
+#: The ``--outputs`` word for Feetech STS bus servos (``sim://?servo=sts``): no PWM output at all, each servo says
+#: where it is, and the grip verdict comes from the gripper's load and position.
+BUS_SERVOS = "sts"
 
 
 @functools.cache
@@ -287,16 +351,21 @@ def world_options(
     rerun: int = 0,
     outputs: str = "pwm",
     config: str | None = None,
+    grip_torque: int | None = None,
 ) -> str:
     """The URL options of the world of ``seed`` with the disks at ``start`` (``rerun`` > 0: that rerun's draws of
     the chip's and link's random numbers, the world the same; ``outputs``: the servo output of a sim:// board,
-    ``pwm``, ``pca9685`` or ``ledc``, whose counts every pulse comes out in; ``config``: the robot config file the
+    ``pwm``, ``pca9685`` or ``ledc``, whose counts every pulse comes out in, or ``sts``: Feetech bus servos,
+    ``servo=sts``, that report their positions and the gripper's load (``grip_torque``: its torque limit, 0.1 % of
+    stall, None: the factory's); ``config``: the robot config file the
     world is built from, None for the default robot's)."""
     world = f"world=random&seed={seed}" if randomized else "world=1"
     options = f"{world}&board={start}&speed={speed}"
     if config is not None:
         options += f"&config={config}"
-    if outputs != "pwm":
+    if outputs == BUS_SERVOS:
+        options += "&servo=sts" + ("" if grip_torque is None else f"&grip_torque={grip_torque}")
+    elif outputs != "pwm":
         options += f"&outputs={outputs}"
     return options + (f"&rerun={rerun}" if rerun else "")
 
@@ -311,6 +380,7 @@ def play_world(
     rerun: int = 0,
     outputs: str = "pwm",
     config: str | None = None,
+    grip_torque: int | None = None,
 ) -> WorldResult:
     """One full run of the classic tower of ``n_disks`` on the randomized world of ``seed`` (``speed`` scales its
     servos' top speeds: below 1 they are slower than the config says, outside its tolerances); with
@@ -319,18 +389,28 @@ def play_world(
     plan = make_plan(n_disks)
     start = plan.start.to_string()
     options = world_options(
-        seed, start, randomized=randomized, speed=speed, rerun=rerun, outputs=outputs, config=config
+        seed,
+        start,
+        randomized=randomized,
+        speed=speed,
+        rerun=rerun,
+        outputs=outputs,
+        config=config,
+        grip_torque=grip_torque,
     )
     robot = Robot(target.url(options), robot_config(config))
     robot.open()
     board = target.board(robot)
     try:
+        world: Any = target.world(board)
+        GRIP_JUDGE.watch(world)
         job = Run(robot, plan)
         phase = job.start()
-        world: Any = target.world(board)
         events = list(world.events)
         elapsed_s = target.now_s(board)
     finally:
+        verdicts, false_grips = GRIP_JUDGE.verdicts, tuple(GRIP_JUDGE.false)
+        GRIP_JUDGE.watch(None)
         robot.close()
         target.close(board)
     faults = [e for e in events if e["event"] == "fault"]
@@ -340,7 +420,10 @@ def play_world(
     seen = world_moves(events)
     exactly_once = phase is Phase.DONE and seen == list(plan) and world.state == plan.goal
     moves = len(seen or [])
-    return WorldResult(seed, phase.name, collisions, drops, others, exactly_once, moves, elapsed_s / max(moves, 1))
+    per_move_s = elapsed_s / max(moves, 1)
+    return WorldResult(
+        seed, phase.name, collisions, drops, others, exactly_once, moves, per_move_s, verdicts, false_grips
+    )
 
 
 #: Stops a world may play: the ESTOP frame, or a host that falls silent.
@@ -368,7 +451,15 @@ class StopResult(NamedTuple):
         return bool(self.collisions or self.drops)
 
 
-def play_stop(seed: int, n_disks: int, index: int, *, outputs: str = "pwm", config: str | None = None) -> StopResult:
+def play_stop(
+    seed: int,
+    n_disks: int,
+    index: int,
+    *,
+    outputs: str = "pwm",
+    config: str | None = None,
+    grip_torque: int | None = None,
+) -> StopResult:
     """Stop number ``index`` of the world of ``seed``: a random move of the ``n_disks`` tower played from its
     start pose, stopped at a random moment by a random stop of :data:`STOPS`, then 2 s of the world (its board's
     servo ``outputs`` as :func:`world_options` says; ``config``: the arm's robot config file, None: the default)."""
@@ -384,11 +475,15 @@ def play_stop(seed: int, n_disks: int, index: int, *, outputs: str = "pwm", conf
     segments = _MOVE_SEGMENTS[key]
     stop = rng.choice(STOPS)
     world: Any = make_random_world(robot, state, seed)
+    bus = None
+    if outputs == BUS_SERVOS:
+        bus = BusSpec(ids=tuple(range(1, robot.channels + 1)), grip_torque=grip_torque or FULL_TORQUE)
     board = SimBoard(
         world=world,
         max_speed_us_per_s=world.max_speed_us_per_s,
         servo_traits=world.servo_traits,
-        servo_driver=OUTPUT_DRIVERS[outputs],
+        servo_driver=None if bus is not None else OUTPUT_DRIVERS[outputs],
+        bus=bus,
     )
     seq = 0
 
@@ -463,11 +558,14 @@ class RecoveryResult(NamedTuple):
     home_said: str = ""
     let_go: int = 0
     held: bool | None = None  # whether the gripper held a disk when the stop came (None: it never came)
+    grip_verdicts: int = 0
+    false_grips: tuple[str, ...] = ()
 
     @property
     def failed(self) -> bool:
-        """True if the world saw a collision or a drop, or the recovered run did not make every move exactly once."""
-        return bool(self.collisions or self.drops or not self.exactly_once)
+        """True if the world saw a collision or a drop, the recovered run did not make every move exactly once,
+        or a grip verdict the host acted on was false (the world's fingers held otherwise)."""
+        return bool(self.collisions or self.drops or not self.exactly_once or self.false_grips)
 
 
 def real_moves(events: list[dict[str, Any]]) -> list[Move] | None:
@@ -532,6 +630,7 @@ def play_recovery(
     mid_carry: bool = False,
     outputs: str = "pwm",
     config: str | None = None,
+    grip_torque: int | None = None,
 ) -> RecoveryResult:
     """Recovered run number ``index`` of the world of ``seed``: stopped at a random moment of its first ``run_s``
     (s, about a whole run's length; with ``mid_carry`` a random moment of a random move's carry: up to
@@ -554,6 +653,7 @@ def play_recovery(
         after_pick=after_pick,
         outputs=outputs,
         config=config,
+        grip_torque=grip_torque,
     )
 
 
@@ -595,13 +695,16 @@ def recover(
     after_pick: tuple[int, float] | None = None,
     outputs: str = "pwm",
     config: str | None = None,
+    grip_torque: int | None = None,
 ) -> RecoveryResult:
     """The run of the ``n_disks`` tower on the world of ``seed``, stopped by ``stop`` ``at_s`` s after the link
     opened (or, with ``after_pick`` (k, delay_s), that long after the run's k-th pick) and brought back by
     ``recovery`` (one of :data:`RECOVERIES`); what came of it (``config``: the arm's robot config file, None: the
     default robot)."""
     plan = make_plan(n_disks)
-    options = world_options(seed, plan.start.to_string(), rerun=rerun, outputs=outputs, config=config)
+    options = world_options(
+        seed, plan.start.to_string(), rerun=rerun, outputs=outputs, config=config, grip_torque=grip_torque
+    )
     robot = Robot(target.url(options), robot_config(config))
     detail = said = ""
     board: Any = None
@@ -612,6 +715,7 @@ def recover(
         try:
             board = target.board(robot)
             world: Any = target.world(board)
+            GRIP_JUDGE.watch(world)
             with Journal.create(path) as journal:
                 job = Run(robot, plan, journal=journal)
                 boot = target.boot_mark(board)
@@ -665,6 +769,8 @@ def recover(
             events = [] if board is None else list(target.world(board).events)
             once, detail = False, f"{type(err).__name__}: {err}"
         finally:
+            verdicts, false_grips = GRIP_JUDGE.verdicts, tuple(GRIP_JUDGE.false)
+            GRIP_JUDGE.watch(None)
             robot.close()
             if board is not None:
                 target.close(board)
@@ -674,7 +780,9 @@ def recover(
     let_go = sum(1 for e in events if e["event"] == "drop" and e["disk"] in limp)
     drops = sum(1 for e in events if e["event"] == "drop") - let_go
     held = held_at_stop[0] if held_at_stop else None
-    return RecoveryResult(seed, stop, recovery, at_s, collisions, drops, once, detail, said, let_go, held)
+    return RecoveryResult(
+        seed, stop, recovery, at_s, collisions, drops, once, detail, said, let_go, held, verdicts, false_grips
+    )
 
 
 class Summary(NamedTuple):
@@ -690,6 +798,8 @@ class Summary(NamedTuple):
     nominal_seconds_per_move: float
     stops: tuple[StopResult, ...] = ()
     recoveries: tuple[RecoveryResult, ...] = ()
+    grip_verdicts: int = 0  # the grip verdicts the host acted on, whole runs and recovered runs
+    false_grips: int = 0  # of those, the ones the world contradicts
 
 
 def campaign(
@@ -708,6 +818,7 @@ def campaign(
     reruns: int = 1,
     outputs: str = "pwm",
     config: str | None = None,
+    grip_torque: int | None = None,
 ) -> Summary:
     """Play ``worlds`` randomized worlds (seeds ``first_seed`` on) on ``target``, each whole (unless ``whole`` is
     False), then ``stops`` times stopped (sim:// only) and ``recoveries`` times stopped (by ``stop_kinds`` only,
@@ -715,11 +826,21 @@ def campaign(
     written out, :func:`preset_config`; None: the default robot, hardware/robot.toml): the worlds are built from it
     within its own ``[tolerances]`` and the host plans with it."""
     plan_once()
+    judge_grips()
     seeds = range(first_seed, first_seed + worlds)
     draws = range(rerun, rerun + reruns)  # each world played once per draw of the chip's and link's random numbers
     results = (
         [
-            play_world(seed, n_disks, speed=speed, target=target, rerun=k, outputs=outputs, config=config)
+            play_world(
+                seed,
+                n_disks,
+                speed=speed,
+                target=target,
+                rerun=k,
+                outputs=outputs,
+                config=config,
+                grip_torque=grip_torque,
+            )
             for seed in seeds
             for k in draws
         ]
@@ -727,7 +848,11 @@ def campaign(
         else []
     )
     nominal = play_world(0, n_disks, randomized=False, target=target, config=config)
-    stopped = [play_stop(seed, n_disks, i, outputs=outputs, config=config) for seed in seeds for i in range(stops)]
+    stopped = [
+        play_stop(seed, n_disks, i, outputs=outputs, config=config, grip_torque=grip_torque)
+        for seed in seeds
+        for i in range(stops)
+    ]
     run_s = nominal.seconds_per_move * nominal.moves
     recovered = [
         play_recovery(
@@ -741,6 +866,7 @@ def campaign(
             mid_carry=mid_carry,
             outputs=outputs,
             config=config,
+            grip_torque=grip_torque,
         )
         for seed in seeds
         for i in range(recoveries)
@@ -758,6 +884,8 @@ def campaign(
         nominal_seconds_per_move=nominal.seconds_per_move,
         stops=tuple(stopped),
         recoveries=tuple(recovered),
+        grip_verdicts=sum(r.grip_verdicts for r in (*results, *recovered)),
+        false_grips=sum(len(r.false_grips) for r in (*results, *recovered)),
     )
 
 
@@ -804,7 +932,10 @@ def arms(presets: Sequence[str], configs: Sequence[str], folder: Path) -> dict[s
 def report(summary: Summary, args: argparse.Namespace, arm: str) -> None:
     """Print what the campaign on ``arm`` (a label; empty for the default robot) came to."""
     runs = f" ({args.reruns} runs each, reruns {args.rerun}..)" if args.reruns > 1 else ""
-    where = f"{args.target} (outputs {args.outputs})" if args.target == "sim" else args.target
+    servos = "Feetech STS bus servos" if args.outputs == BUS_SERVOS else f"outputs {args.outputs}"
+    if args.grip_torque is not None:
+        servos += f", gripper torque limit {args.grip_torque / 10:g} %"
+    where = f"{args.target} ({servos})" if args.target == "sim" else args.target
     named = f"{arm}: " if arm else ""
     worlds = f"{summary.worlds} randomized worlds on {where}{runs}"
     print(f"{named}{worlds}, {args.disks} disks each, seeds {args.first_seed}..")
@@ -816,6 +947,7 @@ def report(summary: Summary, args: argparse.Namespace, arm: str) -> None:
             f"  time per move {summary.seconds_per_move:.3f} s (virtual); the nominal world, same run: "
             f"{summary.nominal_seconds_per_move:.3f} s; ratio {ratio:.3f}"
         )
+    print(f"  grip verdicts {summary.grip_verdicts} (whole and recovered runs), false {summary.false_grips}")
     if summary.stops:
         kinds = ", ".join(f"{k} {sum(1 for r in summary.stops if r.stop == k)}" for k in STOPS)
         print(f"  stops {len(summary.stops)} ({kinds}), {sum(1 for r in summary.stops if r.held)} with a disk held")
@@ -828,13 +960,17 @@ def report(summary: Summary, args: argparse.Namespace, arm: str) -> None:
             f"{s} then {r} {sum(1 for x in done if (x.stop, x.recovery) == (s, r))}" for s, r in RECOVERIES
         )
         print(f"  recovered runs {len(done)} ({kinds})")
-        print(f"  recovered runs with a collision or drop, or not every move once {sum(1 for x in done if x.failed)}")
+        failed = sum(1 for x in done if x.failed)
+        print(f"  recovered runs with a collision or drop, a false grip verdict, or not every move once {failed}")
         print(f"  disks the limp servos let fall clear of the pegs (reset, rail loss) {sum(x.let_go for x in done)}")
         print(f"  stopped with a disk in the gripper {sum(1 for x in done if x.held)} of {len(done)}")
         for x in (x for x in done if x.failed):
-            print(f"  FAILED recovery: seed {x.seed} {x.stop} at {x.at_s} s, {x.recovery}: {x.collisions} {x.detail}")
+            said = f"{x.collisions} {x.detail} {list(x.false_grips) if x.false_grips else ''}".rstrip()
+            print(f"  FAILED recovery: seed {x.seed} {x.stop} at {x.at_s} s, {x.recovery}: {said}")
     for result in summary.runs_failed:
         faults = f"{result.collisions} drops {result.drops} {result.other_faults}"
+        if result.false_grips:
+            faults += f" false grip verdicts {list(result.false_grips)}"
         print(f"  FAILED seed {result.seed}: {result.phase} {faults}")
 
 
@@ -889,16 +1025,27 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--outputs",
-        choices=sorted(OUTPUT_DRIVERS),
+        choices=[*sorted(OUTPUT_DRIVERS), BUS_SERVOS],
         default="pwm",
         help="the sim:// board's servo outputs, whose counts every pulse comes out in: pwm (an RP2040, 0.31 us, "
-        "the default), pca9685 (4.88 us; it also keeps pulsing through a reset), ledc (an ESP32-S3, 2.44 us)",
+        "the default), pca9685 (4.88 us; it also keeps pulsing through a reset), ledc (an ESP32-S3, 2.44 us); "
+        "or sts: Feetech STS bus servos (sim://?servo=sts), which report where they are and grip by load",
+    )
+    parser.add_argument(
+        "--grip-torque",
+        type=int,
+        metavar="N",
+        help="with --outputs sts: the gripper servo's torque limit in 0.1 %% of stall (lerobot's SO-101 set-up: 500)",
     )
     args = parser.parse_args(argv)
     if args.stops and args.target != "sim":
         parser.error("--stops plays raw segments into a sim:// board: use --recoveries on the virtual Pico")
     if (args.arm or args.config) and args.target != "sim":
         parser.error("--arm and --config play on sim:// only: the virtual Pico's campaign plays the default robot")
+    if args.outputs == BUS_SERVOS and args.target != "sim":
+        parser.error("--outputs sts plays on sim:// only (its simulated Feetech bus)")
+    if args.grip_torque is not None and (args.outputs != BUS_SERVOS or not 1 <= args.grip_torque <= FULL_TORQUE):
+        parser.error(f"--grip-torque {args.grip_torque}: expected 1..{FULL_TORQUE} with --outputs sts")
     started = time.perf_counter()
     failed = 0
     with tempfile.TemporaryDirectory() as folder:
@@ -922,6 +1069,7 @@ def main(argv: list[str] | None = None) -> int:
                 reruns=args.reruns,
                 outputs=args.outputs,
                 config=config,
+                grip_torque=args.grip_torque,
             )
             report(summary, args, label)
             failed += failures(summary)

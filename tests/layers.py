@@ -42,15 +42,21 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             f"hanoibot.link.{room}"
             for room in (
                 "board_port",  # the port's typed face: clock, simulator view, byte time
+                "board_reads",  # how far the board has read its input
+                "codes",  # frame kinds and error codes, typed
                 "control",  # the control socket `hanoibot estop` talks to
+                "dispatch",  # each frame from the board acted on
                 "estop_relay",  # the port holder's side of it
                 "flight",  # bytes written and not yet known read
+                "handshake",  # SYNC until a HELLO
+                "heard",  # what the board said: HELLO, STATUS, how far the commands got
                 "port",  # opening and reading a pyserial URL
                 "port_lock",  # one process per port
                 "probe",  # PINGs, STATUS requests, heartbeats
                 "rtt",  # the resend timeout
                 "sender",  # the go-back-N window and its (re)sending
                 "status",  # HELLO and STATUS parsed
+                "timer_loop",  # what each timer does when it fires
                 "timers",  # when each timer fires
                 "trace",  # the last frames on the wire
                 "watch",  # reboot and takeover

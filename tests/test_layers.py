@@ -145,38 +145,3 @@ def test_the_url_handlers_are_registered_where_the_layers_see_it() -> None:
     ]
     assert registrations == ["hanoibot/link/urlhandler/__init__.py"]
     assert upward_imports(IMPORT_ROOTS) == []
-
-
-def board_word_comparisons(lines: list[str]) -> list[int]:
-    """Indexes of the lines that compare a board word (a mode, a fault, a grip verdict) with its text."""
-    import re
-
-    from hanoifw import protocol
-
-    words = {*protocol.MODES, *protocol.FAULTS, protocol.GRIP_HELD, protocol.GRIP_EMPTY, protocol.GRIP_UNKNOWN}
-    alternatives = "|".join(sorted(words))
-    quoted = rf"""["']({alternatives})["']"""
-    compared = re.compile(rf"(==|!=|\bin)\s*\(?\s*{quoted}|{quoted}\s*(==|!=|\bin\b)")
-    return [index for index, line in enumerate(lines) if compared.search(line)]
-
-
-def test_the_host_never_compares_a_board_word_as_a_string() -> None:
-    """Board words are typed once in hanoifw/protocol.py and parsed into enums by link/status.py; the host compares
-    the enums (DESIGN decision 19), never the words' text."""
-    host = Path(__file__).resolve().parent.parent / "host" / "hanoibot"
-    found = []
-    for path in sorted(host.rglob("*.py")):
-        lines = path.read_text(encoding="utf-8").splitlines()
-        found += [f"{path.relative_to(host)}:{i + 1}: {lines[i].strip()}" for i in board_word_comparisons(lines)]
-    assert found == []
-
-
-def test_the_board_word_check_finds_a_string_comparison() -> None:
-    lines = [
-        'if str(status.mode) == "HELD":',
-        'if status.grip in ("held", "empty"):',
-        'if "POWER_LOST" in faults:',
-        "if status.mode == Mode.HELD:",
-        'print("the arm is held")',
-    ]
-    assert board_word_comparisons(lines) == [0, 1, 2]

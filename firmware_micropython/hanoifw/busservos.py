@@ -45,6 +45,8 @@ PULSE_MIN_US = 500  # the pulse of step 0
 PULSE_SPAN_US = 2000  # one turn of the servo, in pulse us
 READ_TRIES = 3  # unanswered READs in a row before a servo is silent
 GRIP_GAP_STEPS = 8  # a gripper this far short of its goal (0.7 deg of an STS) is stopped on something
+GRIP_STILL_STEPS_S = 100  # a gripper slower than this (8.8 deg/s of an STS) has come to rest: its load is a grip
+POLL_MASK = 0x3FFFFFFF  # poll counts wrap here (a small int on every port: a count never allocates)
 MAX_SPEED_STEPS_S = 0x7FFF  # Goal_Speed's magnitude (bit 15 is its sign)
 RX_BYTES = 64  # read from the UART at once
 ECHOES = 4  # frames sent in one step at most (each comes back as an echo)
@@ -79,6 +81,7 @@ class BusServos:
         tries: int = READ_TRIES,
         grip_channel: int = -1,
         grip_gap_steps: int = GRIP_GAP_STEPS,
+        grip_still_steps_s: int = GRIP_STILL_STEPS_S,
         min_return_delay: int = -1,
     ) -> None:
         channels = len(ids)
@@ -98,6 +101,7 @@ class BusServos:
         self.tries = tries
         self.grip_channel = grip_channel if grip_channel >= 0 else channels - 1
         self.grip_gap_steps = grip_gap_steps
+        self.grip_still_steps_s = grip_still_steps_s
         self.max_age = 2 * channels + tries  # polls a reading stays fresh
         if min_return_delay < 0:
             min_return_delay = MIN_RETURN_DELAY if direction is not None else 0
@@ -120,6 +124,13 @@ class BusServos:
         self.error_byte = [0] * channels  # the error byte of the latest answer
         self.age = [self.max_age + 1] * channels  # polls since the latest answer
         self.misses = [0] * channels  # unanswered READs in a row
+        # when the gripper's goal last went out, and when the READ of its latest answer was asked (poll counts):
+        # an answer asked in the poll that sent a new goal shows the servo before it reacted to it
+        self.polls = 0
+        self._grip_goal_sent = 0
+        self._grip_goal_poll = 0
+        self._grip_asked_poll = -1
+        self._grip_read_poll = -1
         self.silent = -1  # the channel that missed ``tries`` READs in a row (-1: none)
         self.answers = 0
         self.unanswered = 0
@@ -276,14 +287,30 @@ class BusServos:
         return pulse_us if pulse_us < MAX_MEASURED_US else MAX_MEASURED_US
 
     def grip_u16(self) -> int:
-        """The gripper's grip reading on the grip sensor's 0..65535 scale: the magnitude of its load (0..1000, 0.1 %
-        of stall: 65535 at stall) when it stands at least ``grip_gap_steps`` short of its goal (closed on
-        something), 0 when it reached its goal (closed on nothing), -1 when it is not driven or gave no fresh
-        answer. Allocates nothing (a timer may call it)."""
+        """The gripper's grip reading on the grip sensor's 0..65535 scale, from its position AND its load.
+
+        * -1 (no verdict): not driven; no fresh answer; its latest answer was asked before the goal it has now
+          went out, or in the very poll that sent it (the servo had not reacted yet); or it was still moving then
+          (``|Present_Speed|`` over ``grip_still_steps_s``): a closing gripper is short of its goal and loaded
+          whether or not a disk is in the way, so it says nothing until it has come to rest;
+        * 0: at rest within ``grip_gap_steps`` of its goal: the fingers closed all the way, on nothing (a load
+          there, fingers pressing on each other or on an end stop, is no disk);
+        * else the magnitude of its load (0..1000, 0.1 % of stall: 65535 at stall): at rest at least
+          ``grip_gap_steps`` short of its goal, so stopped on something; a small load there (nothing pushed
+          against) stays under the threshold and reads as empty.
+
+        Allocates nothing (a timer may call it)."""
         ch = self.grip_channel
         if not self.torque[ch] or self.age[ch] > self.max_age:
             return -1
-        gap = self.goal_steps[ch] - self.position_steps[ch]
+        goal = self.goal_steps[ch]
+        ahead = (self._grip_read_poll - self._grip_goal_poll) & POLL_MASK
+        if goal != self._grip_goal_sent or ahead == 0 or ahead > (POLL_MASK >> 1):
+            return -1  # the latest answer was asked before the goal went out or with it (or one is staged, unsent)
+        speed = self.speed[ch]
+        if speed > self.grip_still_steps_s or speed < -self.grip_still_steps_s:
+            return -1
+        gap = goal - self.position_steps[ch]
         if -self.grip_gap_steps < gap < self.grip_gap_steps:
             return 0
         load = self.load[ch]
@@ -295,6 +322,13 @@ class BusServos:
     def poll(self, now_ms: int = 0) -> None:
         """Take the answers of the previous step, then send this step's goals and the next READ (module doc)."""
         self._collect()
+        polls = (self.polls + 1) & POLL_MASK
+        self.polls = polls
+        grip_ch = self.grip_channel
+        grip = self.goal_steps[grip_ch]
+        if grip != self._grip_goal_sent or self._enabling[grip_ch]:  # a new goal, or torque on again
+            self._grip_goal_sent = grip
+            self._grip_goal_poll = polls
         direction = self._direction
         if direction is not None:
             direction.value(1)
@@ -370,6 +404,8 @@ class BusServos:
         self.moving[ch] = buf[base + f.MOVING]
         self.current[ch] = f.from_sign_magnitude(f.get_u16(buf, base + f.PRESENT_CURRENT), 15)
         self.error_byte[ch] = self._reader.code
+        if ch == self.grip_channel:
+            self._grip_read_poll = self._grip_asked_poll
         self.age[ch] = 0
         self.misses[ch] = 0
         self.answers += 1
@@ -440,6 +476,8 @@ class BusServos:
         f.encode_read(self._read, self.ids[ch], f.FEEDBACK_ADDRESS, f.FEEDBACK_BYTES)
         self._send(self._read, 8)
         self._awaited = ch
+        if ch == self.grip_channel:
+            self._grip_asked_poll = self.polls
 
     def _send(self, frame, length: int) -> None:
         """Write ``frame`` (``length`` bytes) and expect its echo."""

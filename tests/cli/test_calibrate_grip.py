@@ -1,5 +1,6 @@
 """``hanoibot calibrate --grip`` on the simulated robot: many readings per state, the middle of the gap saved only
-with a margin, comments kept."""
+with a margin, comments kept; on a bus gripper (``sim://?servo=sts``) its load closed on nothing and on the smallest
+disk, closed as a pick of that disk closes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hanoibot.arm import preset_text
 from hanoibot.cli_support.grip_calibration import (
+    BUS_PROMPTS,
     MIN_MARGIN_U16,
     PROMPTS,
     SAMPLES,
@@ -20,7 +23,9 @@ from hanoibot.config import default_config_path, load_config
 from hanoibot.config.writer import ConfigWriter
 from hanoibot.errors import RunFault
 from hanoibot.run.robot import Robot
+from hanoibot.sim.bus import FULL_EFFORT_US
 from hanoibot.sim.sensors import ServoCurrent
+from hanoibot.sim.world import GRIP_COMPLIANCE_MM
 
 
 def u16(current_a: float) -> float:
@@ -103,3 +108,100 @@ def test_the_cli_refuses_to_overwrite_the_default_config(capsys: Any) -> None:
 
     assert main(["calibrate", "--grip", "--port", "sim://"]) == 2
     assert "--output" in capsys.readouterr().err
+
+
+# --- a bus gripper (sim://?servo=sts): its load and position, no shunt ---------------------------------------------
+def hand_holds_the_smallest_disk(board: Any) -> float:
+    """From now on a disk 1 held in the fingers stops them as it would a pick (less the give of the disk and the
+    pads, as the world's own held disk does); the pulse (µs) they stop at."""
+    config = board.world.config
+    gripper, channel = config.gripper, config.gripper_channel
+    stop_us = gripper.pulse_for_width_us(min(config.board.disk_diameters_mm) - GRIP_COMPLIANCE_MM)
+    closing_up = gripper.closed_us > gripper.open_us
+    stop = (None, stop_us) if closing_up else (stop_us, None)
+    board.servo_bus.stop_us = lambda ch: stop if ch == channel else (None, None)
+    return stop_us
+
+
+def expected_bus_reading(config: Any, stop_us: float) -> float:
+    """Oracle: the simulated servo's effort on the error between the pick's pulse and where the disk stops it
+    (full effort, load 1000, at FULL_EFFORT_US), on the grip sensor's scale (65535 at stall)."""
+    gripper = config.gripper
+    goal_us = gripper.pulse_for_width_us(min(config.board.disk_diameters_mm) - gripper.squeeze_mm)
+    return min(1000.0, 1000.0 * abs(goal_us - stop_us) / FULL_EFFORT_US) * 65535 / 1000
+
+
+@pytest.mark.parametrize("arm", ["default", "so101"])
+def test_a_bus_gripper_is_measured_closed_on_nothing_and_on_the_smallest_disk(arm: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{arm}.toml"
+    path.write_text(preset_text(arm), encoding="utf-8")
+    with Robot(f"sim://?servo=sts&seed=3&config={path}", load_config(path)) as robot:
+        robot.open()
+        prepare_for_jogging(robot)
+        asked: list[str] = []
+        stops: list[float] = []
+
+        def ask(prompt: str) -> None:
+            asked.append(prompt)
+            if prompt == BUS_PROMPTS[1]:
+                stops.append(hand_holds_the_smallest_disk(robot.sim_board))
+
+        empty, held, threshold = measure_grip_threshold(robot, ask)
+        assert robot.session.status().pulses_us[-1] == robot.config.gripper.open_us  # left open
+        config = robot.config
+    assert asked == list(BUS_PROMPTS)
+    assert empty == 0, "closed to the pick's pulse on nothing: no load counts"
+    assert held == pytest.approx(expected_bus_reading(config, stops[0]), rel=0.03)
+    assert threshold == pytest.approx(held / 2, abs=1)
+
+
+def test_a_bus_gripper_stopped_short_with_nothing_between_its_fingers_is_refused() -> None:
+    with Robot("sim://?servo=sts&seed=3") as robot:
+        robot.open()
+        prepare_for_jogging(robot)
+        hand_holds_the_smallest_disk(robot.sim_board)  # a cable in the jaw, before the empty close
+        with pytest.raises(RunFault, match=r"closed on nothing stopped at \d+ us, short of"):
+            measure_grip_threshold(robot, lambda prompt: None)
+
+
+def test_calibrate_grip_saves_a_bus_grippers_threshold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hanoibot.cli import main
+    from hanoibot.ops.person import Person
+    from hanoibot.sim.board import SimBoard
+
+    boards: list[Any] = []
+    made = SimBoard.__init__
+
+    def remember(self: Any, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+        boards.append(self)
+
+    stops: list[float] = []
+
+    def confirm(self: Any, prompt: str) -> bool:
+        if prompt == BUS_PROMPTS[1]:  # the person puts the smallest disk between the fingers, presses Enter
+            stops.append(hand_holds_the_smallest_disk(boards[-1]))
+        return True
+
+    monkeypatch.setattr(SimBoard, "__init__", remember)
+    monkeypatch.setattr(Person, "confirm", confirm)
+    source = tmp_path / "robot.toml"
+    shutil.copyfile(default_config_path(), source)
+    target = tmp_path / "calibrated.toml"
+    argv = [
+        "calibrate",
+        "--grip",
+        "--port",
+        "sim://?servo=sts&seed=3",
+        "--config",
+        str(source),
+        "--output",
+        str(target),
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    saved = load_config(target).gripper.grip_threshold_u16
+    assert saved == pytest.approx(expected_bus_reading(load_config(source), stops[0]) / 2, rel=0.03)
+    assert f"grip_threshold_u16 = {saved}" in out and "# The grip sensor measures" in target.read_text()

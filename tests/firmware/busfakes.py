@@ -34,6 +34,7 @@ class FakeBusServo:
         self.goal_time = 0
         self.torque = 0
         self.load = 0
+        self.speed = 0  # Present_Speed, steps/s (signed)
         self.current = 0
         self.status = 0
         self.stuck_at = None  # a position it cannot leave (a blocked joint)
@@ -46,7 +47,7 @@ class FakeBusServo:
         position = self.position if self.stuck_at is None else self.stuck_at
         moving = 1 if position != self.goal and self.torque else 0
         data = le16(sign_magnitude(position, 15))
-        data.extend(le16(0))
+        data.extend(le16(sign_magnitude(self.speed, 15)))
         data.extend(le16(sign_magnitude(self.load, 10)))
         data.extend([74, 30, 0, self.status, moving, 0, 0])
         data.extend(le16(sign_magnitude(self.current, 15)))

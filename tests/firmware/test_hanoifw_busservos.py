@@ -246,6 +246,81 @@ def test_the_gripper_load_is_the_grip_reading_when_it_stopped_short():
     assert grip.read_u16() == 0
 
 
+def gripper_read(servos, grip, polls, start=0):
+    """Poll ``polls`` times (10 ms apart): every servo is read in turn, the gripper once per ``channels`` polls."""
+    for step in range(start, start + polls):
+        servos.poll(10 * step)
+    return grip.read_u16()
+
+
+def test_the_grip_reading_is_the_load_only_when_stopped_short_and_nothing_when_closed_to_the_goal():
+    # (where the fingers stand, their load) -> the reading: the grip sensor's scale is 65535 at stall (load 1000)
+    bus, servos = make()
+    grip = BusGripLoad(servos)
+    for ch in range(5):
+        servos.stage_pulse_us(ch, 1500)
+    gripper = bus.servos[5]
+    cases = [
+        (servos.steps_for(1450), 640, 640 * 65535 // 1000),  # stopped short, pushing: on a disk
+        (servos.steps_for(1450), 30, 30 * 65535 // 1000),  # stopped short, hardly pushing: under any threshold
+        (None, 700, 0),  # at its goal, loaded (fingers on each other): nothing between them
+        (servos.steps_for(1500) - 7, 900, 0),  # within GRIP_GAP_STEPS of the goal: closed all the way
+    ]
+    start = 0
+    for stuck_at, load, expected in cases:
+        gripper.stuck_at, gripper.load = stuck_at, load
+        assert gripper_read(servos, grip, 10, start) == expected, (stuck_at, load)
+        start += 10
+
+
+def test_a_gripper_still_moving_gives_no_grip_reading():
+    bus, servos = make()
+    grip = BusGripLoad(servos)
+    for ch in range(5):
+        servos.stage_pulse_us(ch, 1500)
+    gripper = bus.servos[5]
+    gripper.stuck_at, gripper.load = servos.steps_for(1450), 1000  # short of its goal and loaded: as a closing one
+    gripper.speed = -(servos.grip_still_steps_s + 1)
+    assert gripper_read(servos, grip, 10) == -1, "a closing gripper is short and loaded, disk or not"
+    gripper.speed = servos.grip_still_steps_s  # come to rest (a slow creep at most)
+    assert gripper_read(servos, grip, 10, 10) == 65535
+
+
+def test_a_reading_asked_before_the_latest_goal_went_out_gives_no_grip_reading():
+    bus, servos = make()
+    grip = BusGripLoad(servos)
+    for ch in range(5):
+        servos.stage_pulse_us(ch, 1500)
+    gripper = bus.servos[5]
+    assert gripper_read(servos, grip, 10) == 0, "closed to its goal on nothing"
+    servos.stage_pulse_us(4, 1800)  # a new goal, staged: what the gripper said was about the old one
+    assert grip.read_u16() == -1
+    polls = 0
+    while grip.read_u16() < 0:
+        servos.poll(100 + 10 * polls)
+        polls += 1
+        assert polls <= 2 * servos.channels, "a fresh answer comes within the read schedule"
+    # the poll that sent the goal asked another servo or the gripper before it moved: the reading that counts is
+    # one asked in a later poll (the gripper is read every ``channels`` polls)
+    assert polls > 1 and servos.position_steps[4] == servos.steps_for(1800) == gripper.goal
+    assert grip.read_u16() == 0
+
+
+def test_an_answer_asked_in_the_poll_that_sent_the_goal_gives_no_grip_reading():
+    bus, servos = make()
+    grip = BusGripLoad(servos)
+    for ch in range(5):
+        servos.stage_pulse_us(ch, 1500)
+    gripper = bus.servos[5]
+    gripper_read(servos, grip, 4)  # channels 0..3 read: the gripper is next in turn
+    gripper.stuck_at, gripper.load = servos.steps_for(1450), 900  # the servo has not reacted yet: it shows its
+    servos.stage_pulse_us(4, 1600)  # old pose and the effort of the new error
+    servos.poll(40)  # sends the goal and asks the gripper in the same poll
+    servos.poll(50)  # takes its answer
+    assert servos.age[4] == 0 and grip.read_u16() == -1
+    assert gripper_read(servos, grip, 5, 6) == 900 * 65535 // 1000, "asked again later: a real stop on something"
+
+
 def test_the_grip_verdict_comes_from_the_bus_gripper():
     bus, servos = make()
     host = bus_host(bus, servos, grip_sensor=BusGripLoad(servos))

@@ -112,11 +112,11 @@ def test_a_lost_board_frame_is_no_reason_to_ask_for_a_status() -> None:
     from hanoifw import protocol
 
     with core_recording_writes() as (core, written):
-        board_seq = core._rx_ack()
+        board_seq = core.heard.rx_ack()
         ours = core.watch.acked_seq
-        core._on_frame(protocol.DONE, (board_seq + 3) % protocol.SEQ_MOD, ours, ["0"])
+        core.frames.on_frame(protocol.DONE, (board_seq + 3) % protocol.SEQ_MOD, ours, ["0"])
         assert not core.watch.suspect_reset and not any(frame.startswith(b"STATUS") for frame in written)
-        core._on_frame(protocol.DONE, (board_seq + 9) % protocol.SEQ_MOD, (ours + 999) % protocol.SEQ_MOD, ["0"])
+        core.frames.on_frame(protocol.DONE, (board_seq + 9) % protocol.SEQ_MOD, (ours + 999) % protocol.SEQ_MOD, ["0"])
         assert core.watch.suspect_reset and any(frame.startswith(b"STATUS") for frame in written)
 
 
@@ -134,9 +134,9 @@ def test_a_spoiled_answer_while_frames_wait_for_room_is_asked_about_at_once() ->
         sent = len(written)
         for spoiled, asks in ((b"DONE,77,1,5*00000000\n", False), (b"ACK,77,1,5*00000000\n", True)):
             core._read = lambda wait, line=spoiled: line
-            damaged = core._damaged_lines()
+            damaged = core.damaged_lines()
             core.service(wait=False)
-            assert core._damaged_lines() == damaged + 1
+            assert core.damaged_lines() == damaged + 1
             asked = [frame for frame in written[sent:] if frame.startswith(b"PING")]
             assert bool(asked) is asks, (spoiled, written[sent:])
 
@@ -147,11 +147,11 @@ def test_when_nothing_more_is_in_flight_a_lost_board_frame_is_asked_about_with_a
     from hanoifw import protocol
 
     with core_recording_writes(board_hears=False) as (core, written):
-        core.note_move_sent(7)  # MOVE 7 is acked and runs; its DONE will be lost
-        board_seq = core._rx_ack()
-        core._on_frame(protocol.ACK, (board_seq + 2) % protocol.SEQ_MOD, core.watch.acked_seq, ["999"])
+        core.heard.note_move_sent(7)  # MOVE 7 is acked and runs; its DONE will be lost
+        board_seq = core.heard.rx_ack()
+        core.frames.on_frame(protocol.ACK, (board_seq + 2) % protocol.SEQ_MOD, core.watch.acked_seq, ["999"])
         assert [frame.split(b",")[0] for frame in written] == [b"PING"]
         token = written[0].split(b",")[3].split(b"*")[0].decode()
         fields = [token, "999", "7"]  # the PONG: token, bytes read, last done
-        core._on_frame(protocol.PONG, (board_seq + 3) % protocol.SEQ_MOD, core.watch.acked_seq, fields)
-        assert core.last_done_cmd == 7 and core.unfinished_cmds() == ()
+        core.frames.on_frame(protocol.PONG, (board_seq + 3) % protocol.SEQ_MOD, core.watch.acked_seq, fields)
+        assert core.heard.last_done_cmd == 7 and not core.heard.unfinished()

@@ -54,8 +54,8 @@ def test_a_slow_board_whose_answers_are_lost_gets_several_questions_before_link_
     # On a loaded machine (or a busy chip) the measured resend timeout grows towards half the silence bound: only
     # two or three questions fitted in the 1 s bound, and at 1 % bit flips their answers were often all lost
     # (LinkLost under load in tests/hil/test_emulate_pty.py). The bound now covers several questions.
-    from hanoibot.link.core import QUESTIONS_BEFORE_LOST
     from hanoibot.link.session import Session
+    from hanoibot.link.timer_loop import QUESTIONS_BEFORE_LOST
 
     session = Session(LinkCore("sim://?world=0&slow=9&seed=5"))
     session.open()

@@ -68,7 +68,7 @@ def test_a_run_on_a_quarter_speed_board_stays_healthy(faults: str) -> None:
         # Go-back-N resends at most a window per frame a fault spoiled: nothing is resent only for being late.
         wire = robot.session.port.wire  # type: ignore[union-attr]
         spoiled = sum(sum(counts.values()) for counts in wire.fault_counts().values())
-        assert robot.session.retransmits <= robot.session.core.window_size * spoiled
+        assert robot.session.retransmits <= robot.session.core.sender.window.size * spoiled
         # The next command's handshake is answered at once, not stuck behind a backlog ("no HELLO within 5 s").
         robot.session.close()
         start_s = robot.session.clock.now_s()

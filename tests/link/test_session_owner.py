@@ -46,7 +46,8 @@ def board_of(session: Session) -> SimBoard:
 
 def foreign_sync(session: Session) -> bytes:
     """A SYNC from another program: a seq far from anything this session sent."""
-    return protocol.encode(protocol.SYNC, (session.core.next_seq + 30000) % protocol.SEQ_MOD, 0, ["other"])
+    seq = (session.core.sender.window.next_seq + 30000) % protocol.SEQ_MOD
+    return protocol.encode(protocol.SYNC, seq, 0, ["other"])
 
 
 @pytest.mark.parametrize("hello_seen", [True, False], ids=["hello-seen", "hello-read-by-the-other"])

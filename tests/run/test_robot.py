@@ -88,9 +88,9 @@ def test_a_board_with_another_channel_count_is_refused(monkeypatch: pytest.Monke
 
     def open_with_four_channels() -> None:
         original_open()
-        hello = robot.session.core.hello
+        hello = robot.session.heard.hello
         assert hello is not None
-        robot.session.core.hello = hello._replace(channels=4)  # as a 4-channel firmware build says
+        robot.session.heard.hello = hello._replace(channels=4)  # as a 4-channel firmware build says
 
     monkeypatch.setattr(robot.session, "open", open_with_four_channels)
     with pytest.raises(ConfigError, match="drives 4 servo channels but the robot config needs 5"):

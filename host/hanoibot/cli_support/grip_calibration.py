@@ -7,6 +7,15 @@ taken, one PWM frame or more apart (each is already the board's mean over one fr
 pure function of the two sets of readings, puts the threshold saved as ``grip_threshold_u16`` in the middle of
 the gap between the highest empty reading and the lowest held one, and refuses it when that gap is narrower than
 :data:`MIN_MARGIN_U16` or than :data:`NOISE_GAP_SIGMAS` times the readings' spread.
+
+A bus gripper (servos that report where they are: STATUS carries measured positions) has no shunt: its reading is
+its load when its fingers stopped short of their goal, 0 when they closed to it, and none while they move
+(:meth:`hanoifw.busservos.BusServos.grip_u16`). Its load depends on how far short of the goal the disk stops the
+fingers, so it is measured the way a run grips: the fingers close to the pulse a pick of the smallest disk sends
+(its diameter less ``squeeze_mm``), empty and then on that disk (:func:`calibration_grip_us`); a reading with no
+verdict yet (the fingers still settling, an answer older than the goal) is asked again, a bounded number of times.
+A gripper that stops short of that pulse with nothing between its fingers is refused by name: it would read as
+holding a disk.
 """
 
 from __future__ import annotations
@@ -27,11 +36,22 @@ SAMPLES = 16
 #: Time between two readings in ms: a little more than one 50 Hz PWM frame, so each is a fresh frame mean.
 SAMPLE_HOLD_MS = 25
 
+#: Extra holds of :data:`SAMPLE_HOLD_MS` in each state that may go to readings with no verdict (-1: a bus gripper
+#: still settling, or read before its goal went out) before one is kept as it is.
+NO_VERDICT_HOLDS = 16
+#: How far (µs) a bus gripper's measured position may stand from its goal and still count as closed on nothing.
+CLOSED_TOLERANCE_US = 5
+
 #: The word that leaves the grip threshold as it is.
 SKIP_WORD = "skip"
 PROMPTS = (
     "take everything out of the gripper, then press Enter",
     "hold a disk between the open fingers, at their tips, then press Enter",
+)
+#: The bus gripper's prompts: the disk is the smallest, which the fingers close on as a pick of it does.
+BUS_PROMPTS = (
+    PROMPTS[0],
+    "hold the smallest disk between the open fingers, at their tips, then press Enter",
 )
 
 
@@ -51,7 +71,8 @@ def grip_threshold(empty_u16: Sequence[int], held_u16: Sequence[int]) -> int:
         raise RunFault(
             f"grip current on a disk (lowest {low_held} of {len(held_u16)} readings) is not clearly above the "
             f"empty close (highest {high_empty} of {len(empty_u16)}): the gap {low_held - high_empty} is under "
-            f"{needed:.0f}; check the shunt and amplifier wiring, and that the disk stopped the fingers"
+            f"{needed:.0f}; check the shunt and amplifier wiring (a bus gripper: its torque limit), and that the "
+            "disk stopped the fingers"
         )
     return (high_empty + low_held) // 2
 
@@ -74,20 +95,60 @@ def measure_grip_readings(robot: Any, ask: Callable[[str], object]) -> tuple[lis
             "board_config.py): wire one as hardware/README.md shows"
         )
     gripper = robot.config.gripper
+    bus = is_bus_gripper(status)
+    closed_us = calibration_grip_us(robot.config) if bus else gripper.closed_us
     pose = [int(p) for p in status.pulses_us]
     readings: list[list[int]] = []
-    for prompt in PROMPTS:
+    for prompt in BUS_PROMPTS if bus else PROMPTS:
         pose = _move_gripper(robot, pose, gripper.open_us, hold_ms=0)
         ask(prompt)
-        pose = _move_gripper(robot, pose, gripper.closed_us, hold_ms=robot.config.motion.settle_ms)
-        samples = []
-        for _ in range(SAMPLES):
-            _move_gripper(robot, pose, gripper.closed_us, hold_ms=SAMPLE_HOLD_MS)
-            samples.append(int(robot.session.status().grip_raw))
-        readings.append(samples)
+        pose = _move_gripper(robot, pose, closed_us, hold_ms=robot.config.motion.settle_ms)
+        readings.append(_sample(robot, pose, closed_us))
+        if bus and len(readings) == 1:
+            _check_closed(robot, closed_us)
     _move_gripper(robot, pose, gripper.open_us, hold_ms=0)
     empty, held = readings
     return empty, held
+
+
+def is_bus_gripper(status: Any) -> bool:
+    """True when the board's servos report where they are (STATUS carries measured positions): a bus gripper,
+    whose grip reading is its load, not a shunt's current."""
+    return bool(status.measured_us)
+
+
+def calibration_grip_us(config: Any) -> int:
+    """The gripper pulse (µs) a pick of the smallest disk sends: its diameter less ``squeeze_mm``."""
+    gripper = config.gripper
+    return round(gripper.pulse_for_width_us(min(config.board.disk_diameters_mm) - gripper.squeeze_mm))
+
+
+def _sample(robot: Any, pose: list[int], gripper_us: int) -> list[int]:
+    """:data:`SAMPLES` readings with the gripper held at ``gripper_us``, one per hold of :data:`SAMPLE_HOLD_MS`;
+    a reading with no verdict (-1) is taken again up to :data:`NO_VERDICT_HOLDS` times in all."""
+    samples: list[int] = []
+    spare = NO_VERDICT_HOLDS
+    while len(samples) < SAMPLES:
+        _move_gripper(robot, pose, gripper_us, hold_ms=SAMPLE_HOLD_MS)
+        raw = int(robot.session.status().grip_raw)
+        if raw < 0 and spare > 0:
+            spare -= 1
+            continue
+        samples.append(raw)
+    return samples
+
+
+def _check_closed(robot: Any, gripper_us: int) -> None:
+    """RunFault unless the bus gripper, closed on nothing, stands where it was sent (within
+    :data:`CLOSED_TOLERANCE_US`): fingers stopped short with nothing between them read as holding a disk."""
+    status = robot.session.status()
+    measured = status.measured_us[robot.config.gripper_channel]
+    if measured >= 0 and abs(measured - gripper_us) > CLOSED_TOLERANCE_US:
+        raise RunFault(
+            f"the gripper closed on nothing stopped at {measured} us, short of the {gripper_us} us a pick of the "
+            "smallest disk sends: something stops its fingers (a jaw on its end stop, a cable); free them, or check "
+            "[gripper] open_us, closed_us and the widths, then measure again"
+        )
 
 
 def _move_gripper(robot: Any, pose: list[int], gripper_us: int, *, hold_ms: int) -> list[int]:

@@ -71,8 +71,12 @@ def run(args: argparse.Namespace) -> int:
 
             print(json.dumps(fields, sort_keys=True))
             return 0
-        grip = "no sensor" if status.grip == "none" else f"{status.grip} (current reading {status.grip_raw} of 65535)"
-        rail = {"on": "powered", "off": "OFF (e-stop pressed or supply off)"}.get(status.rail, "not sensed")
+        from ..ops.board_words import Grip, Rail
+
+        grip = (
+            "no sensor" if status.grip is Grip.NONE else f"{status.grip} (current reading {status.grip_raw} of 65535)"
+        )
+        rail = {Rail.ON: "powered", Rail.OFF: "OFF (e-stop pressed or supply off)"}.get(status.rail, "not sensed")
         print(f"port        {robot.port_url}")
         print(f"boot id     {status.boot_id}")
         print(f"mode        {status.mode}")

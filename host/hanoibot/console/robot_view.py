@@ -10,6 +10,7 @@ from typing import Any
 
 from ..config import RobotConfig
 from ..ops.board import latched_faults
+from ..ops.board_words import Fault
 from ..ops.follow import Kind, Outcome, RunEvent
 from ..ops.stop import EstopResult
 from ..puzzle import Move, State
@@ -29,11 +30,11 @@ FAULT_ADVICE = (
     "to finish the run"
 )
 #: What the board's latched fault names mean, in the operator's words.
-FAULT_WORDS = {
-    "ESTOP": f"E-stop latched: the arm holds its pose. {ESTOP_RECOVERY}",
-    "HOST_LOST": "the board stopped hearing the host and froze the arm. Press Clear, then Home.",
-    "LIMIT": "a servo pulse left its limits; the board stopped. Check the config, then Clear and Home.",
-    "POWER_LOST": "the servo power rail dropped and the board let go of the servos: restore power, Clear, Home.",
+FAULT_WORDS: dict[str, str] = {
+    Fault.ESTOP: f"E-stop latched: the arm holds its pose. {ESTOP_RECOVERY}",
+    Fault.HOST_LOST: "the board stopped hearing the host and froze the arm. Press Clear, then Home.",
+    Fault.LIMIT: "a servo pulse left its limits; the board stopped. Check the config, then Clear and Home.",
+    Fault.POWER_LOST: "the servo power rail dropped and the board let go of the servos: restore power, Clear, Home.",
 }
 
 

@@ -21,7 +21,8 @@ from hanoifw import protocol
 from ..clock import Clock
 from ..errors import BadCommand, BoardError, LinkTimeout
 from .board_port import BoardPort
-from .core import LinkCore, stopped_by_estop_request
+from .core import LinkCore
+from .dispatch import stopped_by_estop_request
 from .status import Hello, Mode, Status
 
 
@@ -34,6 +35,8 @@ class Session:
 
     def __init__(self, link: str | LinkCore, *, clock: Clock | None = None) -> None:
         self.core = link if isinstance(link, LinkCore) else LinkCore(link, clock=clock)
+        #: What the link heard from the board: its HELLO, its last STATUS, how far the commands got.
+        self.heard = self.core.heard
         self._stop_wanted: threading.Event | None = None
         self._stop_reason = ""
         self._on_tick: Callable[[], object] | None = None
@@ -80,7 +83,7 @@ class Session:
     @property
     def hello(self) -> Hello | None:
         """The board's last HELLO (None before the first handshake)."""
-        return self.core.hello
+        return self.heard.hello
 
     @property
     def boot_id(self) -> str:
@@ -90,27 +93,27 @@ class Session:
     @property
     def channels(self) -> int:
         """Servo channels the board drives (0 before the first handshake)."""
-        return self.core.hello.channels if self.core.hello is not None else 0
+        return self.heard.hello.channels if self.heard.hello is not None else 0
 
     @property
     def queue_depth(self) -> int:
         """MOVEs the board can queue (0 before the first handshake)."""
-        return self.core.hello.queue_depth if self.core.hello is not None else 0
+        return self.heard.hello.queue_depth if self.heard.hello is not None else 0
 
     @property
     def last_done_cmd(self) -> int:
         """The highest command id the board reported done in this boot."""
-        return self.core.last_done_cmd
+        return self.heard.last_done_cmd
 
     @property
     def last_sent_cmd(self) -> int:
         """The highest command id sent in this boot (from HELLO after a handshake: ids of other sessions too)."""
-        return self.core.last_sent_cmd
+        return self.heard.last_sent_cmd
 
     @property
     def last_status(self) -> Status | None:
         """The last STATUS the board sent (None after a reset or a CLEAR)."""
-        return self.core.last_status
+        return self.heard.last_status
 
     @property
     def estop_requests(self) -> int:
@@ -169,7 +172,7 @@ class Session:
     def release(self) -> None:
         """Switch every servo output off on purpose (the arm goes limp); a new :meth:`configure` switches them on."""
         self.core.wait_acked(self.core.send_reliable(protocol.RELEASE, []))
-        self.core.last_status = None
+        self.heard.last_status = None
 
     def send_move(
         self, cmd_id: int, pulses_us: Sequence[int], duration_ms: int, *, ramp_ms: int | None = None, blend_ms: int = 0
@@ -186,7 +189,7 @@ class Session:
             raise BadCommand(
                 f"cmd_id {cmd_id} is invalid: expected {self.last_sent_cmd + 1}..{protocol.MAX_CMD_ID} (increasing)"
             )
-        max_duration_ms = self.core.hello.max_duration_ms if self.core.hello is not None else 60000
+        max_duration_ms = self.heard.hello.max_duration_ms if self.heard.hello is not None else 60000
         if not 1 <= duration_ms <= max_duration_ms:
             raise BadCommand(f"duration {duration_ms} ms is invalid: expected 1..{max_duration_ms} ms")
         fields = [cmd_id, duration_ms, *(int(p) for p in pulses_us)]
@@ -196,16 +199,16 @@ class Session:
             if not 0 <= blend_ms <= ramp_ms:
                 raise BadCommand(f"blend {blend_ms} ms is invalid: expected 0..{ramp_ms} ms (the ramp)")
             fields += [ramp_ms, blend_ms]
-        while self.core.window_is_full or len(self.core.unfinished_cmds()) >= self.queue_depth:
+        while self.core.window_is_full or len(self.heard.unfinished()) >= self.queue_depth:
             self.core.service(wait=True)
             self._raise_if_stopped(cmd_id)
         self.core.send_reliable(protocol.MOVE, fields, cmd_id=cmd_id)
-        self.core.note_move_sent(cmd_id)
+        self.heard.note_move_sent(cmd_id)
 
     def skip_cmd_ids(self, up_to: int) -> None:
         """Never send a MOVE with an id up to ``up_to``: the next one must be higher (ids another command may have
         planned stay unused)."""
-        self.core.last_sent_cmd = max(self.core.last_sent_cmd, up_to)
+        self.heard.last_sent_cmd = max(self.heard.last_sent_cmd, up_to)
 
     def wait_done(self, cmd_id: int, timeout_s: float | None = None) -> None:
         """Service the link until MOVE ``cmd_id`` has finished; LinkTimeout after ``timeout_s`` s."""
@@ -234,8 +237,8 @@ class Session:
             )
         finally:
             self.core.forget_fresh_status(tokens)
-        assert self.core.last_status is not None  # a STATUS came in
-        return self.core.last_status
+        assert self.heard.last_status is not None  # a STATUS came in
+        return self.heard.last_status
 
     def ping(self) -> float:
         """Round-trip time in s of one PING/PONG (a new PING every resend timeout until one is answered)."""
@@ -265,15 +268,15 @@ class Session:
     def clear(self) -> None:
         """Release a latched e-stop or fault (and a refused MOVE) on the board."""
         self.core.wait_acked(self.core.send_reliable(protocol.CLEAR))
-        self.core.last_status = None  # the faults it showed are gone
+        self.heard.last_status = None  # the faults it showed are gone
 
     def estop(self) -> None:
         """Emergency stop: sent at once, repeated until a STATUS confirms the latch."""
-        seen = self.core.statuses
+        seen = self.heard.statuses
 
         def latched() -> bool:
-            status = self.core.last_status
-            return status is not None and self.core.statuses > seen and status.mode == Mode.ESTOP
+            status = self.heard.last_status
+            return status is not None and self.heard.statuses > seen and status.mode == Mode.ESTOP
 
         self.core.request(lambda: self.core.send_immediate(protocol.ESTOP), latched)
 

@@ -8,6 +8,7 @@ The sequencer's ``transitions`` table decides where a run goes; :class:`PickAndR
 from __future__ import annotations
 
 from ..errors import BoardError
+from ..link.codes import ErrorCode
 
 
 class PickAndRecovery:
@@ -61,4 +62,4 @@ class PickAndRecovery:
 
     def is_stale_refusal(self, err: BoardError) -> bool:
         """True for a MOVE the board refused while frozen, which a recovery has already sent again."""
-        return err.code == "FAULTED" and err.cmd_id is not None and err.cmd_id < self._renumbered_below
+        return err.code == ErrorCode.FAULTED and err.cmd_id is not None and err.cmd_id < self._renumbered_below

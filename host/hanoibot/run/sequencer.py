@@ -33,6 +33,7 @@ from transitions import EventData, Machine, MachineError
 
 from ..clock import Clock
 from ..errors import BoardError, BoardReset, HanoiError, RunFault
+from ..link.codes import ErrorCode
 from ..link.status import Fault, Grip, Status
 from ..motion.phases import MotionPhase
 from ..motion.segment import Segment
@@ -467,7 +468,7 @@ class Sequencer:
             try:
                 return call()
             except BoardError as err:
-                if err.code != "FAULTED":
+                if err.code != ErrorCode.FAULTED:
                     raise
         return call()
 

@@ -29,6 +29,7 @@ from hanoifw.sensing import GRIP_SAMPLE_MS
 
 from ..clock import VirtualClock
 from ..errors import ConfigError
+from ..link.codes import Kind
 from ..motion.drivers import output_us
 from ..motion.servo_model import ServoTraits
 from .board_loop import HARDWARE_WDT_MS, BoardLoop
@@ -46,6 +47,9 @@ GRIP_SAMPLE_S = GRIP_SAMPLE_MS / 1000.0
 SERVO_REST_A = 0.05
 #: Times closer than this (s) are the same instant (float sums of ticks are not exact).
 _TIME_EPSILON_S = 1e-9
+#: The kinds of outgoing frame that make events, as bytes: output holding neither is not decoded.
+_DONE_BYTES = Kind.DONE.encode()
+_ERROR_BYTES = Kind.ERROR.encode()
 
 Event = dict[str, Any]
 EventListener = Callable[[Event], None]
@@ -178,6 +182,7 @@ class SimBoard:
         self._grip_timer: GripTimer | None = None
         self._samples_run = 0
         self._sample_at_s: float | None = None  # while the grip timer fires: its expiry time, in s
+        self._step_at_s: float | None = None  # while the controller steps: the time of its step, in s
         self._connect_sensors(tick_s / 2)
         # Boot ids come from the OS's entropy, so boards in different processes (two `hanoibot emulate` runs,
         # an emulator restarted at the same path) never look like the same boot to `resume`. An explicit seed
@@ -396,12 +401,14 @@ class SimBoard:
         )
         for servo in servo_bus.servos:
             servo.silent = servo.servo_id in bus.silent
+        grip_channel = getattr(config, "gripper_channel", channels - 1)
+        servo_bus.servos[grip_channel].torque_limit = bus.grip_torque
         return servo_bus
 
     def _bus_driver(self) -> tuple[BusServos, list[int]]:
         """A boot's bus driver (the firmware's own, on a simulated UART) and what the servos hold since before."""
         assert self.servo_bus is not None and self.bus_spec is not None
-        uart = SimUart(self.servo_bus, self.clock.now_s)
+        uart = SimUart(self.servo_bus, self._bus_now_s)
         driver = BusServos(uart, self.bus_spec.ids, echo=self.bus_spec.echo)
         held = driver.read_held_us(uart.sleep_ms)
         uart.end_boot()
@@ -504,6 +511,12 @@ class SimBoard:
         """The board's time in s: the virtual time, or, while the grip timer fires, its expiry time."""
         return self.clock.now_s() if self._sample_at_s is None else self._sample_at_s
 
+    def _bus_now_s(self) -> float:
+        """The time the bus driver's UART sees, in s: the controller's step's while it steps (a tick the board
+        catches up on, after a host slept on the clock, writes and reads the line at its own time, so the echo
+        of what it sent is back by the next step), else :meth:`_board_now_s`."""
+        return self._board_now_s() if self._step_at_s is None else self._step_at_s
+
     def _ticks_ms(self) -> int:
         """The board's ``time.ticks_ms()``: :meth:`_board_now_s` in whole ms."""
         return round(self._board_now_s() * 1000.0)
@@ -511,22 +524,26 @@ class SimBoard:
     def _run_controller(self, t_s: float) -> None:
         """Step the controller at ``t_s`` and log what its output frames say."""
         self._fed = False
-        out = self.controller.step(round(t_s * 1000.0))
+        self._step_at_s = t_s
+        try:
+            out = self.controller.step(round(t_s * 1000.0))
+        finally:
+            self._step_at_s = None
         if out:
             self._output += out
             self._note_output(out)
 
     def _note_output(self, out: bytes) -> None:
         """Log what the board's outgoing frames say (DONE, ERROR)."""
-        if b"DONE" in out or b"ERROR" in out:  # the only frames that make events; skip decoding the rest
+        if _DONE_BYTES in out or _ERROR_BYTES in out:  # the only frames that make events; skip decoding the rest
             for kind, _seq, _ack, fields in self._reader.feed(out):
                 self._note_frame(kind, fields)
 
     def _note_frame(self, kind: str, fields: list[str]) -> None:
         """Turn one outgoing frame into events (DONE, ERROR, newly latched faults in STATUS)."""
-        if kind == "DONE":
+        if kind == Kind.DONE:
             self.log("executed", cmd_id=int(fields[0]))
-        elif kind == "ERROR":
+        elif kind == Kind.ERROR:
             self.log("error", code=fields[0], cmd_id=fields[1], text=",".join(fields[2:]))
 
     def _horn_pulses_us(self) -> list[int | None]:

@@ -194,6 +194,7 @@ class BoardLoop:
         self._interrupt_pending = False  # a keyboard interrupt scheduled: raised in the loop at its next wake
         self._wait: tuple[int, int, int] | None = None  # the loop's wait: (start in ms, timeout in ms, next wake µs)
         self._input_wake_us: int | None = None  # input arrived during the wait; it wakes the loop then
+        self._firing_us: int | None = None  # while a timer's callback runs: its expiry (µs), the time it fired
         self.grip_timer = start_grip_timer(
             controller, grip_timer_maker(port.timer_class(self._start_timer), port.platform), self._ticks_ms
         )
@@ -246,9 +247,15 @@ class BoardLoop:
         woken = False
         for timer, expiry in list(self.timers):
             while timer.is_running and expiry[0] <= now:
+                # A board catching up on a clock the host advanced fires each expiry at its own time, as the
+                # chip's timer did then, not all at once now.
+                self._firing_us = expiry[0]
                 expiry[0] += timer.period_ms * 1000
                 assert timer.callback is not None
-                timer.callback(timer)  # hard: in the interrupt; soft (esp32): scheduled, run as the loop wakes
+                try:
+                    timer.callback(timer)  # hard: in the interrupt; soft (esp32): scheduled, run as the loop wakes
+                finally:
+                    self._firing_us = None
                 woken = True
         if self._wait is not None:
             if self._wait[2] <= now:
@@ -297,7 +304,9 @@ class BoardLoop:
 
     # --- internals -------------------------------------------------------------------------------------
     def _ticks_ms(self) -> int:
-        return (self.now_us() // 1000) & _TICKS_MASK
+        """The grip timer's ``ticks_ms``: its expiry's while its callback runs, else the board's time."""
+        now_us = self.now_us() if self._firing_us is None else self._firing_us
+        return (now_us // 1000) & _TICKS_MASK
 
     def _start_timer(self, timer: TimerModel) -> None:
         """A timer the firmware made: its first expiry one period from now."""

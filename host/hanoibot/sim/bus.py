@@ -16,7 +16,10 @@ obstacle); the servo's load is then its position loop's effort on the error, up 
 
 Faults, as a real bus has them (``sim://?servo=sts&...``, :func:`bus_options`): a servo that stops answering
 (``silent``), corrupted answers (``corrupt``: a probability per answer, one flipped bit), a longer answer delay
-(``delay_us``). With ``turnaround_us`` the board turns the line around by a direction pin, in that time after
+(``delay_us``). A servo's effort, and so its load, stops at its Torque Limit (register 48, 0.1 % of stall; the
+factory's 1000): ``grip_torque`` sets the gripper's, as lerobot's SO-101 set-up caps it at 500 (its
+``so101_follower.configure`` writes Max_Torque_Limit 500 to the gripper, which the servo loads into Torque Limit at
+power-up). With ``turnaround_us`` the board turns the line around by a direction pin, in that time after
 its last byte: an answer that starts sooner (a Return Delay Time too short, as lerobot's 0 is) loses those bytes.
 
 :class:`SimUart` is the board's ``machine.UART`` on that line at the board's time: the firmware's own
@@ -48,6 +51,8 @@ FACTORY_RETURN_DELAY = 250
 FULL_EFFORT_US = 25.0
 #: The longest answer delay the ``delay_us`` option takes (µs): past two control periods every READ is missed.
 MAX_DELAY_US = 20000.0
+#: The factory Torque Limit, in 0.1 % of the stall torque: full effort.
+FULL_TORQUE = 1000
 #: Supply voltage the servos report (0.1 V units) and their temperature (deg C).
 VOLTAGE = 74
 TEMPERATURE = 30
@@ -66,8 +71,9 @@ def us_to_steps(pulse_us: float, steps_per_turn: int = f.STEPS_PER_TURN_STS) -> 
 
 
 class BusSpec(NamedTuple):
-    """A simulated board's servo bus: the servos' ``ids`` (one per channel), the line (``baud``, ``echo``) and its
-    faults (``silent`` ids, ``corrupt`` probability per answer, ``delay_us`` answer delay; ``seed`` for the draws)."""
+    """A simulated board's servo bus: the servos' ``ids`` (one per channel), the line (``baud``, ``echo``), its
+    faults (``silent`` ids, ``corrupt`` probability per answer, ``delay_us`` answer delay; ``seed`` for the draws)
+    and the gripper's (last channel's) torque limit ``grip_torque`` in 0.1 % of stall."""
 
     ids: tuple[int, ...] = (1, 2, 3, 4, 5)
     baud: int = DEFAULT_BAUD
@@ -76,6 +82,7 @@ class BusSpec(NamedTuple):
     corrupt: float = 0.0
     delay_us: float | None = None
     seed: int = 0
+    grip_torque: int = FULL_TORQUE
 
 
 class SimBusServo:
@@ -90,6 +97,7 @@ class SimBusServo:
         self.speed_steps_s = 0
         self.return_delay = FACTORY_RETURN_DELAY
         self.lock = 0
+        self.torque_limit = FULL_TORQUE  # Torque Limit (48): its effort, and load, stop here (0.1 % of stall)
         self.horn_us = float(position_us)
         self.state: ServoState | None = None  # the loop's state while torque is on
         self.load = 0
@@ -118,10 +126,12 @@ class SimBusServo:
         if horn != state.horn_us:  # against a stop: the motor stands there too, pushing
             state = ServoState(horn, horn, 0.0)
         self.state = state
-        self.speed_us_s = state.speed_us_s
+        if elapsed_s > 0:  # Present_Speed is the horn's: the encoder is on the output shaft, past any gear play
+            self.speed_us_s = (state.horn_us - self.horn_us) / elapsed_s
         self.horn_us = state.horn_us
         error_us = goal_us - state.horn_us
-        self.load = max(-1000, min(1000, round(1000 * error_us / FULL_EFFORT_US)))
+        limit = self.torque_limit
+        self.load = max(-limit, min(limit, round(1000 * error_us / FULL_EFFORT_US)))
 
     def set_torque(self, on: bool) -> None:
         """Torque Enable: on holds (the loop starts where the horn is), off goes limp."""
@@ -146,6 +156,7 @@ class SimBusServo:
         f.put_u16(regs, f.GOAL_POSITION, f.to_sign_magnitude(self.goal_steps, f.POSITION_SIGN_BIT))
         f.put_u16(regs, f.GOAL_TIME, self.goal_time)
         f.put_u16(regs, f.GOAL_SPEED, self.speed_steps_s)
+        f.put_u16(regs, f.TORQUE_LIMIT, self.torque_limit)
         regs[f.LOCK] = self.lock
         position = us_to_steps(self.horn_us)
         f.put_u16(regs, f.PRESENT_POSITION, f.to_sign_magnitude(position, f.POSITION_SIGN_BIT))
@@ -172,6 +183,8 @@ class SimBusServo:
             self.goal_time = value | (data[offset + 1] << 8)
         elif register == f.GOAL_SPEED and offset + 1 < len(data):
             self.speed_steps_s = abs(f.from_sign_magnitude(value | (data[offset + 1] << 8), f.SPEED_SIGN_BIT))
+        elif register == f.TORQUE_LIMIT and offset + 1 < len(data):
+            self.torque_limit = min(FULL_TORQUE, value | (data[offset + 1] << 8))
         elif register == f.RETURN_DELAY_TIME:
             self.return_delay = value
         elif register == f.LOCK:
@@ -442,8 +455,8 @@ class SimUart:
 
 def bus_from_options(options: Mapping[str, str], *, ids: Sequence[int], seed: int = 0) -> BusSpec:
     """The bus of servos ``ids`` with the fault options of a ``sim://`` URL: ``silent`` (bus ids that never answer,
-    joined by commas), ``corrupt`` (a probability per answer), ``delay_us`` (every servo's answer delay in µs);
-    ConfigError names a bad one."""
+    joined by commas), ``corrupt`` (a probability per answer), ``delay_us`` (every servo's answer delay in µs),
+    ``grip_torque`` (the gripper's torque limit, 1..1000); ConfigError names a bad one."""
     silent: tuple[int, ...] = ()
     if "silent" in options:
         try:
@@ -466,7 +479,17 @@ def bus_from_options(options: Mapping[str, str], *, ids: Sequence[int], seed: in
             raise ConfigError(
                 f"sim option delay_us={options['delay_us']!r} is invalid: expected 0..{MAX_DELAY_US:g} µs"
             )
-    return BusSpec(ids=tuple(ids), silent=silent, corrupt=corrupt, delay_us=delay_us, seed=seed)
+    grip_torque = FULL_TORQUE
+    if "grip_torque" in options:
+        text = options["grip_torque"]
+        grip_torque = int(text) if text.isdigit() else -1
+        if not 1 <= grip_torque <= FULL_TORQUE:
+            raise ConfigError(
+                f"sim option grip_torque={text!r} is invalid: expected 1..{FULL_TORQUE} (0.1 % of the stall torque)"
+            )
+    return BusSpec(
+        ids=tuple(ids), silent=silent, corrupt=corrupt, delay_us=delay_us, seed=seed, grip_torque=grip_torque
+    )
 
 
 def _number(text: str) -> float:

@@ -183,6 +183,18 @@ class DiskBoard:
         self._bodies = self._make_bodies()
         self._log(t_s, "put_back", disk=disk, peg=peg_letter(peg))
 
+    def take_off(self, t_s: float, peg: int) -> int:
+        """The operator lifts the top disk of ``peg`` (0 = A) off the board and keeps it in hand (loose until
+        :meth:`put_back`), e.g. to make a pick miss; logged as ``take_off`` at ``t_s`` (s). The disk; StateError
+        when the peg is empty or does not exist."""
+        if not 0 <= peg < len(self._stacks) or not self._stacks[peg]:
+            raise StateError(f"peg {peg} has no disk to take off: expected a peg with disks")
+        disk = self._stacks[peg].pop()
+        self.loose_disks.append(disk)
+        self._bodies = self._make_bodies()
+        self._log(t_s, "take_off", disk=disk, peg=peg_letter(peg))
+        return disk
+
     # --- the physics --------------------------------------------------------------------------------------
     def update(self, t_s: float, pose: GripperPose | None) -> list[str]:
         """Move the gripper to ``pose`` at time ``t_s`` (s); returns the faults that newly happened.

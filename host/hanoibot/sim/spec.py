@@ -25,8 +25,9 @@ BOARD_OPTIONS = ("slow", "outputs", "servo")
 #: Options of a bus of servos (``servo=sts``: Feetech STS bus servos that report where they are, hanoibot.sim.bus;
 #: default ``servo=pwm``, hobby servos): ``silent`` = bus ids that never answer (``4``, or ``2,4``), ``corrupt`` = the
 #: probability that an answer comes back with a flipped bit, ``delay_us`` = every servo's answer delay in µs (the
-#: factory's is 500).
-BUS_OPTIONS = ("silent", "corrupt", "delay_us")
+#: factory's is 500), ``grip_torque`` = the gripper servo's torque limit in 0.1 % of its stall (lerobot's SO-101
+#: set-up writes 500; the factory's is 1000).
+BUS_OPTIONS = ("silent", "corrupt", "delay_us", "grip_torque")
 #: Options of a port model (hanoibot.sim.ports): ``port`` = the MicroPython port the board behaves like (rp2, esp32,
 #: esp32s3: its scheduler ticks, timers, output resolution; the firmware's own loop runs), ``micropython`` = its
 #: version (default 1.27), ``oe=1`` = a PCA9685 whose OE input is wired (its outputs stop at an MCU reset too).

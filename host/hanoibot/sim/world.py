@@ -175,6 +175,15 @@ class SimWorld:
         """The disk between the fingers, if any."""
         return self.disks.held_disk
 
+    def take_off(self, t_s: float, peg: int) -> int:
+        """The operator lifts the top disk of ``peg`` (0 = A) off the board at ``t_s`` (s); see DiskBoard."""
+        seen = len(self.events)
+        disk = self.disks.take_off(t_s, peg)
+        if self.on_event is not None:
+            for event in self.events[seen:]:
+                self.on_event(event)
+        return disk
+
     def put_back(self, t_s: float, disk: int, peg: int) -> None:
         """The operator puts a held or fallen ``disk`` on top of ``peg`` (0 = A) at ``t_s`` (s); see DiskBoard."""
         seen = len(self.events)

@@ -31,6 +31,7 @@ from typing import Any
 from hanoifw.rxframe import FrameReader
 
 from ...errors import PortError
+from ...link.codes import Kind
 from ..servos import VirtualServos
 from . import sensors
 from .board_output import BoardTraceback, ChipClock, last_traceback
@@ -446,10 +447,10 @@ class VirtualPico:
             if kind == "serial":
                 data = bytes.fromhex(event["hex"])
                 frames = self._frames.feed(data)
-                done = [int(f[0]) for k, _seq, _ack, f in frames if k == "DONE" and f and f[0].isdigit()]
+                done = [int(f[0]) for k, _seq, _ack, f in frames if k == Kind.DONE and f and f[0].isdigit()]
                 self._rx += data
                 self._console += data
-                if self.boot_to_hello_s is None and b"HELLO" in self._console and self.boots:
+                if self.boot_to_hello_s is None and Kind.HELLO.encode() in self._console and self.boots:
                     self.boot_to_hello_s = event.get("t_us", 0) / 1e6 - self.boots[-1].get("t_us", 0) / 1e6
                 self._find_traceback()
                 del self._console[:-4096]
