@@ -47,7 +47,7 @@ def test_a_bad_uf2_is_one_line(tmp_path: Path, content: bytes, words: str) -> No
 
 def test_an_unknown_vpico_option_is_one_line() -> None:
     result = hanoibot("status", "--port", "vpico://?servo=servo2040")
-    assert_one_line_error(result, "servo='servo2040'", "pwm or pca9685")
+    assert_one_line_error(result, "servo='servo2040'", "pwm, pca9685 or sts")
 
 
 def test_wire_faults_are_refused_with_emulate_pico() -> None:

@@ -94,8 +94,8 @@ def register(subparsers: Any) -> None:
         "--servo",
         choices=("pwm", "pca9685", "sts"),
         default="pwm",
-        help="its servo driver (default pwm); sts: Feetech bus servos on a UART, also for the simulated board "
-        "(sim://?servo=sts)",
+        help="its servo driver (default pwm); sts: Feetech bus servos on a UART, the virtual Pico's "
+        "(vpico://?servo=sts) or the simulated board's (sim://?servo=sts)",
     )
     pico.add_argument("--free-running", action="store_true", help="let emulated time run ahead of the wall clock")
     pico.add_argument(

@@ -337,7 +337,11 @@ class SimServoBus:
     def _act(self, t_s: float) -> None:
         """The frame just read reached every servo at ``t_s``: the addressed one acts (and may answer)."""
         reader = self._reader
-        frame = bytes(reader.buf[: reader.size])
+        self.take_frame(bytes(reader.buf[: reader.size]), t_s)
+
+    def take_frame(self, frame: bytes, t_s: float, *, answer: bool = True) -> None:
+        """The whole, well-formed ``frame`` reached every servo at ``t_s`` (s): the addressed one acts, and answers
+        on this line unless ``answer`` is False (the virtual Pico's bus model answers on the chip's own time)."""
         self.frames += 1
         servo_id, instruction = frame[2], frame[4]
         params = frame[5:-1]
@@ -361,10 +365,10 @@ class SimServoBus:
             return
         if instruction == f.WRITE and len(params) >= 2:  # acted on, then answered (manual 1.3.3)
             self._write(servo, params[0], params[1:], t_s)
-            if not servo.silent:
+            if not servo.silent and answer:
                 self._answer(servo, b"", t_s)
             return
-        if servo.silent:  # it hears, it does not answer (a broken return path, a servo in a fault)
+        if servo.silent or not answer:  # it hears, it does not answer (a broken return path, a servo in a fault)
             return
         if instruction == f.READ and len(params) == 2:
             address, length = params[0], params[1]

@@ -40,6 +40,7 @@ SCHEME_OPTIONS = {
         *(name for name in FAULT_OPTIONS if name != "reset_after"),
         *WORLD_OPTIONS,
         "servo",
+        *BUS_OPTIONS,
         "realtime",
         "slow",
         "attach",

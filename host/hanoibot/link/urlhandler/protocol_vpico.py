@@ -1,7 +1,9 @@
 """``vpico://`` for pyserial: a port whose far end is the virtual Pico (stock MicroPython on an emulated RP2040).
 
-URL: ``vpico://[?option=value&...]`` (a :class:`~hanoibot.sim.spec.SimSpec`) with ``servo=pwm|pca9685`` (how the
-virtual board drives its servos, written into its board_config.py; default pwm), the world options ``board``,
+URL: ``vpico://[?option=value&...]`` (a :class:`~hanoibot.sim.spec.SimSpec`) with ``servo=pwm|pca9685|sts`` (how
+the virtual board drives its servos, written into its board_config.py; default pwm; ``sts``: Feetech bus servos on
+its UART, :mod:`hanoibot.sim.vpico.stsbus`, with the bus faults ``silent``, ``corrupt`` and ``delay_us`` of
+``sim://?servo=sts``), the world options ``board``,
 ``config``, ``speed``, ``world=0``/``world=random`` as for ``sim://``, the wire faults ``flip``, ``drop``,
 ``insert``, ``dup`` between the host and the board's USB port, and ``seed`` for every random stream (the world's,
 the wire's and the chip's own: its ring oscillator and the grip sensor's noise). ``rerun=K`` (K >= 1) plays the
@@ -34,11 +36,14 @@ from serial.serialutil import PortNotOpenError, SerialException, SerialTimeoutEx
 
 from ...clock import Clock
 from ...errors import ConfigError
+from ...sim.board import SHIPPED_BOARD_CHANNELS
 from ...sim.factory import chip_slowdown, world_from_options
 from ...sim.faults import ByteFaults, FaultSpec
+from ...sim.spec import BUS_OPTIONS
 from ...sim.vpico.attach import RemotePico
 from ...sim.vpico.flash import SERVO_DRIVERS
 from ...sim.vpico.process import VirtualPico
+from ...sim.vpico.stsbus import pico_bus_spec
 from ..board_port import DiskWorld
 from .simport import SimulatedPort, parse_spec
 
@@ -56,7 +61,8 @@ def parse_vpico_url(url: str) -> dict[str, str]:
                 "changes nothing but the wall time a run takes)"
             )
     if options.get("servo", "pwm") not in SERVO_DRIVERS:
-        raise ConfigError(f"vpico:// option servo={options['servo']!r} is invalid: expected pwm or pca9685")
+        raise ConfigError(f"vpico:// option servo={options['servo']!r} is invalid: expected pwm, pca9685 or sts")
+    pico_bus_spec(options, SHIPPED_BOARD_CHANNELS, None)  # checks the bus options before anything starts
     return options
 
 
@@ -80,6 +86,7 @@ def make_pico(options: dict[str, str], **kwargs: Any) -> VirtualPico:
         "seed": draw_seed(options),
         "slow": chip_slowdown(options["slow"]) if "slow" in options else 1.0,
         "world": world_from_options(options),
+        "bus_options": {name: options[name] for name in BUS_OPTIONS if name in options},
     }
     params.update(kwargs)
     return VirtualPico(**params)

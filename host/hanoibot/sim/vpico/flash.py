@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ...board_wiring import wire_board_config
+from ...board_wiring import pwm_pins, wire_board_config
 from ...errors import ConfigError
 from ...firmware_source import FirmwareSource, shipped_firmware
 from .uf2 import FLASH_BYTES, flash_image
@@ -24,7 +24,21 @@ FS_BLOCK_BYTES = 4096
 FS_BLOCK_COUNT = 352
 FS_PROG_BYTES = 256
 FS_READ_BYTES = 32
-SERVO_DRIVERS = ("pwm", "pca9685")
+#: The virtual board's servo kinds (vpico://?servo=...), and board_config.py's SERVO_DRIVER for each: "sts" is
+#: Feetech bus servos, the firmware's "bus" driver.
+SERVO_DRIVERS = ("pwm", "pca9685", "sts")
+BOARD_DRIVERS = {"pwm": "pwm", "pca9685": "pca9685", "sts": "bus", "bus": "bus"}
+
+#: Servo wiring of firmware_micropython/board_config.py on rp2: PWM pins, PCA9685 outputs, I2C bus and address
+#: (the shipped 5 channels; an arm of N channels gets :func:`wiring`'s).
+PWM_PINS = (2, 3, 4, 5, 6)
+PCA9685_CHANNELS = (0, 1, 2, 3, 4)
+
+
+def wiring(channels: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The rp2 PWM pins and PCA9685 outputs of ``channels`` servo channels, as
+    :func:`~hanoibot.board_wiring.wire_board_config` writes them into the board's board_config.py."""
+    return pwm_pins(channels, PWM_PINS, "RP2040"), tuple(range(channels))
 
 
 def firmware_dir() -> Path:
@@ -41,11 +55,13 @@ def firmware_dir() -> Path:
 def files_on_flash(
     folder: Path | None = None, *, servo_driver: str = "pwm", channel_names: Sequence[str] | None = None
 ) -> dict[str, bytes]:
-    """The files the README copies to the board, by path on the board, with ``SERVO_DRIVER = servo_driver``
-    (from the firmware ``folder``, default the shipped firmware, in a checkout or an installed wheel), and the
-    board wired for the channels ``channel_names`` names (wire order; None: as shipped)."""
-    if servo_driver not in SERVO_DRIVERS:
+    """The files the README copies to the board, by path on the board, with ``SERVO_DRIVER = servo_driver`` ("bus"
+    for "sts": Feetech bus servos, one bus id per channel) (from the firmware ``folder``, default the shipped
+    firmware, in a checkout or an installed wheel), and the board wired for the channels ``channel_names`` names
+    (wire order; None: as shipped)."""
+    if servo_driver not in BOARD_DRIVERS:
         raise ConfigError(f"servo driver {servo_driver!r} is unknown: expected one of {', '.join(SERVO_DRIVERS)}")
+    servo_driver = BOARD_DRIVERS[servo_driver]
     source = FirmwareSource.from_folder(folder) if folder is not None else shipped_firmware()
     files = {f"hanoifw/{path.name}": path.read_bytes() for path in source.modules()}
     files["main.py"] = source.main_py.read_bytes()

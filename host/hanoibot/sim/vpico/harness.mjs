@@ -13,13 +13,15 @@
 //                                                      ignored: it must not release the wait for a later tick)
 //              {"op":"run","until_ns":T,"stop_on_output":B}  with options.driven: run the chip until emulated time T
 //                                                      (ns), or, with B, until it sends output, whichever comes first
+//              {"op":"bus","powered":B,"regs":{"id":".."}}  with options.bus: the servos' registers and rail now
 //              {"op":"stop"}
 // Out (stdout): {"ev":"serial","hex":".."}  bytes the board sent on USB CDC
 //               {"ev":"taken","n":N}        N input bytes left the USB FIFO into the firmware (or, with
 //                                           "lost":true, were lost with the chip at a reboot)
 //               {"ev":"tick","t_us":T,"pulses_us":[..],"latched_us":[..]}  every tick_us of emulated time: servo
 //                                                      pulses (null = off) and when each took effect (its slice's
-//                                                      latest wrap: CC is double-buffered; null = at T)
+//                                                      latest wrap: CC is double-buffered; null = at T); with
+//                                                      options.bus "bus_frames": [[t_ns, hex]..] the servos took
 //               {"ev":"boot","n":K,"cause":"power"|"wdt"}  a (re)boot of the chip; "connected" when USB enumerated
 //               {"ev":"stats", ...}         cycle counts, on request ({"op":"stats"})
 //               {"ev":"tock_late","t_us":T} with options.lockstep: the host did not answer the tick at T within
@@ -40,6 +42,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 
+import { FeetechBus, wireBus } from './feetech_bus.mjs';
 import { GripAdc } from './grip_adc.mjs';
 import { PCA9685 } from './pca9685.mjs';
 
@@ -123,6 +126,10 @@ function flushOut() {
 
 // --- the chip ------------------------------------------------------------------------------------------------
 let pca = new PCA9685(); // replaced at a power cycle
+// Feetech bus servos on a UART (feetech_bus.mjs): they have their own supply, so they outlive every reboot.
+const bus = options.bus
+  ? new FeetechBus({ ...options.bus, delayUs: options.bus.delay_us, random: randomStream(3) })
+  : null;
 const grip = options.grip_model ? new GripAdc(options.grip_model, randomStream(2)) : null;
 const inputs = { adc: [0, 0, 0, 0], gpio: {} };
 for (const [pin, level] of Object.entries(options.gpio_inputs || {})) {
@@ -182,6 +189,9 @@ function boot(cause, carried) {
     };
   };
   wireI2C(rp2040);
+  if (bus) {
+    wireBus(sim, rp2040, bus, options.bus.uart || 0, nowNs);
+  }
   const cdc = new USBCDC(rp2040.usbCtrl);
   cdc.onDeviceConnected = () => {
     emit({ ev: 'connected', n: bootCount });
@@ -391,6 +401,11 @@ lines.on('line', (line) => {
   } else if (message.op === 'gpio') {
     inputs.gpio[message.pin] = !!message.level;
     chip.rp2040.gpio[message.pin].setInputValue(!!message.level);
+  } else if (message.op === 'bus') {
+    bus.powered = !!message.powered;
+    for (const [id, hex] of Object.entries(message.regs)) {
+      bus.setRegisters(Number(id), Buffer.from(hex, 'hex'));
+    }
   } else if (message.op === 'stats') {
     emit({ ev: 'stats', t_us: nowNs() / 1000, cycles, idle_us: idleNs / 1000, wall_ms: performance.now() - wallOriginMs });
     flushOut();
@@ -501,7 +516,8 @@ function runSlice() {
     }
     if (nowNs() >= nextTickNs) {
       const tickUs = Math.round(nextTickNs / 1000);
-      emit({ ev: 'tick', t_us: tickUs, pulses_us: pulses(), latched_us: latchedUs() });
+      const tick = { ev: 'tick', t_us: tickUs, pulses_us: pulses(), latched_us: latchedUs() };
+      emit(bus ? { ...tick, bus_frames: bus.takeFrames() } : tick);
       nextTickNs += TICK_NS;
       if (options.lockstep || options.driven) {
         ticked = true;

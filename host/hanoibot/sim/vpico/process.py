@@ -30,13 +30,13 @@ from typing import Any
 
 from hanoifw.rxframe import FrameReader
 
-from ...board_wiring import pwm_pins
 from ...errors import PortError
 from ...link.codes import Kind
 from ..servos import VirtualServos
 from . import sensors
 from .board_output import BoardTraceback, ChipClock, last_traceback
-from .flash import pico_flash
+from .flash import PCA9685_CHANNELS, PWM_PINS, pico_flash, wiring  # noqa: F401 (named here too)
+from .stsbus import BOARD_DRIVER, bus_tick, make_pico_bus
 from .tools import find_node, find_rp2040js
 
 VENDOR_DIR = Path(__file__).with_name("vendor")
@@ -45,18 +45,6 @@ BOOTROM_PATH = VENDOR_DIR / "rp2040-bootrom-B1.bin"
 HARNESS_PATH = Path(__file__).with_name("harness.mjs")
 #: The board's USB CDC receive FIFO (rp2040js's host model), in bytes.
 USB_FIFO_BYTES = 512
-#: Servo wiring of firmware_micropython/board_config.py on rp2: PWM pins, PCA9685 outputs, I2C bus and address
-#: (the shipped 5 channels; an arm of N channels gets :func:`wiring`'s).
-PWM_PINS = (2, 3, 4, 5, 6)
-PCA9685_CHANNELS = (0, 1, 2, 3, 4)
-
-
-def wiring(channels: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The rp2 PWM pins and PCA9685 outputs of ``channels`` servo channels, as
-    :func:`~hanoibot.board_wiring.wire_board_config` writes them into the board's board_config.py."""
-    return pwm_pins(channels, PWM_PINS, "RP2040"), tuple(range(channels))
-
-
 #: Longest a boot may take until the firmware's first output, in s of wall time (a shared, loaded machine).
 BOOT_TIMEOUT_S = 120.0
 #: Longest a boot may take until the firmware's first output, in s of emulated time (driven: MicroPython compiles
@@ -74,18 +62,18 @@ Event = dict[str, Any]
 class VirtualPico:
     """One emulated Pico running the stock MicroPython image and hanoibot's firmware; a context manager.
 
-    ``servo_driver`` ("pwm" or "pca9685") is written into the board's ``board_config.py`` and tells the harness
-    which outputs to read back; ``driven`` runs the chip only as far as :meth:`run_until` asks (its time is then
-    the host's clock, :attr:`clock`; ``realtime``, ``slow`` and ``fast_boot`` do not apply), and ``seed`` (or None)
-    seeds every random input of the chip (its ring oscillator, the grip sensor's noise); otherwise ``realtime``
-    caps emulated time at wall time (False: free-running, idle time
-    skipped); with ``realtime``, ``slow`` (>= 1) caps it at 1/``slow`` of wall time instead (a chip that many
-    times slower than a real RP2040, as on a busy machine; the emulator may be slower still); ``fast_boot`` lets
-    each (re)boot run free until the board's first output or the host's first input (the cap applies from then
-    on: MicroPython compiling the firmware at boot is ~1.4 s of chip time, and nothing times it); ``world`` (a
-    :class:`~hanoibot.sim.world.SimWorld` or None) is moved by the servo pulses, and the board is wired for as
-    many channels as its robot config has (its ``config``; 5 without a world); ``files`` replaces the firmware
-    files (path on the board -> bytes); ``uf2`` another UF2 file.
+    ``servo_driver`` ("pwm", "pca9685", or "sts": Feetech bus servos on UART0, :mod:`.stsbus`, with the fault options
+    ``bus_options``) is written into the board's ``board_config.py`` and tells the harness what to model; ``driven``
+    runs the chip only as far as :meth:`run_until` asks (its time is then the host's clock, :attr:`clock`; ``realtime``,
+    ``slow`` and ``fast_boot`` do not apply), and ``seed`` (or None) seeds every random input of the chip (its ring
+    oscillator, the grip sensor's noise); otherwise ``realtime`` caps emulated time at wall time (False: free-running,
+    idle time skipped); with ``realtime``, ``slow`` (>= 1) caps it at 1/``slow`` of wall time instead (a chip that many
+    times slower than a real RP2040, as on a busy machine; the emulator may be slower still); ``fast_boot`` lets each
+    (re)boot run free until the board's first output or the host's first input (the cap applies from then on:
+    MicroPython compiling the firmware at boot is ~1.4 s of chip time, and nothing times it); ``world`` (a
+    :class:`~hanoibot.sim.world.SimWorld` or None) is moved by the servo pulses, and the board is wired for as many
+    channels as its robot config has (its ``config``; 5 without a world); ``files`` replaces the firmware files (path on
+    the board -> bytes); ``uf2`` another UF2 file.
     """
 
     def __init__(
@@ -101,6 +89,7 @@ class VirtualPico:
         on_event: Callable[[Event], None] | None = None,
         driven: bool = False,
         seed: int | None = None,
+        bus_options: dict[str, str] | None = None,
     ) -> None:
         from .flash import files_on_flash
 
@@ -140,6 +129,7 @@ class VirtualPico:
             traits=getattr(world, "servo_traits", None),  # a randomized world's own servos
         )
         self.rail_powered = True
+        self.bus = make_pico_bus(self, servo_driver, bus_options)  # bus servos (servo_driver "sts"), else None
         self._grip_state: tuple[bool, bool] | None = None
         self._rx = bytearray()
         self._console = bytearray()  # recent output, searched for tracebacks
@@ -185,7 +175,8 @@ class VirtualPico:
             "realtime": self.realtime,
             "time_scale": 1.0 / self.slow,
             "fast_boot": self.fast_boot,
-            "servo_driver": self.servo_driver,
+            "servo_driver": BOARD_DRIVER if self.bus is not None else self.servo_driver,
+            "bus": None if self.bus is None else self.bus.harness_options(),
             "pwm_pins": list(self.pwm_pins),
             "pca9685_channels": list(self.pca9685_channels),
             "pca9685_address": 0x40,
@@ -382,6 +373,8 @@ class VirtualPico:
         """Switch the servo supply (the e-stop switch): the servos go limp and the rail-sense pin GP22 follows."""
         self.rail_powered = powered
         self._send({"op": "gpio", "pin": sensors.RAIL_SENSE_PIN, "level": 1 if powered else 0})
+        if self.bus is not None:  # bus servos without a supply hear nothing from now on, not a tick later
+            self._send(self.bus.registers_message())
         if not powered and self.world is not None:  # the gripper's current stops with its supply, not a tick later
             self._set_grip(driven=False, stalled=self.world.held_disk is not None)
 
@@ -437,7 +430,10 @@ class VirtualPico:
         kind = event.get("ev")
         if kind == "tick":
             try:
-                self._on_tick(event["t_us"] / 1e6, event["pulses_us"], event.get("latched_us"))
+                if self.bus is not None:
+                    self._send(bus_tick(self, event))
+                else:
+                    self._on_tick(event["t_us"] / 1e6, event["pulses_us"], event.get("latched_us"))
             finally:
                 with contextlib.suppress(PortError):  # the chip waits for this answer (lockstep) before it runs on
                     self._send({"op": "tock", "t_us": event["t_us"]})
