@@ -1,8 +1,7 @@
 """Recovery on the virtual Pico with the SO-101's Feetech STS servos on the bus (``hanoibot emulate --pico --chip-time
 --servo sts``, every command a host in its own process): ``hanoibot run`` killed (SIGKILL) mid-carry then ``hanoibot
-resume``, every move once as the world saw it; and cells of the recovery table (tests/recovery_matrix.py): an e-stop
-mid-carry then ``home --clear`` or ``resume``, a host lost (killed) mid-carry then ``home --clear``, each next
-command in its bound with its expected code and nothing colliding or dropped."""
+resume``, every move once as the world saw it, the board never reset. The whole recovery table on the bus:
+test_recovery_matrix_vpico_bus.py."""
 
 from __future__ import annotations
 
@@ -18,7 +17,6 @@ from hanoibot.puzzle import State
 from hanoibot.run.journal import load_journal
 from hanoibot.sim.spawn import EmulatorProcess
 from hanoibot.sim.vpico.attach import ChipTimeControl
-from recovery_matrix import Bench, check_cell
 from robot_configs import preset_speed_scaled_config
 from world_events import bad_events, disks_after, world_moves
 
@@ -74,27 +72,3 @@ def test_resume_after_the_host_is_killed_mid_carry_makes_every_move_once(
     assert world_moves(events) == list(plan), "every move once, in order"
     assert not any(event.get("event") == "boot" for event in events), "the board was not reset"
     assert load_journal(journal).end_status == "done"
-
-
-#: The recovery table's cells shown on the bus (row: how the run ends, column: the next command), in an order where
-#: each leaves the board idle, fault-free and empty-handed for the next (its command exits 0: home --clear, resume).
-CELLS = [("estopped", "home --clear"), ("estopped", "resume"), ("killed", "home --clear")]
-
-
-@pytest.fixture(scope="module")
-def cells_board(so101: Path) -> Iterator[EmulatorProcess]:
-    """``hanoibot emulate --pico --chip-time --servo sts`` with the SO-101 and one disk on A, for every cell."""
-    options = ("--pico", "--chip-time", "--servo", "sts", "--seed", "1", "--config", str(so101), "--board", "A")
-    with EmulatorProcess(*options, startup_s=WAIT_S) as board:
-        yield board
-
-
-@pytest.mark.parametrize(("row", "column"), CELLS)
-def test_recovery_cells_on_bus_servos_leave_a_board_the_next_command_can_use(
-    row: str, column: str, so101: Path, cells_board: EmulatorProcess, tmp_path: Path
-) -> None:
-    disks = disks_after("A", cells_board.events())
-    assert disks is not None, "the cell before left the disk in the gripper"
-    bench = Bench(cells_board, disks, WAIT_S, stop_at_pick=1, config=str(so101), chip_time=True)
-    check_cell(bench, row, column, tmp_path / "run.journal")
-    assert disks_after("A", cells_board.events()) is not None, "no disk is left in the gripper"
