@@ -18,8 +18,9 @@ before the servos' answers. :meth:`BusServos.poll`, called once per control step
 So each servo's position is read every ``channels`` steps, the loop never blocks, and the host link and the
 watchdog are served as with PWM outputs. A servo that does not answer is asked again at the next step; after
 ``tries`` unanswered requests in a row (``tries`` control periods) it is :attr:`BusServos.silent`, which the
-controller latches as the fault SERVO_SILENT naming it (never a hang). A corrupted answer (bad checksum: lerobot
-notes the bus "can occasionally return a corrupted status packet") counts as unanswered.
+controller latches as the fault SERVO_SILENT naming it (never a hang); :meth:`forget_misses` (a CLEAR) starts the
+count again, so a servo that answers again (its rail back on) is heard before it can be called silent. A corrupted
+answer (bad checksum: lerobot notes the bus "can occasionally return a corrupted status packet") counts as unanswered.
 
 :meth:`release` switches a servo's torque off at once (RELEASE, a lost servo rail, a Ctrl-C); an e-stop or a host
 lost holds the pose as PWM outputs do: torque stays on, the goals stop changing. Every frame is written from a
@@ -240,6 +241,16 @@ class BusServos:
                 sleep_ms(1)
             self._drain()
 
+    def forget_misses(self) -> None:
+        """Start every servo's count of unanswered READs again (a CLEAR): one silent before is asked first, and is
+        :attr:`silent` again only after ``tries`` new misses in a row (its rail may be back: it answers)."""
+        first = self.silent
+        for ch in range(self.channels):
+            self.misses[ch] = 0
+        self.silent = -1
+        if first >= 0:
+            self._next = first
+
     def _drain(self) -> None:
         """Drop whatever the line gave back so far."""
         uart = self._uart
@@ -289,9 +300,10 @@ class BusServos:
     def grip_u16(self) -> int:
         """The gripper's grip reading on the grip sensor's 0..65535 scale, from its position AND its load.
 
-        * -1 (no verdict): not driven; no fresh answer; its latest answer was asked before the goal it has now
-          went out, or in the very poll that sent it (the servo had not reacted yet); or it was still moving then
-          (``|Present_Speed|`` over ``grip_still_steps_s``): a closing gripper is short of its goal and loaded
+        * -1 (no verdict): not driven; no fresh answer; its latest READ unanswered (what it said before may no
+          longer be true: a servo whose power went holds nothing); its latest answer was asked before the goal it
+          has now went out, or in the very poll that sent it (the servo had not reacted yet); or it was still moving
+          then (``|Present_Speed|`` over ``grip_still_steps_s``): a closing gripper is short of its goal and loaded
           whether or not a disk is in the way, so it says nothing until it has come to rest;
         * 0: at rest within ``grip_gap_steps`` of its goal: the fingers closed all the way, on nothing (a load
           there, fingers pressing on each other or on an end stop, is no disk);
@@ -301,7 +313,7 @@ class BusServos:
 
         Allocates nothing (a timer may call it)."""
         ch = self.grip_channel
-        if not self.torque[ch] or self.age[ch] > self.max_age:
+        if not self.torque[ch] or self.age[ch] > self.max_age or self.misses[ch]:
             return -1
         goal = self.goal_steps[ch]
         ahead = (self._grip_read_poll - self._grip_goal_poll) & POLL_MASK

@@ -17,12 +17,14 @@ Safety rules enforced here (docs/protocol.md has the wire side):
   is latched, like every fault, until CLEAR;
 * the grip verdict is the gripper current averaged over the latest PWM frame, from readings that cover it
   (:mod:`hanoifw.sensing`: none unless no two readings are more than two sample periods apart), and there is none
-  while the gripper output is off: an undriven servo draws no current, disk or not;
+  while the gripper output is off or the rail reads low: an undriven or unpowered servo holds nothing, and a bus
+  servo's last answer from before the rail went down would still say it does;
 * servos on a bus (:mod:`hanoifw.busservos`: a HAL with ``poll``) are polled once per control step, whatever the
   mode: their goals go out, their answers come in, and STATUS reports where each one is; a servo that stops
-  answering latches SERVO_SILENT, with an ERROR naming its channel and bus id (CLEAR re-latches it at once while
-  it stays silent). Every mode does with bus servos what it does with PWM outputs: RELEASE and POWER_LOST switch
-  their torque off, ESTOP and HOST_LOST hold the pose (torque on, the goals no longer change).
+  answering latches SERVO_SILENT, with an ERROR naming its channel and bus id (CLEAR asks it again: one still
+  silent latches again within ``tries`` control periods, one whose rail came back answers). Every mode does with
+  bus servos what it does with PWM outputs: RELEASE and POWER_LOST switch their torque off, ESTOP and HOST_LOST
+  hold the pose (torque on, the goals no longer change).
 """
 
 from hanoifw import FW_VERSION, reports
@@ -150,6 +152,7 @@ class Controller:
         self._poll_servos = getattr(servos, "poll", None)
         self.measure = getattr(servos, "measured_us", None)
         self._set_speed = getattr(servos, "set_speed_us_s", None)
+        self._forget_misses = getattr(servos, "forget_misses", None)
         self._last_poll_ms: int | None = None
         self.pulses_us = list(self.outputs.written_us)  # commanded pose; 0 = no output
         self._done_ids: list[int] = []
@@ -272,7 +275,7 @@ class Controller:
         """Take one grip-current sample at ``now_ms``: the board's loop calls this every few ms between steps
         where no timer samples (see :meth:`grip_timer_callback`); it does nothing while one does. Never raises."""
         if not self.grip_timed:
-            self.grip.sample(now_ms, self.outputs.written_us[self.grip_channel] != 0)
+            self.grip.sample(now_ms, self.outputs.written_us[self.grip_channel] != 0 and self.rail.level != 0)
 
     def grip_timer_callback(self, ticks_ms):
         """The callback for a ``machine.Timer`` that samples the grip current at a fixed rate: each call (with the
@@ -285,7 +288,8 @@ class Controller:
 
     def _on_grip_timer(self, _timer) -> None:
         """One timed grip sample (hard interrupt or scheduled callback): no allocation, never raises."""
-        self.grip.sample(self._grip_ticks_ms(), self.outputs.written_us[self.grip_channel] != 0)
+        driven = self.outputs.written_us[self.grip_channel] != 0 and self.rail.level != 0
+        self.grip.sample(self._grip_ticks_ms(), driven)
 
     def report_status(self) -> None:
         """Queue a STATUS frame for the next ``step`` (unasked, e.g. after a Ctrl-C on the board)."""
@@ -302,11 +306,11 @@ class Controller:
             self._last_rx_ms = now_ms
         if self._hello_due:
             self._send_hello()
-        if not self.grip_timed:
-            self.grip.sample(now_ms, self.outputs.written_us[self.grip_channel] != 0)
         rail = self.rail
         if dt_ms or last is None:  # one rail sample per control period (a step at the same instant is no new one)
             rail.sample()
+        if not self.grip_timed:
+            self.grip.sample(now_ms, self.outputs.written_us[self.grip_channel] != 0 and rail.level != 0)
         if rail.lows >= rail.low_samples:  # rail.is_lost, without a property call
             self._power_lost()
             return
@@ -415,6 +419,8 @@ class Controller:
             self.faults.clear()
             self.refused_cmd = 0
             self.rail.lows = 0  # a rail still dead re-latches after RAIL_LOW_SAMPLES new low samples
+            if self._forget_misses is not None:  # a bus servo still silent re-latches after its tries, asked anew
+                self._forget_misses()
         elif kind == p.RELEASE:
             if self.motion.is_busy and not self.is_held and not self.faults:
                 self._error(p.E_BUSY, 0, "RELEASE refused while the arm moves: send HOLD first")

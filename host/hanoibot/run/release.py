@@ -114,16 +114,21 @@ def grip_verdict(robot: Robot, *, first_cmd_id: int = 1) -> Status:
         return grip_status(robot, status)  # configured with the gripper on, or faulted: nothing is switched on here
     mins, maxs, starts, speeds, threshold = robot.limits()
     kept = tuple(int(pulse) for pulse in status.pulses_us)
-    # A PCA9685 keeps pulsing through an MCU reset (the board reports those pulses): the arm stays where it is
-    # and only the fingers close; otherwise every output is off and the arm starts at the config's start pose.
-    holds_pose = len(kept) == len(starts) and all(pulse > 0 for pulse in kept)
-    closed = config.with_gripper(kept if holds_pose else starts, config.gripper.closed_us)
+    if len(kept) != len(starts):
+        kept = (0,) * len(starts)
+    # A PCA9685 keeps pulsing through an MCU reset, and bus servos keep their torque (the board reports those
+    # pulses; after a reset in the staggered switch-on, only some): those joints stay where they are and only the
+    # fingers close; every output that is off starts at the config's start pose.
+    here = tuple(pulse if pulse > 0 else start for pulse, start in zip(kept, starts, strict=True))
+    closed = config.with_gripper(here, config.gripper.closed_us)
     session.configure(mins, maxs, closed, speeds, threshold)
     cmd_id = max(session.last_sent_cmd + 1, int(status.last_queued_cmd) + 1, first_cmd_id)
     hold_ms = max(grip_hold_ms(config), 2 * PWM_FRAME_MS)
     close_ms = 0
-    if holds_pose:  # the fingers close from where they were kept, then hold still: a moving gripper reads loaded
-        close_ms = robot.duration_between_ms(kept, closed)
+    if any(pulse > 0 for pulse in kept):  # the kept fingers close from where they were, then hold still (a
+        # moving gripper reads loaded); the board's pose is the kept pulses, the others where CONFIG put them
+        board_pose = tuple(pulse if pulse > 0 else target for pulse, target in zip(kept, closed, strict=True))
+        close_ms = robot.duration_between_ms(board_pose, closed)
         session.send_move(cmd_id, list(closed), close_ms)
         cmd_id += 1
     session.send_move(cmd_id, list(closed), hold_ms)  # runs once every output is on
