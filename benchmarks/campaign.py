@@ -70,11 +70,12 @@ from hanoibot.errors import BoardReset, ConfigError
 from hanoibot.link.status import Grip, Status
 from hanoibot.motion.segments import segments_for_moves
 from hanoibot.ops.home import home
+from hanoibot.ops.ports import offer_port_schemes
 from hanoibot.ops.resume import Finished, ResumeRequest, open_resume
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move
 from hanoibot.puzzle.pegs import peg_index
-from hanoibot.run import grip_check, recovery, release, sequencer
+from hanoibot.run import grip_check, recovery, release
 from hanoibot.run.journal import Journal
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
@@ -84,6 +85,8 @@ from hanoibot.sim.bus import FULL_TORQUE, BusSpec
 from hanoibot.sim.factory import OUTPUT_DRIVERS
 from hanoibot.sim.random_world import make_random_world
 from hanoifw import protocol
+
+offer_port_schemes()  # this script opens sim:// and vpico:// itself: it composes the program
 
 
 class WorldResult(NamedTuple):
@@ -202,7 +205,7 @@ def judge_grips() -> None:
 
     judged.judge = GRIP_JUDGE  # type: ignore[attr-defined]
     judged.unjudged = read  # type: ignore[attr-defined]
-    for module in (grip_check, recovery, release, sequencer):
+    for module in (grip_check, recovery, release):  # every module that calls it by its own name
         module.read_grip = judged  # type: ignore[attr-defined]
 
 

@@ -47,10 +47,8 @@ def register(subparsers: Any) -> None:
 
 def _open_session(port: str) -> str:
     """Shake hands with the board on ``port``; its boot id."""
-    from ..link import urlhandler
     from ..link.session import Session
 
-    urlhandler.register()
     with Session(port) as session:
         return session.boot_id
 
@@ -92,7 +90,7 @@ def _deploy(args: argparse.Namespace, files: Any) -> int:
     from ..deploy.board import BoardFiles, BoardStoppedAnswering, check_version_floor
     from ..deploy.compiler import DeployError, compiler_for
     from ..deploy.steps import build, check_supported, copy_and_verify, wait_for_hello
-    from ..ops.resume import is_sim
+    from ..sim_url import is_sim
 
     if is_sim(args.port):
         raise DeployError(
