@@ -388,7 +388,7 @@ class BusCalibration:
 
     def _hold_and_show(self) -> None:
         """The servos hold where the hand left them; the arm, now calibrated, goes above each peg by itself."""
-        from ..ops.jog import Jog
+        from ..commands.jog import Jogger
 
         robot, config = self.robot, self.config
         robot.config = config
@@ -398,7 +398,7 @@ class BusCalibration:
             start_us = tuple(min(max(p, lo), hi) for p, lo, hi in zip(pose, min_us, max_us, strict=True))
         robot.session.configure(min_us, max_us, start_us, speeds, threshold)
         self.say("the servos hold again; the arm now goes above each peg by itself: see that it stands right over each")
-        jogger = Jog(robot)
+        jogger = Jogger(robot)
         for peg in range(len(config.board.pegs)):
             note = jogger.go_to_peg(peg, at_foot=False)
             self.say(f"above peg {peg_letter(peg)}{f' (stopped: {note})' if note else ''}")

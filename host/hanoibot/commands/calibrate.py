@@ -288,7 +288,8 @@ def jog_until_saved(jogger: Jogger, keys: Any) -> tuple[float, float] | None:
     """Pass keys to ``jogger`` until a save key; the grip point (x, y) in mm then, None if input ends or q."""
     for key in keys:
         if key in SAVE_KEYS:
-            return jogger.grip_point_mm()
+            point = jogger.robot.config.grip_point(jogger.pulses_us)
+            return round(point.x_mm, 1), round(point.y_mm, 1)
         if key == "q":
             return None
         message = jogger.handle(key)

@@ -27,7 +27,7 @@ from typing import Any
 from ..errors import ConfigError, RunFault
 from ..link.status import Grip
 from ..run.robot import Robot
-from .jog import Moves
+from .moves import Moves
 
 #: The lowest held reading must exceed the highest empty one by this much (of 65535) to be told apart reliably.
 MIN_MARGIN_U16 = 2000
