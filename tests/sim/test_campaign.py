@@ -50,6 +50,20 @@ def test_a_stopped_place_on_a_pca9685_never_presses_the_held_disk_into_the_board
     assert not result.failed, result.collisions
 
 
+@pytest.mark.parametrize(
+    ("seed", "recovery", "at_s"), [(60003, "resume --board", 4.203), (60005, "home, resume --board", 2.998)]
+)
+def test_a_pca9685_reset_while_the_fingers_close_finishes_the_grip_within_the_grippers_speed(
+    seed: int, recovery: str, at_s: float
+) -> None:
+    # Found by the campaign (9 of 120 such recoveries were refused TOO_FAST): the PCA9685 kept the arm and the
+    # fingers closing on the disk (touching it, not yet holding it) through the reset, and the segment that
+    # finishes the grip went out without its trapezoid, so the board checked it as a minimum-jerk move, whose
+    # peak is higher, and refused it.
+    result = campaign_module().recover(seed, 3, "board reset", recovery, at_s=at_s, outputs="pca9685")
+    assert not result.failed, (result.collisions, result.drops, result.detail)
+
+
 def test_a_handful_of_runs_stopped_at_random_and_recovered_make_every_move_once() -> None:
     summary = campaign_module().campaign(6, 2, first_seed=3000, recoveries=1)
     assert_clean(summary, 6)

@@ -24,7 +24,7 @@ from ..run.held_pose import configure_where_held, holds_pose
 from ..run.journal import JournalLog
 from ..run.pose_check import PoseCheck
 from ..run.recovery import recorded_board
-from ..run.release import LIFT_WAIT_MARGIN_S, disk_in_gripper, grip_status
+from ..run.release import disk_in_gripper, grip_status, play_segments
 from ..run.robot import Robot
 
 #: Longest the host waits for every joint's first measured position from a board that booted afresh, in s (a bus
@@ -79,12 +79,8 @@ def finish_grip(robot: Robot, disk: int) -> Status:
     grip as :func:`~hanoibot.run.release.grip_status` does: a board stopped while the fingers closed on the disk
     left them touching it, maybe not yet squeezing it."""
     session = robot.session
-    cmd_id = session.last_sent_cmd + 1
     pose_us = [int(pulse) for pulse in session.status().pulses_us]
-    for segment in regrip_segments(robot.config, disk, pose_us):
-        session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms)
-        session.wait_done(cmd_id, timeout_s=segment.duration_ms / 1000 + LIFT_WAIT_MARGIN_S)
-        cmd_id += 1
+    play_segments(robot, regrip_segments(robot.config, disk, pose_us), session.last_sent_cmd + 1)
     return grip_status(robot)
 
 

@@ -21,7 +21,7 @@ front end can serve the link while a person thinks), or nothing moves, no latch 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -29,17 +29,17 @@ from typing import TypeVar
 from ..errors import RunFault
 from ..link.status import Grip, Mode
 from ..motion.phases import MotionPhase
-from ..motion.segments import Segment, put_down_segments, regrip_segments
+from ..motion.segments import put_down_segments, regrip_segments
 from ..planner.base import Plan
 from ..puzzle import Rules, State, peg_index, peg_letter
 from ..run.held_pose import configure_where_held, holds_pose
 from ..run.journal import Journal, JournalLog, load_journal
 from ..run.recovery import check_journal
 from ..run.release import (
-    LIFT_WAIT_MARGIN_S,
     disk_in_gripper,
     grip_verdict,
     lift_clear,
+    play_segments,
     release_board,
     settled_status,
 )
@@ -304,10 +304,10 @@ def put_down_held(robot: Robot, at_stop: DisksAtStop, peg: int, first_cmd_id: in
     """Regrip the held disk, lift it clear, put it down on ``peg``; returns the next free command id."""
     disk, source = at_stop.held, at_stop.source
     assert disk is not None and source is not None
-    next_id = _play(robot, regrip_segments(robot.config, disk, _pose_us(robot)), first_cmd_id)
+    next_id = play_segments(robot, regrip_segments(robot.config, disk, _pose_us(robot)), first_cmd_id)
     lift_clear(robot, first_cmd_id=next_id)
     segments = put_down_segments(robot.config, at_stop.state, disk, source, peg, from_pulses_us=_pose_us(robot))
-    return _play(robot, segments, robot.session.last_sent_cmd + 1)
+    return play_segments(robot, segments, robot.session.last_sent_cmd + 1)
 
 
 def _journal_of(robot: Robot, path: str | Path | None) -> tuple[JournalLog | None, Plan | None]:
@@ -412,17 +412,3 @@ def _ask_until_parsed(ask: Ask | None, question: str, parse: Callable[[str], T],
 def _pose_us(robot: Robot) -> tuple[int, ...]:
     """Every channel's pulse (µs) now."""
     return tuple(int(p) for p in robot.session.status().pulses_us)
-
-
-def _play(robot: Robot, segments: Sequence[Segment], first_cmd_id: int) -> int:
-    """Send ``segments`` one at a time as command ids from ``first_cmd_id`` on, each waited for (bounded by its
-    duration); returns the next free command id."""
-    cmd_id = first_cmd_id
-    for segment in segments:
-        if segment.ramp_ms is None:
-            robot.session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms)
-        else:  # its trapezoid; waited for, so it never blends: it starts and stops at rest
-            robot.session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms, ramp_ms=segment.ramp_ms)
-        robot.session.wait_done(cmd_id, timeout_s=segment.duration_ms / 1000 + LIFT_WAIT_MARGIN_S)
-        cmd_id += 1
-    return cmd_id

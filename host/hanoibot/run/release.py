@@ -14,6 +14,7 @@ the board accepted, so ids a stopped run journaled but never sent are never reus
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import RunFault
@@ -23,6 +24,7 @@ from ..motion.timing import PWM_FRAME_MS
 from .grip_check import read_grip
 
 if TYPE_CHECKING:
+    from ..motion.segments import Segment
     from .robot import Robot
 
 #: Latched faults that only say the host went silent (a killed or unplugged host): released without ``--clear``.
@@ -214,3 +216,19 @@ def lift_clear(robot: Robot, *, first_cmd_id: int = 0) -> bool:
         session.wait_done(cmd_id, timeout_s=ms / 1000 + LIFT_WAIT_MARGIN_S)
         here = tuple(target)
     return True
+
+
+def play_segments(robot: Robot, segments: Sequence[Segment], first_cmd_id: int) -> int:
+    """Send ``segments`` one at a time as command ids from ``first_cmd_id`` on, each with its own profile (its
+    trapezoid where it has one: the board checks the peak speed of the profile it is sent) and each waited for
+    (bounded by its duration); returns the next free command id."""
+    session = robot.session
+    cmd_id = first_cmd_id
+    for segment in segments:
+        if segment.ramp_ms is None:
+            session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms)
+        else:  # waited for, so it never blends: it starts and stops at rest
+            session.send_move(cmd_id, list(segment.pulses_us), segment.duration_ms, ramp_ms=segment.ramp_ms)
+        session.wait_done(cmd_id, timeout_s=segment.duration_ms / 1000 + LIFT_WAIT_MARGIN_S)
+        cmd_id += 1
+    return cmd_id
