@@ -3,7 +3,6 @@ new firmware runs."""
 
 from __future__ import annotations
 
-from ..link import urlhandler
 from ..link.port_lock import PortLock
 from ..link.session import Session
 
@@ -17,6 +16,5 @@ def hold_port(port: str) -> PortLock:
 def hello_boot_id(port: str) -> str:
     """Shake hands with the firmware on ``port`` (SYNC until its HELLO) and let go again; the boot id it sent.
     PortError, PortBusy or ProtocolMismatch when it does not answer so (still rebooting, another program on it)."""
-    urlhandler.register()
     with Session(port) as session:
         return session.boot_id
