@@ -74,7 +74,7 @@ from hanoibot.ops.resume import Finished, ResumeRequest, open_resume
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move
 from hanoibot.puzzle.pegs import peg_index
-from hanoibot.run import grip_check, recovery, release, sequencer
+from hanoibot.run import grip_check, recovery, release
 from hanoibot.run.journal import Journal
 from hanoibot.run.robot import Robot
 from hanoibot.run.runner import Run
@@ -202,7 +202,7 @@ def judge_grips() -> None:
 
     judged.judge = GRIP_JUDGE  # type: ignore[attr-defined]
     judged.unjudged = read  # type: ignore[attr-defined]
-    for module in (grip_check, recovery, release, sequencer):
+    for module in (grip_check, recovery, release):  # every module that calls it by its own name
         module.read_grip = judged  # type: ignore[attr-defined]
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hanoibot.motion.phases import MotionPhase
 from hanoibot.run.outcome import UNFINISHED_WORD, Outcome, word_of_status
+from hanoibot.run.run_states import STOPPED, Phase
 from hanoibot.run.runner import status_of
-from hanoibot.run.sequencer import STOPPED, Phase
 
 
 def test_every_phase_a_run_stops_in_has_an_outcome_and_a_streaming_one_none() -> None:

@@ -21,7 +21,8 @@ from hanoibot.motion.segment import Segment
 from hanoibot.puzzle import Move, State
 from hanoibot.run.grip_check import EMPTY_READS, MAX_READS, READ_GAP_S
 from hanoibot.run.journal import Journal, load_journal
-from hanoibot.run.sequencer import ACTIVE, MOTION, STATES, TRANSITIONS, Phase, RunState, Sequencer, diagram_markdown
+from hanoibot.run.run_states import ACTIVE, MOTION, STATES, TRANSITIONS, Phase, RunState, diagram_markdown
+from hanoibot.run.sequencer import Sequencer
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from transitions import MachineError
@@ -465,7 +466,7 @@ def test_queue_ahead_outside_2_to_4_is_refused(mocker: Any) -> None:
 
 
 def test_the_committed_diagram_is_up_to_date() -> None:
-    assert DOC.read_text() == diagram_markdown(), "docs/sequencer.md is stale: run python -m hanoibot.run.sequencer"
+    assert DOC.read_text() == diagram_markdown(), "docs/sequencer.md is stale: run python -m hanoibot.run.run_states"
 
 
 def test_the_diagram_shows_every_transition_of_the_table() -> None:

@@ -111,10 +111,11 @@ def test_the_bus_worlds_url_puts_the_servos_on_the_bus(campaign: ModuleType) -> 
 
 
 def test_each_load_of_the_script_judges_with_its_own_judge(campaign: ModuleType) -> None:
-    from hanoibot.run import grip_check, sequencer
+    from hanoibot.run import grip_check, release
 
     other = load_benchmark("campaign")  # as another test module loads it
     other.judge_grips()
     campaign.judge_grips()
-    assert sequencer.read_grip.judge is campaign.GRIP_JUDGE  # type: ignore[attr-defined]
-    assert sequencer.read_grip.unjudged.__module__ == grip_check.__name__  # type: ignore[attr-defined]
+    assert grip_check.read_grip.judge is campaign.GRIP_JUDGE  # type: ignore[attr-defined]
+    assert release.read_grip.judge is campaign.GRIP_JUDGE  # type: ignore[attr-defined]
+    assert release.read_grip.unjudged.__module__ == grip_check.__name__  # type: ignore[attr-defined]

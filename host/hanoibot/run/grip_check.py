@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..clock import Clock
-from ..link.status import Grip, Status
+from ..errors import RunFault
+from ..link.status import Fault, Grip, Status
 from ..motion.timing import PWM_FRAME_MS
 
 #: Reads that must all say ``empty`` (each a PWM frame or more after the one before) before the host believes it.
@@ -95,3 +96,23 @@ def serve_for(link: GripLink, duration_s: float) -> None:
         if left_s <= 0:
             return
         clock.sleep(min(left_s, SERVE_EVERY_S))
+
+
+def pick_is_held(link: GripLink, *, grip_channel: int = -1) -> bool:
+    """Whether a disk is held once a pick's grip phase (closing and settle hold) is DONE, by :func:`read_grip`.
+
+    RunFault when the board latched a fault meanwhile (a frozen arm, HOST_LOST, still holds: its verdict stands),
+    or gives no verdict (``unknown``: its ADC read failed, or its readings never covered a frame; ``none``: no
+    sensor): lifting on a guess is what lets a missed pick drive the arm into a disk."""
+    status = read_grip(link, grip_channel=grip_channel)
+    faults = [fault for fault in status.faults if fault != Fault.HOST_LOST]
+    if faults:
+        raise RunFault(f"board latched fault {', '.join(faults)} while gripping")
+    if status.grip == Grip.HELD:
+        return True
+    if status.grip == Grip.EMPTY:
+        return False
+    raise RunFault(
+        f"the grip sensor gave no verdict after the grip (STATUS grip {status.grip}): check its wiring "
+        "(hardware/README.md, Grip sensor), or set grip_sensor = false in [gripper]"
+    )

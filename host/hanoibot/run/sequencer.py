@@ -2,10 +2,10 @@
 
 The model is :class:`Sequencer`; its state is a :data:`RunState`: a :class:`Phase` (bring-up, pause, stops) or, while
 a run streams, the :class:`~hanoibot.motion.phases.MotionPhase` of the segment the arm is executing now. The table
-:data:`TRANSITIONS` below is the whole behaviour, read top to bottom; the grip-check and recovery counters it reads
-live in :class:`~hanoibot.run.pick_recovery.PickAndRecovery`. While streaming, the host keeps ``queue_ahead``
-segments (2–4) queued on the firmware and moves to the next phase when the board reports the current segment's
-command id DONE, so the arm never waits for the host between segments.
+:data:`~hanoibot.run.run_states.TRANSITIONS` is the whole behaviour, read top to bottom; the grip-check and
+recovery counters it reads live in :class:`~hanoibot.run.pick_recovery.PickAndRecovery`. While streaming, the
+host keeps ``queue_ahead`` segments (2–4) queued on the firmware and moves to the next phase when the board
+reports the current segment's command id DONE, so the arm never waits for the host between segments.
 
 Grip check: the ``grip`` phase closes the fingers and then holds still for the servo's settle time (see
 :mod:`hanoibot.motion.timing`); the grip sensor is read when the board reports that hold DONE, so the fingers
@@ -26,155 +26,26 @@ from __future__ import annotations
 import contextlib
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from enum import Enum
-from typing import Any, Protocol
+from typing import Any
 
 from transitions import EventData, Machine, MachineError
 
-from ..clock import Clock
-from ..errors import BoardError, BoardReset, HanoiError, RunFault
+from ..errors import BoardError, BoardReset, HanoiError
 from ..link.codes import ErrorCode
-from ..link.status import Fault, Grip, Status
+from ..link.status import Fault
 from ..motion.phases import MotionPhase
 from ..motion.segment import Segment
 from ..puzzle import Move, Rules, State, peg_letter
-from .grip_check import read_grip
+from .grip_check import pick_is_held
 from .journal import Journal
 from .pick_recovery import PickAndRecovery
 from .pose_check import PoseCheck
+from .run_states import FAULT_SOURCES, STATES, TRANSITIONS, Phase, RunState
 from .segment_queue import DurationBetween, Item, SegmentsFor, SegmentSource
+from .sequencer_link import Link
 
-
-class Phase(Enum):
-    """The sequencer's states around the pick-and-place phases (those are :class:`MotionPhase` members)."""
-
-    DISCONNECTED = "disconnected"
-    CONNECTING = "connecting"
-    HOMING = "homing"
-    READY = "ready"
-    PAUSED = "paused"
-    ESTOPPED = "estopped"
-    FAULT = "fault"
-    DONE = "done"
-
-
-#: A state of the sequencer: bring-up and stops are a :class:`Phase`; while a move streams, its :class:`MotionPhase`.
-RunState = Phase | MotionPhase
-#: Every state, in the order the diagram lists them.
-STATES: tuple[RunState, ...] = (
-    Phase.DISCONNECTED,
-    Phase.CONNECTING,
-    Phase.HOMING,
-    Phase.READY,
-    *MotionPhase,
-    Phase.PAUSED,
-    Phase.ESTOPPED,
-    Phase.FAULT,
-    Phase.DONE,
-)
-#: The pick-and-place phases of one move, in the order the arm runs them.
-MOTION = tuple(MotionPhase)
-#: States in which the arm may be moving (a pause or an e-stop makes sense there).
-ACTIVE: tuple[RunState, ...] = (Phase.HOMING, Phase.READY, *MOTION)
-#: States in which a run has stopped.
-STOPPED = (Phase.PAUSED, Phase.ESTOPPED, Phase.FAULT, Phase.DONE, Phase.DISCONNECTED)
-#: States from which an error leads to ``fault``.
-FAULT_SOURCES: tuple[RunState, ...] = (Phase.CONNECTING, *ACTIVE, Phase.PAUSED)
-
-P, M = Phase, MotionPhase
-TRANSITIONS: list[dict[str, Any]] = [
-    # bring-up
-    {"trigger": "open_link", "source": P.DISCONNECTED, "dest": P.CONNECTING},
-    {"trigger": "connected", "source": P.CONNECTING, "dest": P.HOMING},
-    {"trigger": "homed", "source": P.HOMING, "dest": P.READY},
-    # one move: each trigger (named after its phase) fires when the segment before it is DONE and the arm starts it
-    {"trigger": "approach", "source": [P.READY, M.RETREAT, M.LIFT], "dest": M.APPROACH},  # from LIFT: a retry
-    {"trigger": "descend", "source": M.APPROACH, "dest": M.DESCEND},
-    {"trigger": "grip", "source": M.DESCEND, "dest": M.GRIP},
-    {"trigger": "lift", "source": M.GRIP, "dest": M.LIFT},
-    {"trigger": "pick_missed", "source": M.GRIP, "dest": M.LIFT, "conditions": "is_retry_left"},
-    {
-        "trigger": "pick_missed",
-        "source": M.GRIP,
-        "dest": P.FAULT,
-        "before": "_keep_missed_pick_reason",
-        "after": "_hold_quietly",
-    },
-    {"trigger": "travel", "source": M.LIFT, "dest": M.TRAVEL},
-    {"trigger": "lower", "source": M.TRAVEL, "dest": M.LOWER},
-    {"trigger": "release", "source": M.LOWER, "dest": M.RELEASE},
-    {"trigger": "retreat", "source": M.RELEASE, "dest": M.RETREAT},
-    *(  # a move the journal shows half done, after a host crash, resumes at the phase it had reached
-        {"trigger": phase.value, "source": P.READY, "dest": phase, "conditions": "is_resuming_mid_move"}
-        for phase in MOTION[1:]
-    ),
-    {"trigger": "finish", "source": [P.READY, M.RETREAT], "dest": P.DONE, "conditions": "is_plan_finished"},
-    # the operator
-    {"trigger": "pause", "source": list(ACTIVE), "dest": P.PAUSED, "before": "_remember_phase", "after": "_hold"},
-    *(
-        {
-            "trigger": "unpause",
-            "source": P.PAUSED,
-            "dest": phase,
-            "conditions": "is_back_to_paused_phase",
-            "after": "_resume",
-        }
-        for phase in ACTIVE
-    ),
-    {"trigger": "stop", "source": P.PAUSED, "dest": P.DISCONNECTED},
-    {"trigger": "estop", "source": [*ACTIVE, P.PAUSED, P.FAULT], "dest": P.ESTOPPED, "before": "_send_estop"},
-    # anything that went wrong
-    {
-        "trigger": "fault",
-        "source": list(FAULT_SOURCES),
-        "dest": P.FAULT,
-        "before": "_keep_reason",
-        "after": "_hold_quietly",
-    },
-]
-
-
-class Link(Protocol):
-    """What the sequencer needs of a link session (:class:`~hanoibot.link.session.Session` fits; mypy checks it
-    where the robot builds a sequencer). Pulses in µs per channel, durations in ms, timeouts in s."""
-
-    @property
-    def boot_id(self) -> str: ...
-
-    @property
-    def clock(self) -> Clock: ...
-
-    @property
-    def last_sent_cmd(self) -> int: ...
-
-    def open(self) -> None: ...
-
-    def configure(
-        self,
-        min_us: Sequence[int],
-        max_us: Sequence[int],
-        start_us: Sequence[int],
-        max_speeds_us_s: Sequence[int] | None = None,
-        grip_threshold: int = 0,
-    ) -> None: ...
-
-    def send_move(
-        self, cmd_id: int, pulses_us: Sequence[int], duration_ms: int, *, ramp_ms: int | None = None, blend_ms: int = 0
-    ) -> None: ...
-
-    def clear(self) -> None: ...
-
-    def wait_done(self, cmd_id: int, timeout_s: float | None = None) -> None: ...
-
-    def poll(self) -> None: ...
-
-    def status(self) -> Status: ...
-
-    def hold(self) -> None: ...
-
-    def resume(self) -> None: ...
-
-    def estop(self) -> None: ...
+#: The states live in run_states; the sequencer's importers find the two they use here too.
+__all__ = ["Link", "Phase", "RunState", "Sequencer"]
 
 
 class Sequencer:
@@ -562,29 +433,11 @@ class Sequencer:
         return following is None or following.k != head.k or following.phase is not MotionPhase.GRIP
 
     def _is_holding(self) -> bool:
-        """Ask the grip sensor, once the grip phase (closing and settle hold) is DONE, whether a disk is held.
-
-        RunFault when the board gives no verdict (``unknown``: its ADC read failed, or its readings never covered
-        a frame; ``none``: no sensor): lifting on a guess is what lets a missed pick drive the arm into a disk."""
-        word = self._grip_word()
-        if word == Grip.HELD:
+        """Ask the grip sensor, once the grip phase is DONE, whether a disk is held (:func:`pick_is_held`)."""
+        held = pick_is_held(self.link, grip_channel=self.grip_channel)
+        if held:
             self.pick_recovery.grip_held()
-            return True
-        if word == Grip.EMPTY:
-            return False
-        raise RunFault(
-            f"the grip sensor gave no verdict after the grip (STATUS grip {word}): check its wiring "
-            "(hardware/README.md, Grip sensor), or set grip_sensor = false in [gripper]"
-        )
-
-    def _grip_word(self) -> Grip:
-        """The board's grip verdict as :func:`~hanoibot.run.grip_check.read_grip` reads it: held, empty (every
-        read said so), unknown or none (RunFault if the board latched a fault meanwhile)."""
-        status = read_grip(self.link, grip_channel=self.grip_channel)
-        faults = [f for f in status.faults if f != Fault.HOST_LOST]  # a frozen arm still holds: grip is valid
-        if faults:
-            raise RunFault(f"board latched fault {', '.join(faults)} while gripping")
-        return status.grip
+        return held
 
     def _finish_move(self, item: Item) -> None:
         self._put_down(item)
@@ -630,40 +483,3 @@ class Sequencer:
             return self.link.status().faults
         except HanoiError:
             return ()
-
-
-def mermaid_diagram() -> str:
-    """The state diagram of :data:`TRANSITIONS` as mermaid text (for docs/sequencer.md)."""
-    from transitions.extensions.diagrams import GraphMachine
-
-    class _Model:
-        pass
-
-    model = _Model()
-    GraphMachine(
-        model=model,
-        states=list(STATES),
-        transitions=TRANSITIONS,
-        initial=Phase.DISCONNECTED,
-        auto_transitions=False,
-        graph_engine="mermaid",
-        show_conditions=True,
-        title="hanoibot sequencer",
-    )
-    return str(model.get_graph().draw(None))  # type: ignore[attr-defined]
-
-
-def diagram_markdown() -> str:
-    """The whole of docs/sequencer.md: a short explanation and the generated diagram."""
-    return (
-        "# Sequencer state machine\n\n"
-        "Generated from `TRANSITIONS` in `host/hanoibot/run/sequencer.py` by `python -m hanoibot.run.sequencer > "
-        "docs/sequencer.md`;\na test fails when this file is stale. While a run streams, the state is the phase of "
-        "the segment the arm\nis executing; the next phase is entered when the board reports the current segment "
-        "DONE. `pick_missed`\nretries a pick while `is_retry_left`, then goes to FAULT naming the disk and peg.\n\n"
-        f"```mermaid\n{mermaid_diagram().strip()}\n```\n"
-    )
-
-
-if __name__ == "__main__":
-    print(diagram_markdown(), end="")
