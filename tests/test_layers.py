@@ -52,14 +52,6 @@ def test_layers_follow_the_data_flow_down_to_the_codec() -> None:
 STILL_PAST_OPS = {
     # `hanoibot emulate` makes the virtual Pico itself (issue 36 item 4: the simulator behind a seam)
     "hanoibot/cli_support/emulate_pico.py: hanoibot.link.urlhandler.protocol_vpico",
-    # calibrate's grip step reads the grip verdict (issue 36 item 1: calibrate in ops/)
-    "hanoibot/cli_support/grip_calibration.py: hanoibot.link.status",
-    # a bus calibration takes the board over itself (ops.board.prepare_for_jogging without CONFIG; issue 36 item 1)
-    "hanoibot/commands/calibrate.py: hanoibot.run.release",
-    # deploy's HELLO check after copying the firmware, and its port lock (issue 36 item 1)
-    "hanoibot/commands/deploy.py: hanoibot.link",
-    "hanoibot/commands/deploy.py: hanoibot.link.port_lock",
-    "hanoibot/commands/deploy.py: hanoibot.link.session",
 }
 
 
