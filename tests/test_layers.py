@@ -49,15 +49,7 @@ def test_layers_follow_the_data_flow_down_to_the_codec() -> None:
 
 #: Front-end imports of the run or the link that issue 36 (item 1: every use case in ops/) has not moved behind
 #: ops/ yet, as ``path: imported module``. This list only shrinks: an entry that no longer matches fails the test.
-STILL_PAST_OPS = {
-    # calibrate's grip step reads the grip verdict (issue 36 item 1: calibrate in ops/)
-    "hanoibot/cli_support/grip_calibration.py: hanoibot.link.status",
-    # a bus calibration takes the board over itself (ops.board.prepare_for_jogging without CONFIG; issue 36 item 1)
-    "hanoibot/commands/calibrate.py: hanoibot.run.release",
-    # deploy's HELLO check after copying the firmware, and its port lock (issue 36 item 1)
-    "hanoibot/commands/deploy.py: hanoibot.link.port_lock",
-    "hanoibot/commands/deploy.py: hanoibot.link.session",
-}
+STILL_PAST_OPS: set[str] = set()
 
 
 def test_front_ends_reach_the_run_and_the_link_only_through_ops() -> None:

@@ -10,7 +10,11 @@ from typing import Any
 
 import pytest
 from hanoibot.arm import preset_text
-from hanoibot.cli_support.grip_calibration import (
+from hanoibot.commands.jog import prepare_for_jogging
+from hanoibot.config import default_config_path, load_config
+from hanoibot.config.writer import ConfigWriter
+from hanoibot.errors import RunFault
+from hanoibot.ops.grip_measure import (
     BUS_PROMPTS,
     MIN_MARGIN_U16,
     PROMPTS,
@@ -18,10 +22,6 @@ from hanoibot.cli_support.grip_calibration import (
     grip_threshold,
     measure_grip_threshold,
 )
-from hanoibot.commands.jog import prepare_for_jogging
-from hanoibot.config import default_config_path, load_config
-from hanoibot.config.writer import ConfigWriter
-from hanoibot.errors import RunFault
 from hanoibot.run.robot import Robot
 from hanoibot.sim.bus import FULL_EFFORT_US
 from hanoibot.sim.sensors import ServoCurrent

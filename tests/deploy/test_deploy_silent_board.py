@@ -101,7 +101,7 @@ def test_deploy_starts_again_from_the_reset_once_when_the_board_stops_answering_
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from hanoibot.cli import main
-    from hanoibot.commands import deploy as deploy_command
+    from hanoibot.ops import deploy_check
     from mpremote import transport_serial
     from mpremote.transport import TransportError
 
@@ -126,7 +126,7 @@ def test_deploy_starts_again_from_the_reset_once_when_the_board_stops_answering_
         return fake
 
     monkeypatch.setattr(transport_serial, "SerialTransport", transport)
-    monkeypatch.setattr(deploy_command, "_open_session", lambda _port: "b00710d5")
+    monkeypatch.setattr(deploy_check, "hello_boot_id", lambda _port: "b00710d5")
     monkeypatch.setattr(deploy_board.time, "sleep", lambda _s: None)
     assert main(["deploy", "--port", "/dev/fake-pico"]) == 0
     out = capsys.readouterr().out

@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.grip and _by_bus(robot, args):
             from ..cli_support.bus_calibration import BusCalibration
 
-            _take_over(robot)
+            prepare_for_jogging(robot, configure=False)  # the servos go limp: nothing moves before it is done
             return BusCalibration(robot, person, writer, target, restart=args.restart).run()
         prepare_for_jogging(robot)
         if args.grip:
@@ -143,18 +143,6 @@ def _by_bus(robot: Any, args: argparse.Namespace) -> bool:
             "calibrate with keys (leave out --bus)"
         )
     return measured
-
-
-def _take_over(robot: Any) -> None:
-    """Take the board over without moving it (a bus calibration moves nothing before it is done); a latched
-    fault other than host silence is refused, naming the command that releases it."""
-    from ..errors import RunFault
-    from ..run.release import SILENCE_FAULTS, release_board
-
-    latched = [fault for fault in robot.session.status().faults if fault not in SILENCE_FAULTS]
-    if latched:
-        raise RunFault(f"the board has latched {', '.join(latched)}: release it with hanoibot home --clear")
-    release_board(robot.session, clear=False)
 
 
 def _session(robot: Any, person: Any, writer: Any, target: Path, step: float, *, restart: bool) -> int:

@@ -45,14 +45,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _open_session(port: str) -> str:
-    """Shake hands with the board on ``port``; its boot id."""
-    from ..link.session import Session
-
-    with Session(port) as session:
-        return session.boot_id
-
-
 def users_firmware() -> Any:
     """The shipped firmware with the user's board wiring when their config folder holds a ``board_config.py``
     (:func:`hanoibot.config.user.user_board_config`); says which wiring goes."""
@@ -76,12 +68,12 @@ def run(args: argparse.Namespace) -> int:
     """Deploy; returns 0 once the board has answered HELLO (or, with --dry-run, once the plan is printed)."""
     from ..deploy.compiler import DeployError
     from ..deploy.steps import files_to_deploy
-    from ..link.port_lock import PortLock
+    from ..ops.deploy_check import hold_port
 
     if args.hello_timeout_s <= 0:
         raise DeployError(f"--hello-timeout-s must be above 0, got {args.hello_timeout_s:g}")
     files = files_to_deploy(args.firmware or users_firmware())
-    with PortLock(args.port):  # no run may use the board while its files change (PortBusy names the holder)
+    with hold_port(args.port):  # no run may use the board while its files change (PortBusy names the holder)
         return _deploy(args, files)
 
 
@@ -90,6 +82,7 @@ def _deploy(args: argparse.Namespace, files: Any) -> int:
     from ..deploy.board import BoardFiles, BoardStoppedAnswering, check_version_floor
     from ..deploy.compiler import DeployError, compiler_for
     from ..deploy.steps import build, check_supported, copy_and_verify, wait_for_hello
+    from ..ops import deploy_check
     from ..sim_url import is_sim
 
     if is_sim(args.port):
@@ -127,6 +120,6 @@ def _deploy(args: argparse.Namespace, files: Any) -> int:
                 f"{COPY_ATTEMPTS})"
             )
     say(f"waiting for the firmware to say HELLO (up to {args.hello_timeout_s:g} s)")
-    boot_id = wait_for_hello(args.port, args.hello_timeout_s, _open_session)
+    boot_id = wait_for_hello(args.port, args.hello_timeout_s, deploy_check.hello_boot_id)
     say(f"done: the firmware is running (boot id {boot_id}); next: hanoibot status --port {args.port}")
     return 0

@@ -168,9 +168,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def prepare_for_jogging(robot: Any) -> None:
+def prepare_for_jogging(robot: Any, *, configure: bool = True) -> None:
     """Take the board over for jogging: :func:`hanoibot.ops.board.prepare_for_jogging` (imported when called, so
     registering the command stays cheap)."""
     from ..ops.board import prepare_for_jogging as prepare
 
-    prepare(robot)
+    prepare(robot, configure=configure)

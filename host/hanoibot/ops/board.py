@@ -80,14 +80,16 @@ def clear(robot: Robot) -> tuple[str, ...]:
     return release_board(robot.session, clear=True)
 
 
-def prepare_for_jogging(robot: Robot) -> None:
+def prepare_for_jogging(robot: Robot, *, configure: bool = True) -> None:
     """Take the board over (:func:`~hanoibot.run.release.release_board`: motion a stopped run left queued or held
-    is dropped, and command ids it may have planned are skipped) and configure an unconfigured board (its outputs
-    start at the start pose); RunFault while a fault is latched."""
+    is dropped, and command ids it may have planned are skipped) without moving it, and with ``configure``
+    configure an unconfigured board (its outputs start at the start pose); ``configure=False`` leaves it
+    unconfigured (a bus calibration, whose servos go limp, moves nothing before it is done). RunFault while a
+    fault other than host silence is latched, naming the command that releases it."""
     status = robot.session.status()
     latched = latched_faults(status)
     if latched:
         raise RunFault(f"the board has latched {', '.join(latched)}: release it with hanoibot home --clear")
     release_board(robot.session, clear=False)
-    if robot.session.status().mode is Mode.UNCONFIGURED:
+    if configure and robot.session.status().mode is Mode.UNCONFIGURED:
         robot.session.configure(*robot.limits())

@@ -139,12 +139,14 @@ def write_estop_frame(device: str) -> bool:
     whatever its session); False if the device cannot be opened or written."""
     from hanoifw import protocol
 
+    from ..link.codes import Kind
+
     try:
         fd = os.open(device, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
     except OSError:
         return False
     try:
-        os.write(fd, protocol.encode(protocol.ESTOP, 0, 0, []))
+        os.write(fd, protocol.encode(Kind.ESTOP, 0, 0, []))  # seq 0: the board acts on ESTOP whatever its seq
         return True
     except OSError:
         return False
