@@ -70,6 +70,7 @@ from hanoibot.errors import BoardReset, ConfigError
 from hanoibot.link.status import Grip, Status
 from hanoibot.motion.segments import segments_for_moves
 from hanoibot.ops.home import home
+from hanoibot.ops.ports import offer_port_schemes
 from hanoibot.ops.resume import Finished, ResumeRequest, open_resume
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move
@@ -84,6 +85,8 @@ from hanoibot.sim.bus import FULL_TORQUE, BusSpec
 from hanoibot.sim.factory import OUTPUT_DRIVERS
 from hanoibot.sim.random_world import make_random_world
 from hanoifw import protocol
+
+offer_port_schemes()  # this script opens sim:// and vpico:// itself: it composes the program
 
 
 class WorldResult(NamedTuple):

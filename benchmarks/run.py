@@ -51,6 +51,7 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "host"))
 
 from hanoibot.config import load_config
+from hanoibot.ops.ports import offer_port_schemes
 from hanoibot.planner import make_plan
 from hanoibot.puzzle import Move, State
 from hanoibot.run.robot import Robot
@@ -58,6 +59,8 @@ from hanoibot.run.runner import Run
 from hanoibot.run.segment_queue import Lookahead, SegmentsFor, SegmentSource
 from hanoibot.run.sequencer import Phase
 from hanoibot.sim.board import SimBoard
+
+offer_port_schemes()  # this script opens sim:// and vpico:// itself: it composes the program
 
 DISKS = (6, 8)
 #: Control run: (disks, ms of virtual time the host loses before each MOVE), to show that (b) sees a slow host.

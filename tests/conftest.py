@@ -11,8 +11,12 @@ from collections.abc import Iterator
 
 import pytest
 import vpico_checks
+from hanoibot.ops.ports import offer_port_schemes
 from hypothesis import HealthCheck, settings
 from link_checks import Transport, open_transport
+
+# The tests compose the program: they open sim://, vpico:// and feetech:// ports (the link imports neither package).
+offer_port_schemes()
 
 settings.register_profile("dev", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

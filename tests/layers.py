@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "hanoibot.firmware_source",
             "hanoibot.board_wiring",
             "hanoibot.words",
+            "hanoibot.sim_url",
         ),
     ),  # "hanoibot" = the package root (its version)
     ("arm", ("hanoibot.arm",)),  # the arm as data: chain, IK families, URDF, presets; imports only the base
@@ -52,6 +53,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                 "heard",  # what the board said: HELLO, STATUS, how far the commands got
                 "port",  # opening and reading a pyserial URL
                 "port_lock",  # one process per port
+                "port_schemes",  # the URL schemes the program offers (sim:// and vpico:// filled in by the sim)
                 "probe",  # PINGs, STATUS requests, heartbeats
                 "rtt",  # the resend timeout
                 "sender",  # the go-back-N window and its (re)sending
@@ -65,9 +67,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),  # the link's parts, each with one job: none knows the engine that composes them
     ("link", ("hanoibot.link",)),  # the engine (core) and the session
+    ("transports", ("hanoibot.link.urlhandler",)),  # the link's own pyserial URL handler: feetech://
     ("render", ("hanoibot.render",)),
-    ("sim", ("hanoibot.sim",)),
-    ("transports", ("hanoibot.link.urlhandler",)),  # pyserial URL handlers: sim:// wires the link to the sim
+    ("sim", ("hanoibot.sim",)),  # with its own URL handlers (sim://, vpico://), offered to the link when imported
     ("run", ("hanoibot.run",)),
     (
         "ops",
@@ -204,3 +206,71 @@ def private_reaches(root: Path, allowed: set[str]) -> list[str]:
             if f"{where}: {text}" not in allowed:
                 found.append(f"{where}:{node.lineno}: {text}")
     return found
+
+
+#: Calls that import the module a constant string names.
+_DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
+
+
+def named_modules(path: Path, module: str) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every module ``path`` names for import: each of :func:`imported_modules`,
+    each ``package.name`` of ``from package import name`` (``from .. import sim`` names ``hanoibot.sim``), and each
+    constant string given to ``importlib.import_module`` or ``__import__``."""
+    found = imported_modules(path, module)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - (node.level - 1)] if node.level else []
+            target = ".".join([*base, node.module] if node.module else base)
+            found.extend((node.lineno, f"{target}.{alias.name}") for alias in node.names)
+        elif isinstance(node, ast.Call) and _called_name(node.func) in _DYNAMIC_IMPORTS:
+            found.extend((node.lineno, arg.value) for arg in node.args[:1] if isinstance(arg, ast.Constant))
+    return [(line, target) for line, target in found if isinstance(target, str)]
+
+
+def _called_name(func: ast.expr) -> str:
+    """The name a call calls: ``f`` for ``f(...)`` and ``m.f(...)``."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def _module_graph(roots: list[Path]) -> dict[str, tuple[Path, list[tuple[int, str]]]]:
+    """Module -> (its file, the modules it names for import) for every module under ``roots``."""
+    graph = {}
+    for root in roots:
+        for path in sorted(root.rglob("*.py")):
+            module = module_name(path, root)
+            graph[module] = (path.relative_to(root), named_modules(path, module))
+    return graph
+
+
+def package_reaches(roots: list[Path], importer: str, imported: str) -> list[str]:
+    """Every way a module of package ``importer`` (``hanoibot.link``) reaches a module of package ``imported``
+    (``hanoibot.sim``): by naming it itself (as ``path:line: module imports target``; lazy, ``TYPE_CHECKING``,
+    dynamic and pyserial-registration imports count), or through other modules under ``roots`` (as
+    ``module -> ... -> target``). None means no import circle between the two can exist."""
+    graph = _module_graph(roots)
+    problems = []
+    for module, (path, targets) in graph.items():
+        if not _is_in(module, (importer,)):
+            continue
+        named: dict[int, str] = {}  # line -> the shortest name of the package on it
+        for line, target in targets:
+            if _is_in(target, (imported,)) and len(target) < len(named.get(line, target + ".")):
+                named[line] = target
+        problems.extend(f"{path.as_posix()}:{line}: {module} imports {named[line]}" for line in sorted(named))
+    seen: dict[str, list[str]] = {m: [m] for m in graph if _is_in(m, (importer,))}
+    todo = list(seen)
+    while todo:
+        module = todo.pop(0)
+        for _line, target in graph[module][1]:
+            if target not in graph or target in seen:
+                continue
+            seen[target] = [*seen[module], target]
+            if _is_in(target, (imported,)):
+                if len(seen[target]) > 2:  # a chain through another package (a direct one is listed above)
+                    problems.append(" -> ".join(seen[target]))
+            else:
+                todo.append(target)
+    return problems

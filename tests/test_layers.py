@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from layers import LAYERS, front_end_reaches, layer_of, private_reaches, upward_imports
+from layers import LAYERS, front_end_reaches, layer_of, package_reaches, private_reaches, upward_imports
 
 ROOT = Path(__file__).resolve().parents[1]
 IMPORT_ROOTS = [ROOT / "host", ROOT / "firmware_micropython"]
@@ -49,10 +49,7 @@ def test_layers_follow_the_data_flow_down_to_the_codec() -> None:
 
 #: Front-end imports of the run or the link that issue 36 (item 1: every use case in ops/) has not moved behind
 #: ops/ yet, as ``path: imported module``. This list only shrinks: an entry that no longer matches fails the test.
-STILL_PAST_OPS = {
-    # `hanoibot emulate` makes the virtual Pico itself (issue 36 item 4: the simulator behind a seam)
-    "hanoibot/cli_support/emulate_pico.py: hanoibot.link.urlhandler.protocol_vpico",
-}
+STILL_PAST_OPS: set[str] = set()
 
 
 def test_front_ends_reach_the_run_and_the_link_only_through_ops() -> None:
@@ -129,11 +126,56 @@ def test_the_link_rooms_sit_below_the_engine_that_composes_them(tmp_path: Path) 
 
 
 def test_the_url_handlers_are_registered_where_the_layers_see_it() -> None:
-    # Only the transports layer names itself to pyserial; the layers above import it to use sim:// and vpico://.
+    # One place hands packages to pyserial: the link's table of schemes, which each package that has handlers fills
+    # itself when imported (the sim its sim:// and vpico://); no layer registers another one's package by name.
     registrations = [
         path.relative_to(ROOT / "host").as_posix()
         for path in (ROOT / "host").rglob("*.py")
         if "protocol_handler_packages" in path.read_text(encoding="utf-8")
     ]
-    assert registrations == ["hanoibot/link/urlhandler/__init__.py"]
+    assert registrations == ["hanoibot/link/port_schemes.py"]
     assert upward_imports(IMPORT_ROOTS) == []
+
+
+def test_the_link_imports_nothing_of_the_simulator() -> None:
+    # The link knows a simulated board only through the port's typed face (link/board_port.py); the simulator's
+    # URL handlers live in the sim and fill the link's table of schemes. No chain of imports leads from the link to
+    # the sim either, so no circle between the two can exist.
+    assert package_reaches([ROOT / "host"], "hanoibot.link", "hanoibot.sim") == []
+
+
+def test_a_link_module_reaching_the_simulator_is_found(tmp_path: Path) -> None:
+    # A synthetic link: the sim named absolutely, relatively, from its parent, lazily, for types, dynamically and to
+    # pyserial; a docstring naming it and an import of the base are fine. Then a chain through another package.
+    package = tmp_path / "hanoibot"
+    for folder in ("link", "sim", "render"):
+        (package / folder).mkdir(parents=True)
+        (package / folder / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "clock.py").write_text("")
+    (package / "sim" / "board.py").write_text("from ..link import port\n")  # the sim may use the link
+    (package / "link" / "port.py").write_text(
+        '"""Opens hanoibot.sim.board\'s URL."""\n'
+        "import importlib\nfrom typing import TYPE_CHECKING\n\nimport serial\n\nfrom ..clock import Clock\n"
+        "from ..sim.board import SimBoard\nimport hanoibot.sim.board\nfrom .. import sim\n\n"
+        "if TYPE_CHECKING:\n    from hanoibot.sim import board\n\n"
+        "def open_it():\n    from ..sim import board\n"
+        "    importlib.import_module('hanoibot.sim.urlhandler')\n"
+        "    serial.protocol_handler_packages.append('hanoibot.sim.urlhandler')\n"
+    )
+    where, module = "hanoibot/link/port.py", "hanoibot.link.port"
+    assert package_reaches([tmp_path], "hanoibot.link", "hanoibot.sim") == [
+        f"{where}:8: {module} imports hanoibot.sim.board",
+        f"{where}:9: {module} imports hanoibot.sim.board",
+        f"{where}:10: {module} imports hanoibot.sim",
+        f"{where}:13: {module} imports hanoibot.sim",
+        f"{where}:16: {module} imports hanoibot.sim",
+        f"{where}:17: {module} imports hanoibot.sim.urlhandler",
+        f"{where}:18: {module} imports hanoibot.sim.urlhandler",
+    ]
+    # The link clean again, but reaching the sim round a longer way: through the render package.
+    (package / "link" / "port.py").write_text("from ..render import svg\n")
+    (package / "render" / "svg.py").write_text("def draw():\n    from hanoibot.sim.board import SimBoard\n")
+    assert package_reaches([tmp_path], "hanoibot.link", "hanoibot.sim") == [
+        "hanoibot.link.port -> hanoibot.render.svg -> hanoibot.sim.board"
+    ]

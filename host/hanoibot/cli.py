@@ -148,10 +148,23 @@ def fill_user_defaults(args: argparse.Namespace) -> None:
             args.config = str(config)
 
 
+def offer_port_schemes(args: argparse.Namespace) -> None:
+    """For a command that opens a port (one with ``--port``), offer the URL schemes beyond pyserial's own: the
+    simulator's ``sim://`` and ``vpico://`` and the bus adapter's ``feetech://``. The program is composed here: the
+    link, which opens the port, imports neither package (:mod:`hanoibot.ops.ports`; a command without a port never
+    loads pyserial)."""
+    if not hasattr(args, "port"):
+        return
+    from .ops.ports import offer_port_schemes as offer
+
+    offer()
+
+
 def _run(args: argparse.Namespace) -> int:
     """Run the parsed command; the exit code, with errors turned into one line (see :func:`main`)."""
     try:
         fill_user_defaults(args)
+        offer_port_schemes(args)
         code = int(args.run(args) or 0)
         sys.stdout.flush()
         return code

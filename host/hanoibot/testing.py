@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 
-from .link import urlhandler
+from .ops.ports import offer_port_schemes
 
-urlhandler.register()  # the tests' ports include sim:// and vpico://
+offer_port_schemes()  # the tests' ports include sim://, vpico:// and feetech://: the plugin composes the program
 
 DEFAULT_PORT_URL = "sim://"
 

@@ -12,7 +12,7 @@ import tomlkit
 from hanoibot.cli import main
 from hanoibot.config import default_config_path
 from hanoibot.firmware_source import shipped_firmware
-from hanoibot.sim.spec import SimSpec
+from hanoibot.sim_url import SimSpec
 
 
 @pytest.fixture

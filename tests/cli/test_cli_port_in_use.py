@@ -16,6 +16,8 @@ from hanoibot.cli import main
 HOLD_PORT = """
 import sys
 from hanoibot.link.port_lock import PortLock
+from hanoibot.ops.ports import offer_port_schemes
+offer_port_schemes()  # this holder composes a program that opens sim:// and vpico://, as the CLI does
 lock = PortLock(sys.argv[1])
 lock.acquire()
 print("held", flush=True)

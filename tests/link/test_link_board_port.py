@@ -3,7 +3,7 @@ port gets the plain face (wall time, no simulator, a UART's byte time)."""
 
 from __future__ import annotations
 
-import hanoibot.link.urlhandler  # noqa: F401 - registers sim://
+import hanoibot.sim.urlhandler  # noqa: F401 - registers sim://
 import serial
 from hanoibot.clock import VirtualClock
 from hanoibot.link.board_port import BoardPort, PlainPort, board_port_of

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import time
 
-import hanoibot.link.urlhandler  # noqa: F401 - registers sim://
+import hanoibot.sim.urlhandler  # noqa: F401 - registers sim://
 import pytest
 import serial
 from hanoibot.errors import ConfigError
-from hanoibot.link.urlhandler.protocol_sim import parse_sim_url
+from hanoibot.sim.urlhandler.protocol_sim import parse_sim_url
 from hanoifw import protocol
 from hanoifw.rxframe import FrameReader
 

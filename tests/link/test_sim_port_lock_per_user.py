@@ -5,6 +5,7 @@ where to reach the first."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,9 +15,10 @@ import pytest
 from hanoibot.link.port_lock import PortLock, in_process_holders
 
 #: A process that holds a sim:// port until its stdin closes: the simulation of someone else, or another terminal.
-HOLD = "import sys\nfrom hanoibot.link.port_lock import PortLock\nwith PortLock(sys.argv[1]):\n" + (
-    "    print('held', flush=True)\n    sys.stdin.read()\n"
-)
+HOLD = (
+    "import sys\nfrom hanoibot.link.port_lock import PortLock\nfrom hanoibot.ops.ports import offer_port_schemes\n"
+    "offer_port_schemes()\nwith PortLock(sys.argv[1]):\n"
+) + ("    print('held', flush=True)\n    sys.stdin.read()\n")
 
 
 @pytest.fixture
@@ -25,7 +27,11 @@ def holder_of(tmp_path: Path) -> Iterator[object]:
 
     def hold(port: str, runtime_dir: Path) -> None:
         runtime_dir.mkdir(mode=0o700, exist_ok=True)
-        env = {"XDG_RUNTIME_DIR": str(runtime_dir), "PATH": "/usr/bin:/bin"}
+        env = {
+            "XDG_RUNTIME_DIR": str(runtime_dir),
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+        }
         process = subprocess.Popen(
             [sys.executable, "-c", HOLD, port], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
         )

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hanoibot.cli import main
 from hanoibot.cli_support import run_view
-from hanoibot.link.urlhandler import protocol_sim
+from hanoibot.sim.urlhandler import protocol_sim
 
 
 def cut_the_cable_after_move(monkeypatch: pytest.MonkeyPatch, k: int) -> None:

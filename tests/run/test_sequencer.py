@@ -612,6 +612,17 @@ def test_an_estop_latched_on_the_board_ends_in_estopped(mocker: Any) -> None:
     link.estop.assert_called_once_with()
 
 
+def test_an_estop_latched_while_the_run_comes_up_ends_it_estopped_not_faulted(mocker: Any) -> None:
+    # `hanoibot estop` from a second terminal between the run's check of the board and its CONFIG: the board
+    # refuses the CONFIG (FAULTED), and the person must read that the e-stop stopped the run, not a fault.
+    board = FakeBoard(faults=("ESTOP",))
+    seq, link = make(mocker, board, classic_moves(2), n=2, has_grip_sensor=False)
+    link.configure.side_effect = BoardError("board refused: FAULTED: CONFIG refused while faulted", code="FAULTED")
+    assert seq.connect() is Phase.ESTOPPED
+    assert "e-stop latched on the board" in seq.reason
+    assert board.sent == []
+
+
 def test_a_lone_host_lost_is_recovered_by_sending_the_dropped_segments_again(mocker: Any, tmp_path: Path) -> None:
     board = FakeBoard()
     journal = Journal.create(tmp_path / "j")

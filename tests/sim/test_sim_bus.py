@@ -27,8 +27,8 @@ from hanoibot.run.sequencer import Phase
 from hanoibot.sim.board import TICK_S
 from hanoibot.sim.bus import BITS_PER_BYTE, SimServoBus, steps_to_us
 from hanoibot.sim.factory import make_wire
-from hanoibot.sim.spec import SimSpec
 from hanoibot.sim.world import GRIP_COMPLIANCE_MM, make_world
+from hanoibot.sim_url import SimSpec
 from hanoifw import protocol
 from hanoifw.busservos import READ_TRIES, BusServos
 from hanoifw.rxframe import FrameReader

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from hanoibot.errors import ConfigError
-from hanoibot.sim.spec import ONE_OFF_OPTIONS, SimSpec
+from hanoibot.sim_url import ONE_OFF_OPTIONS, SimSpec
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -72,7 +72,7 @@ def test_an_attached_board_takes_only_the_wire_s_options_and_keeps_its_disks() -
     [("vpico://?slow=3", "add realtime=1"), ("vpico://?rerun=x", "rerun='x'")],
 )
 def test_vpico_options_that_need_another_say_so(url: str, word: str) -> None:
-    from hanoibot.link.urlhandler.protocol_vpico import parse_vpico_url
+    from hanoibot.sim.vpico.options import parse_vpico_url
 
     with pytest.raises(ConfigError, match=word):
         parse_vpico_url(url)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hanoibot.arm import preset_text
 from hanoibot.errors import ConfigError
-from hanoibot.link.urlhandler.protocol_vpico import make_pico, parse_vpico_url
 from hanoibot.sim.vpico.flash import files_on_flash
+from hanoibot.sim.vpico.options import make_pico, parse_vpico_url
 
 
 def test_sts_selects_the_bus_driver_with_an_id_per_channel() -> None:

@@ -30,8 +30,8 @@ def serve_pico(
     writer: Callable[[TextIO], Any],
 ) -> int:
     """Boot the virtual Pico with ``options`` (the world and fault options of ``emulate``), serve its pty."""
-    from ..link.urlhandler.protocol_vpico import make_pico
     from ..sim.vpico.bridge import PicoPty
+    from ..sim.vpico.options import make_pico
     from ..sim.vpico.process import BoardTraceback
 
     unsupported = [name for name in ("reset_after", "flip", "drop", "insert", "dup") if name in options]

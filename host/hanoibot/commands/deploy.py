@@ -83,7 +83,7 @@ def _deploy(args: argparse.Namespace, files: Any) -> int:
     from ..deploy.compiler import DeployError, compiler_for
     from ..deploy.steps import build, check_supported, copy_and_verify, wait_for_hello
     from ..ops import deploy_check
-    from ..ops.resume import is_sim
+    from ..sim_url import is_sim
 
     if is_sim(args.port):
         raise DeployError(

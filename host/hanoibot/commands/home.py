@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
 def _port_for(port: str, journal: Any, config_path: str | None) -> tuple[str, str]:
     """The port to open, and what to say about it: on ``sim://`` with a journal, a new simulated board with the
     disks where the journal last saw them."""
-    from ..ops.resume import is_sim, sim_board_from_journal
+    from ..ops.resume import sim_board_from_journal
+    from ..sim_url import is_sim
 
     if journal is None or not is_sim(port):
         return port, ""

@@ -238,7 +238,8 @@ class RobotWorker:
         if self._robot is not None:
             if self._follow is not None:
                 raise HanoiError("a run is paused: press Continue or Stop before changing the arm's board")
-            if not self._robot.is_simulated:
+            simulator = self._robot.simulator
+            if simulator is None or not simulator.dies_with_host:  # its disks stay where they are
                 self._believed = believed
                 self._message = connect_words(self.port_url, known, believed, kept=True)
                 return

@@ -109,8 +109,6 @@ class BoardFiles:
     def __enter__(self) -> BoardFiles:
         from mpremote.transport import TransportError
 
-        from .. import link  # noqa: F401  (registers sim:// and vpico:// with pyserial)
-
         factory = self._factory
         if factory is None:
             from mpremote.transport_serial import SerialTransport

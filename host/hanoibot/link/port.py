@@ -1,6 +1,7 @@
 """Opening a pyserial URL and reading from it, with serial errors translated once into hanoibot errors.
 
-``sim://`` is registered by importing :mod:`hanoibot.link`. A port that does not exist, is busy or vanishes
+Schemes beyond pyserial's own (``sim://``, ``vpico://``, ``feetech://``) are found as the program offered them
+(:mod:`hanoibot.link.port_schemes`). A port that does not exist, is busy or vanishes
 becomes a :class:`~hanoibot.errors.PortError` with one line naming the port.
 """
 

@@ -29,10 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import parse_qs
 
 from ..errors import PortBusy, PortError
 from .control import ControlServer
+from .port_schemes import board_in_process
 
 #: Longest part of the port name kept readable in the lock file's name, in characters.
 _NAME_CHARS = 40
@@ -75,14 +75,11 @@ def port_key(url: str) -> str:
 
 
 def is_in_process(url: str) -> bool:
-    """True for a port whose board lives inside the process that opens it: ``sim://``, and ``vpico://`` without
-    ``attach=`` (that one is a board another process serves). Each process that opens one has a board of its own,
-    so two processes never share it: its lock is the process's own (:func:`lock_path`), never refused."""
-    if "://" not in url:
-        return False
-    scheme, rest = url.split("://", 1)
-    options = parse_qs(rest.partition("?")[2])
-    return scheme.lower() == "sim" or (scheme.lower() == "vpico" and "attach" not in options)
+    """True for a port whose board lives inside the process that opens it, as its registered scheme says
+    (:mod:`~hanoibot.link.port_schemes`: ``sim://``, and ``vpico://`` without ``attach=``, a board another process
+    serves). Each process that opens one has a board of its own, so two processes never share it: its lock is the
+    process's own (:func:`lock_path`), never refused."""
+    return board_in_process(url)
 
 
 def lock_path(url: str) -> Path:

@@ -9,6 +9,7 @@ from ..puzzle import Rules, State
 from ..run.board_setup import check_puzzle_fits_board, sim_config_url, sim_port_url
 from ..run.release import SILENCE_FAULTS, release_board
 from ..run.robot import Robot
+from ..sim_url import is_sim
 
 
 def open_robot(
@@ -36,7 +37,7 @@ def open_robot(
         url = sim_port_url(port_url, board, config_path, rules)
     else:
         url = sim_config_url(port_url, config_path)
-    if watched and url.lower().startswith("sim:") and "realtime=" not in url:
+    if watched and is_sim(url) and "realtime=" not in url:
         url += ("&" if "?" in url else "?") + "realtime=1"
     robot = Robot(url, config)
     try:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from ..errors import RunFault
+from ..errors import BoardError, RunFault
 from ..link.status import Grip, Mode
 from ..motion.phases import MotionPhase
 from ..motion.segments import put_down_segments, regrip_segments
@@ -152,9 +152,13 @@ class HomeResult:
 def home(robot: Robot, *, clear: bool, journal_path: str | Path | None = None, ask: Ask | None = None) -> HomeResult:
     """Bring the arm home from wherever it stopped: :func:`put_away`, then :func:`home_arm`.
 
-    RunFault (nothing more moves) when a held disk cannot be put down safely or a latch needs ``clear``.
+    RunFault (nothing more moves) when a held disk cannot be put down safely or a latch needs ``clear``. The board
+    stopping the arm on the way (an e-stop, a fault it latched) is a failure (``failed``), as in :func:`home_arm`.
     """
-    said, next_cmd_id, is_recorded = put_away(robot, clear=clear, journal_path=journal_path, ask=ask)
+    try:
+        said, next_cmd_id, is_recorded = put_away(robot, clear=clear, journal_path=journal_path, ask=ask)
+    except BoardError as err:
+        return HomeResult(failed=f"{err}; look at the arm, then release it with: hanoibot home --clear")
     failed = home_arm(robot, next_cmd_id)
     recorded = Path(journal_path) if journal_path is not None and said and is_recorded else None
     return HomeResult(said, failed, recorded)

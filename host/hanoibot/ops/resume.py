@@ -36,7 +36,7 @@ from ..run.recovery import (
 from ..run.release import release_board
 from ..run.robot import Robot
 from ..run.runner import MoveListener, Run
-from ..sim.spec import ONE_OFF_OPTIONS, SimSpec
+from ..sim_url import ONE_OFF_OPTIONS, SimSpec, is_sim
 from .held_reset import disk_held_through_reset
 from .home import DisksAtStop, put_down_held
 
@@ -140,12 +140,6 @@ def ask_board(log: JournalLog, plan: Plan, why: str, ask: Ask | None) -> State:
     if not answer:
         raise JournalError(f"{why}: confirm where the disks are with --board STATE (last known: {last})")
     return parse_board(answer.strip(), int(log.plan_spec["pegs"]))
-
-
-def is_sim(url: str) -> bool:
-    """True for a ``sim://`` URL: an in-process simulated board, which never outlives the host."""
-    spec = SimSpec.from_url(url)
-    return spec is not None and spec.scheme == "sim"
 
 
 def without_board(url: str) -> str:

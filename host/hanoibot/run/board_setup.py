@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..errors import ConfigError
 from ..motion.robot import RobotConfig
 from ..puzzle import Rules, State
-from ..sim.spec import SimSpec
+from ..sim_url import SimSpec
 
 
 def check_puzzle_fits_board(config: RobotConfig, n_disks: int, pegs: int) -> None:

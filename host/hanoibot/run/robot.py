@@ -1,7 +1,8 @@
 """The robot facade: one link session to a board plus the robot config that turns moves into segments.
 
 ``Robot`` is what the commands and the pytest fixtures hold: it opens the port (any pyserial URL, ``sim://`` by
-default), knows whether the board is simulated, and builds a :class:`~hanoibot.run.sequencer.Sequencer` wired to the
+default; the program offers the simulator's schemes, :mod:`hanoibot.link.port_schemes`), knows whether the board is
+simulated (the port says so), and builds a :class:`~hanoibot.run.sequencer.Sequencer` wired to the
 config's segments, home pose, pulse limits and grip sensor.
 """
 
@@ -14,7 +15,6 @@ from typing import Any, Self
 from ..clock import Clock
 from ..config import RobotConfig, load_config
 from ..errors import ConfigError, LinkTimeout
-from ..link import urlhandler
 from ..link.board_port import SimulatorView
 from ..link.session import Session
 from ..link.status import Grip
@@ -38,7 +38,6 @@ class Robot:
     ) -> None:
         self.port_url = port_url
         self.config = config if config is not None else load_config()
-        urlhandler.register()  # sim:// and vpico:// are ports like any other
         self.session = Session(port_url, clock=clock)
         self.is_open = False
         #: How the config does not fit the board that answered (filled by ``open(diagnostic=True)``).
@@ -88,21 +87,23 @@ class Robot:
         return None if face is None else face.clock
 
     @property
-    def is_simulated(self) -> bool:
-        """True when the board runs on its own virtual clock in this process (``sim://``)."""
-        return self.board_clock is not None
-
-    @property
     def simulator(self) -> SimulatorView | None:
-        """The simulated board behind the port (``sim://``, ``vpico://``), None for a real one or before opening."""
+        """The simulated board behind the port (``sim://``, ``vpico://``), None for a real one or before opening:
+        the port's own answer (:attr:`~hanoibot.link.board_port.BoardPort.simulator`) to "is it simulated?"."""
         face = self.session.board_port
         return None if face is None else face.simulator
 
     @property
+    def is_simulated(self) -> bool:
+        """True when a simulated board is behind the port (:attr:`simulator`)."""
+        return self.simulator is not None
+
+    @property
     def sim_board(self) -> Any:
-        """The in-process SimBoard behind ``sim://`` (None on any other port)."""
+        """The simulated board object behind the port (``sim://``: the SimBoard; ``vpico://``: the virtual Pico),
+        None for a real one."""
         simulator = self.simulator
-        return simulator.board if simulator is not None and self.is_simulated else None
+        return None if simulator is None else simulator.board
 
     # --- motion -------------------------------------------------------------------------------------
     def segments_for(

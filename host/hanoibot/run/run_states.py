@@ -91,7 +91,12 @@ TRANSITIONS: list[dict[str, Any]] = [
         for phase in ACTIVE
     ),
     {"trigger": "stop", "source": P.PAUSED, "dest": P.DISCONNECTED},
-    {"trigger": "estop", "source": [*ACTIVE, P.PAUSED, P.FAULT], "dest": P.ESTOPPED, "before": "_send_estop"},
+    {
+        "trigger": "estop",
+        "source": [P.CONNECTING, *ACTIVE, P.PAUSED, P.FAULT],
+        "dest": P.ESTOPPED,
+        "before": "_send_estop",
+    },
     # anything that went wrong
     {
         "trigger": "fault",

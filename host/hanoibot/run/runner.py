@@ -290,11 +290,11 @@ class Run:
         return list(error.frame_trace) if isinstance(error, LinkError) else []
 
     def board_colours(self) -> ColourState | None:
-        """A coloured puzzle's board as the simulated board's disks show it (``sim://``), else as the host last
-        confirmed it; None for a plain puzzle, or while a disk is in the gripper or off the pegs."""
+        """A coloured puzzle's board as a simulated board's world shows its disks, else as the host last confirmed
+        it; None for a plain puzzle, or while a disk is in the gripper or off the pegs."""
         if not isinstance(self.plan, ColourRunPlan):
             return None
-        simulator = self.robot.simulator if self.robot.is_simulated else None
+        simulator = self.robot.simulator
         world = None if simulator is None else simulator.world
         if world is not None:
             if world.state is None:

@@ -265,7 +265,7 @@ class Sequencer:
                 self.link.wait_done(cmd_id)
             self.homed()
         except (HanoiError, OSError) as err:
-            self.fault(reason=str(err), error=err)
+            self._stop_for(err)  # an e-stop latched while the run came up ends it e-stopped, as in a move
         return self.state
 
     def run(self) -> RunState:

@@ -27,11 +27,11 @@ from collections.abc import Mapping
 
 from ..clock import VirtualClock
 from ..errors import ConfigError
+from ..sim_url import BUS_OPTIONS
 from .board import SHIPPED_BOARD_CHANNELS, EventListener, SimBoard, World
 from .bus import BusSpec, bus_from_options
 from .faults import FaultSpec
 from .ports import outputs_survive_reset, port_model
-from .spec import BUS_OPTIONS
 from .wire import FaultyWire
 
 #: The ``servo`` option: ``pwm`` (hobby servos on the board's outputs, the default) or ``sts`` (Feetech STS bus

@@ -1,14 +1,16 @@
-"""pyserial URL handlers of hanoibot (``sim://``, ``vpico://``, ``feetech://``): importing this package registers
-them with ``serial.protocol_handler_packages`` (the link below knows no handler; whoever opens such URLs imports
-this, so the layer test sees the dependency)."""
+"""The link's own pyserial URL handler: ``feetech://`` (:mod:`.protocol_feetech`), Feetech bus servos on a USB
+adapter driven by the firmware's board run in this process. Importing this package offers it to the process
+(:func:`~hanoibot.link.port_schemes.register_port_scheme`); the program that composes the parts imports it. Like
+the rest of the link it imports nothing of the simulator."""
 
-import serial
+from __future__ import annotations
+
+from ..port_schemes import PortScheme, register_port_scheme
 
 
 def register() -> None:
-    """Let pyserial find ``protocol_sim``, ``protocol_vpico`` and ``protocol_feetech`` here (idempotent)."""
-    if __name__ not in serial.protocol_handler_packages:
-        serial.protocol_handler_packages.append(__name__)
+    """Offer ``feetech://`` to this process (idempotent; done on import)."""
+    register_port_scheme(PortScheme("feetech", __name__))
 
 
 register()

@@ -20,8 +20,8 @@ from typing import Any
 
 from ...errors import ConfigError
 from ...motion.servo_model import ServoTraits
+from ...sim_url import BUS_OPTIONS
 from ..bus import DEFAULT_BAUD, BusSpec, SimServoBus, bus_from_options
-from ..spec import BUS_OPTIONS
 
 #: The harness's name for the firmware's bus driver (board_config.py ``SERVO_DRIVER = "bus"``).
 BOARD_DRIVER = "bus"

@@ -3,6 +3,11 @@
 :class:`SimSpec` is what the front ends build and change (place the disks where a plan starts, name the robot
 config and rules, drop a one-off fault before resuming) instead of editing query strings; :meth:`SimSpec.to_url`
 and :meth:`SimSpec.from_url` are exact inverses for every valid URL. The URL handlers parse their URLs with it.
+
+It sits below every layer that builds such a URL (the run's board set-up, the operations, the front ends) and the
+simulator that reads it, so none of them imports the simulator to name a simulated board. Before a port is open its
+URL is all there is; once it is open, the port says whether it is simulated
+(:attr:`hanoibot.link.board_port.BoardPort.simulator`).
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 from urllib.parse import parse_qsl, quote, urlsplit
 
-from ..errors import ConfigError
+from .errors import ConfigError
 
 #: Fault options: probabilities per byte, the seed of every random stream, a reboot after that many frames.
 FAULT_OPTIONS = ("flip", "drop", "insert", "dup", "seed", "reset_after")
@@ -128,3 +133,19 @@ class SimSpec(NamedTuple):
     def without(self, *names: str) -> SimSpec:
         """This spec without the options ``names``."""
         return self._replace(options=tuple((key, value) for key, value in self.options if key not in names))
+
+
+def parse_spec(url: str, scheme: str) -> SimSpec:
+    """The :class:`SimSpec` of a ``scheme``:// URL; ConfigError names a wrong scheme or an unknown, repeated or bad
+    option."""
+    spec = SimSpec.from_url(url)
+    if spec is None or spec.scheme != scheme:
+        raise ConfigError(f"port URL {url!r} is not a {scheme}:// URL: expected {scheme}://[?option=value&...]")
+    return spec
+
+
+def is_sim(url: str) -> bool:
+    """True for a ``sim://`` URL: the simulator runs the host's own firmware core in the process that opens it, on a
+    virtual clock, so its board never outlives the host and has no files to deploy."""
+    spec = SimSpec.from_url(url)
+    return spec is not None and spec.scheme == "sim"

@@ -1,6 +1,6 @@
 """``sim://`` for pyserial: a port whose far end is the simulated board, in-process, on a virtual clock.
 
-URL: ``sim://[?option=value&...]`` (a :class:`~hanoibot.sim.spec.SimSpec`) with the fault options ``flip``,
+URL: ``sim://[?option=value&...]`` (a :class:`~hanoibot.sim_url.SimSpec`) with the fault options ``flip``,
 ``drop``, ``insert``, ``dup`` (probabilities), ``seed``, ``reset_after`` (frames), the world options ``board``,
 ``config``, ``speed``, ``slow`` (the board's chip runs that many times slower than a real Pico: each frame and
 control step costs chip time), and ``realtime=1`` to pace virtual time with the wall clock. A read that would block
@@ -18,11 +18,12 @@ from typing import Any, cast
 from serial.serialutil import PortNotOpenError
 
 from ...clock import VirtualClock
-from ...sim.board import SimBoard
-from ...sim.factory import make_wire
-from ...sim.wire import FaultyWire
-from ..board_port import DiskWorld
-from .simport import SimulatedPort, parse_spec
+from ...link.board_port import DiskWorld
+from ...sim_url import parse_spec
+from ..board import SimBoard
+from ..factory import make_wire
+from ..wire import FaultyWire
+from .simport import SimulatedPort
 
 
 def parse_sim_url(url: str) -> dict[str, str]:

@@ -10,19 +10,8 @@ from typing import Any
 from serial.serialutil import SerialBase, SerialException
 
 from ...clock import Clock
-from ...sim.spec import SimSpec
-from ..board_port import DiskWorld, SimulatorView
-
-
-def parse_spec(url: str, scheme: str) -> SimSpec:
-    """The :class:`SimSpec` of a ``scheme``:// URL; ConfigError names a wrong scheme or an unknown, repeated or bad
-    option."""
-    from ...errors import ConfigError
-
-    spec = SimSpec.from_url(url)
-    if spec is None or spec.scheme != scheme:
-        raise ConfigError(f"port URL {url!r} is not a {scheme}:// URL: expected {scheme}://[?option=value&...]")
-    return spec
+from ...link.board_port import DiskWorld, SimulatorView
+from ...sim_url import SimSpec, parse_spec
 
 
 class SimulatedPort(SerialBase):
