@@ -132,11 +132,11 @@ def run(args: argparse.Namespace) -> int:
 def _by_bus(robot: Any, args: argparse.Namespace) -> bool:
     """Whether to calibrate from measured positions: ``--bus``, ``--keys``, else whether the board reports them.
     ``--bus`` on a board that reports none is a ConfigError naming the port."""
-    from ..cli_support.bus_calibration import has_measured_pose
+    from ..ops.bus_hand import reports_positions
 
     if args.keys:
         return False
-    measured = has_measured_pose(robot.session.status())
+    measured = reports_positions(robot)
     if args.bus and not measured:
         port = getattr(args, "port", None) or robot.port_url
         raise ConfigError(
