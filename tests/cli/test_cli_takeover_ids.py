@@ -69,7 +69,7 @@ def killed_run(tmp_path: Path) -> tuple[Robot, Path]:
 
 @contextlib.contextmanager
 def same_board(robot: Robot, args: Any) -> Iterator[Robot]:
-    """What ``open_robot`` gives a command: here the board the killed run left (its link open again)."""
+    """What ``robot_for`` gives a command: here the board the killed run left (its link open again)."""
     robot.open()
     yield robot
 
@@ -93,7 +93,7 @@ def test_jog_after_a_killed_run_uses_only_ids_the_run_never_planned(
 ) -> None:
     robot, path = killed_run(tmp_path)
     before = len(robot.sim_board.executed_cmd_ids())
-    monkeypatch.setattr("hanoibot.commands.jog.open_robot", lambda args: same_board(robot, args))
+    monkeypatch.setattr("hanoibot.commands.jog.robot_for", lambda args: same_board(robot, args))
     monkeypatch.setattr("sys.stdin", io.StringIO("2++q"))
     assert main(["jog"]) == 0, capsys.readouterr().err
     jogged = ids_run_since(robot, before)
@@ -111,7 +111,7 @@ def test_calibrate_after_a_killed_run_uses_only_ids_the_run_never_planned(
     before = len(robot.sim_board.executed_cmd_ids())
     config = tmp_path / "robot.toml"
     shutil.copyfile(default_config_path(), config)
-    monkeypatch.setattr("hanoibot.commands.calibrate.open_robot", lambda args: same_board(robot, args))
+    monkeypatch.setattr("hanoibot.commands.calibrate.robot_for", lambda args: same_board(robot, args))
     # The arm is taken to each peg's foot in turn (several moves each): every peg saved where it stands.
     monkeypatch.setattr("sys.stdin", io.StringIO("sss\nskip\n"))
     output = tmp_path / "calibrated.toml"
@@ -131,7 +131,7 @@ def test_calibrates_grip_step_after_a_killed_run_uses_only_ids_the_run_never_pla
     robot, path = killed_run(tmp_path)
     config = tmp_path / "robot.toml"
     shutil.copyfile(default_config_path(), config)
-    monkeypatch.setattr("hanoibot.commands.calibrate.open_robot", lambda args: same_board(robot, args))
+    monkeypatch.setattr("hanoibot.commands.calibrate.robot_for", lambda args: same_board(robot, args))
     # Every peg saved where it stands (the last key's line ends there), then Enter at the grip step's three
     # questions: the gripper closes empty and again (nobody holds a disk in a simulated one), the readings are
     # refused, and the input ends.

@@ -33,7 +33,7 @@ from typing import Any
 from ..errors import ConfigError
 from ..puzzle import peg_letter
 from .jog import Jogger, prepare_for_jogging, step_from, unknown_key
-from .status import add_port_arguments, open_robot, resolved_config_path
+from .status import add_port_arguments, resolved_config_path, robot_for
 
 SAVE_KEYS = ("s", "\n", "\r")
 #: The first step of the Cartesian jog at a peg, in mm.
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
     step = step_from(args.step)
     target = output_path(args.output, resolved_config_path(args))
-    with open_robot(args) as robot:
+    with robot_for(args) as robot:
         source = robot.config.source_path
         if source is None:
             raise ConfigError("the robot config was not read from a file: pass --config FILE and --output FILE")
