@@ -57,8 +57,10 @@ def run(args: argparse.Namespace) -> int:
     """Print the board's status, with a warning per way it differs from the config; returns 0."""
     import sys
 
+    from ..ops.board import status as board_status
+
     with robot_for(args, diagnostic=True) as robot:
-        status = robot.session.status()
+        status = board_status(robot)
         fields = dict(status._asdict())
         fields["faults"] = list(status.faults)
         fields["pulses_us"] = list(status.pulses_us)
