@@ -9,10 +9,7 @@ HOST = Path(__file__).resolve().parents[1] / "host" / "hanoibot"
 #: Lines a module of the host may have.
 MAX_LINES = 500
 #: Modules still over the bound, outside the link (issue 36 item 5). An entry that fits now fails the test: strike it.
-STILL_OVER = {
-    "sim/board.py",
-    "sim/vpico/process.py",
-}
+STILL_OVER: set[str] = set()
 
 
 def modules_over(root: Path, max_lines: int) -> dict[str, int]:

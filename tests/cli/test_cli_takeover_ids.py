@@ -1,4 +1,5 @@
-"""``jog`` and ``calibrate`` on a board a killed run left never reuse a command id that run had planned.
+"""``jog`` and ``calibrate`` (its pegs, its grip step) on a board a killed run left never reuse a command id that
+run had planned.
 
 A run journals the segments of the next moves before it sends them, so when it dies the journal names command
 ids the board never saw. A command that then takes the board over must send MOVEs with higher ids only: if it
@@ -22,6 +23,7 @@ from typing import Any
 
 import pytest
 from hanoibot.cli import main
+from hanoibot.cli_support import grip_calibration
 from hanoibot.config import default_config_path, load_config
 from hanoibot.errors import RunFault
 from hanoibot.planner import make_plan
@@ -67,7 +69,7 @@ def killed_run(tmp_path: Path) -> tuple[Robot, Path]:
 
 @contextlib.contextmanager
 def same_board(robot: Robot, args: Any) -> Iterator[Robot]:
-    """What ``open_robot`` gives a command: here the board the killed run left (its link open again)."""
+    """What ``robot_for`` gives a command: here the board the killed run left (its link open again)."""
     robot.open()
     yield robot
 
@@ -91,7 +93,7 @@ def test_jog_after_a_killed_run_uses_only_ids_the_run_never_planned(
 ) -> None:
     robot, path = killed_run(tmp_path)
     before = len(robot.sim_board.executed_cmd_ids())
-    monkeypatch.setattr("hanoibot.commands.jog.open_robot", lambda args: same_board(robot, args))
+    monkeypatch.setattr("hanoibot.commands.jog.robot_for", lambda args: same_board(robot, args))
     monkeypatch.setattr("sys.stdin", io.StringIO("2++q"))
     assert main(["jog"]) == 0, capsys.readouterr().err
     jogged = ids_run_since(robot, before)
@@ -109,7 +111,7 @@ def test_calibrate_after_a_killed_run_uses_only_ids_the_run_never_planned(
     before = len(robot.sim_board.executed_cmd_ids())
     config = tmp_path / "robot.toml"
     shutil.copyfile(default_config_path(), config)
-    monkeypatch.setattr("hanoibot.commands.calibrate.open_robot", lambda args: same_board(robot, args))
+    monkeypatch.setattr("hanoibot.commands.calibrate.robot_for", lambda args: same_board(robot, args))
     # The arm is taken to each peg's foot in turn (several moves each): every peg saved where it stands.
     monkeypatch.setattr("sys.stdin", io.StringIO("sss\nskip\n"))
     output = tmp_path / "calibrated.toml"
@@ -119,5 +121,36 @@ def test_calibrate_after_a_killed_run_uses_only_ids_the_run_never_planned(
     assert len(calibrated) >= 3 and output.exists()
     assert min(calibrated) > load_journal(path).last_cmd_id
     assert_resume_refuses(robot, path)
+    assert [e for e in robot.sim_board.world.events if e["event"] in ("fault", "drop")] == []
+    robot.close()
+
+
+def test_calibrates_grip_step_after_a_killed_run_uses_only_ids_the_run_never_planned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robot, path = killed_run(tmp_path)
+    config = tmp_path / "robot.toml"
+    shutil.copyfile(default_config_path(), config)
+    monkeypatch.setattr("hanoibot.commands.calibrate.robot_for", lambda args: same_board(robot, args))
+    # Every peg saved where it stands (the last key's line ends there), then Enter at the grip step's three
+    # questions: the gripper closes empty and again (nobody holds a disk in a simulated one), the readings are
+    # refused, and the input ends.
+    monkeypatch.setattr("sys.stdin", io.StringIO("sss\n\n\n\n"))
+    before: list[int] = []
+    measure = grip_calibration.ask_grip_threshold
+
+    def grip_step(*args: Any, **kwargs: Any) -> Any:
+        before.append(len(robot.sim_board.executed_cmd_ids()))  # the ids the board ran before the grip step
+        return measure(*args, **kwargs)
+
+    monkeypatch.setattr(grip_calibration, "ask_grip_threshold", grip_step)
+    output = tmp_path / "calibrated.toml"
+    assert main(["calibrate", "--config", str(config), "--output", str(output)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "grip sensor: not saved: grip current on a disk" in out
+    gripped = ids_run_since(robot, before[0])
+    assert len(gripped) >= 4, "open, close and hold, the samples, open: each its own command id"
+    assert min(gripped) > load_journal(path).last_cmd_id
+    assert gripped == sorted(set(gripped))
     assert [e for e in robot.sim_board.world.events if e["event"] in ("fault", "drop")] == []
     robot.close()

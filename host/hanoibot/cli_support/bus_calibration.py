@@ -37,19 +37,12 @@ from ..motion.joint_fit import (
     fit_servos,
     swept_limits,
 )
+from ..ops.bus_hand import SWEEP_POLL_S, go_limp, hold_where_it_stands, measured_now, measured_pose, serve
 from ..ops.calibration_progress import progress_dir
 from ..puzzle import peg_letter
 
 #: Keys that confirm a pose or end the sweep.
 DONE_KEYS = ("s", "\n", "\r")
-#: How often the sweep reads where the joints are, in s.
-SWEEP_POLL_S = 0.05
-#: How long a pose is waited for when a servo has no fresh reading, in s.
-READING_WAIT_S = 3.0
-#: Two readings this far apart in time (s) that agree within STILL_US (µs) on every servo: the arm stands still and
-#: every servo has been read since it was put there (six servos, one read per 20 ms control step: 120 ms).
-STILL_S = 0.3
-STILL_US = 2
 #: A fit whose poses disagree by more than this (degrees) is pointed out.
 DISAGREE_DEG = 3.0
 #: What each pose asks of the person.
@@ -59,31 +52,6 @@ ASKS = {
     "tip": "now lift it straight up until the fingertips are level with the top of peg {peg}, the jaws still "
     "pointing down; then press s (or Enter)",
 }
-
-
-def has_measured_pose(status: Any) -> bool:
-    """True when the board's STATUS carries a measured position for every channel (bus servos)."""
-    return bool(status.measured_us)
-
-
-def measured_pose(session: Any, wait_s: float = READING_WAIT_S) -> tuple[int, ...] | None:
-    """Where every servo is (µs per channel) as the board measures it, once two readings :data:`STILL_S` apart
-    agree within :data:`STILL_US` (the bus reads one servo per control step: a first reading may predate the hand's
-    last move); the link served meanwhile. None when no such pair came within ``wait_s``."""
-    deadline_s = time.monotonic() + wait_s
-    before: tuple[int, ...] | None = None
-    while True:
-        measured = tuple(int(p) for p in session.status().measured_us)
-        if measured and min(measured) >= 0:
-            if before is not None and max(abs(a - b) for a, b in zip(before, measured, strict=True)) <= STILL_US:
-                return measured
-            before = measured
-        if time.monotonic() > deadline_s:
-            return None
-        pause_until_s = time.monotonic() + STILL_S
-        while time.monotonic() < pause_until_s:
-            session.poll()
-            time.sleep(SWEEP_POLL_S)
 
 
 # --- the record of a session under way ----------------------------------------------------------------------------
@@ -221,7 +189,7 @@ class BusCalibration:
         self.say("hold the arm: its servos go limp when you press s (or Enter)")
         if not self._wait_for_done():
             return self._stopped()
-        self.robot.session.release()
+        go_limp(self.robot)
         self.say("the arm is limp: move it gently by hand")
         for peg in range(first, pegs):
             if not self._confirm_peg(peg):
@@ -260,7 +228,7 @@ class BusCalibration:
             while True:
                 if not self._wait_for_done():
                     return False
-                pose = measured_pose(self.robot.session)
+                pose = measured_pose(self.robot)
                 if pose is not None:
                     break
                 self.say("no reading from every servo just now (is the servo power on?): press s again")
@@ -293,7 +261,7 @@ class BusCalibration:
         worker = threading.Thread(target=save, name="save the robot config", daemon=True)
         worker.start()
         while worker.is_alive():
-            self.robot.session.poll()
+            serve(self.robot)
             worker.join(SWEEP_POLL_S / 2)
         if "error" in done:
             raise done["error"]
@@ -318,7 +286,6 @@ class BusCalibration:
         """The range of motion: read the joints while the person moves each end to end; save the limits. False when
         the session stops."""
         channels = range(len(self.config.servos))
-        session = self.robot.session
         while True:
             low = [float("inf")] * len(channels)
             high = [float("-inf")] * len(channels)
@@ -329,7 +296,7 @@ class BusCalibration:
             with self._reading(functools.partial(_widen, low, high)):
                 if not self._wait_for_done():
                     return False
-            pose = measured_pose(session)
+            pose = measured_pose(self.robot)
             if pose is not None:
                 _widen(low, high, pose)
             if self._save_limits(low, high):
@@ -339,15 +306,14 @@ class BusCalibration:
     def _reading(self, take: Callable[[Sequence[int]], None]) -> Any:
         """While inside, every wait for the person also reads the measured pose every :data:`SWEEP_POLL_S`."""
         keep_waiting = self.person.keep_waiting
-        session = self.robot.session
         next_s = [0.0]
 
         def read_and_wait() -> bool:
             now_s = time.monotonic()
             if now_s >= next_s[0]:
                 next_s[0] = now_s + SWEEP_POLL_S
-                measured = session.status().measured_us
-                if measured and min(measured) >= 0:
+                measured = measured_now(self.robot)
+                if measured is not None:
                     take(measured)
             return bool(keep_waiting())
 
@@ -392,11 +358,7 @@ class BusCalibration:
 
         robot, config = self.robot, self.config
         robot.config = config
-        pose = measured_pose(robot.session)
-        min_us, max_us, start_us, speeds, threshold = robot.limits()
-        if pose is not None:
-            start_us = tuple(min(max(p, lo), hi) for p, lo, hi in zip(pose, min_us, max_us, strict=True))
-        robot.session.configure(min_us, max_us, start_us, speeds, threshold)
+        hold_where_it_stands(robot)
         self.say("the servos hold again; the arm now goes above each peg by itself: see that it stands right over each")
         jogger = Jogger(robot)
         for peg in range(len(config.board.pegs)):

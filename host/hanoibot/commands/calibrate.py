@@ -34,7 +34,7 @@ from ..errors import ConfigError
 from ..ops.peg_calibration import PEG_STEP_MM
 from ..puzzle import peg_letter
 from .jog import Jogger, prepare_for_jogging, step_from, unknown_key
-from .status import add_port_arguments, open_robot, resolved_config_path
+from .status import add_port_arguments, resolved_config_path, robot_for
 
 SAVE_KEYS = ("s", "\n", "\r")
 #: The keys at a peg, as an unknown key is told them.
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
     step = step_from(args.step)
     target = output_path(args.output, resolved_config_path(args))
-    with open_robot(args) as robot:
+    with robot_for(args) as robot:
         source = robot.config.source_path
         if source is None:
             raise ConfigError("the robot config was not read from a file: pass --config FILE and --output FILE")
@@ -131,11 +131,11 @@ def run(args: argparse.Namespace) -> int:
 def _by_bus(robot: Any, args: argparse.Namespace) -> bool:
     """Whether to calibrate from measured positions: ``--bus``, ``--keys``, else whether the board reports them.
     ``--bus`` on a board that reports none is a ConfigError naming the port."""
-    from ..cli_support.bus_calibration import has_measured_pose
+    from ..ops.bus_hand import reports_positions
 
     if args.keys:
         return False
-    measured = has_measured_pose(robot.session.status())
+    measured = reports_positions(robot)
     if args.bus and not measured:
         port = getattr(args, "port", None) or robot.port_url
         raise ConfigError(

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..ops.jog import STEP_LIMITS_DEG, jog_channels
 from ..ops.jog import Jogger as ArmJogger
-from .status import add_port_arguments, open_robot
+from .status import add_port_arguments, robot_for
 
 #: Keys that pick a Cartesian axis, and the axis (:data:`hanoibot.motion.jog_steps.CARTESIAN_AXES`).
 AXIS_KEYS = {"x": "x", "y": "y", "z": "z", "t": "pitch"}
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     from ..ops.person import Person, link_keeper
 
     step_deg = step_from(args.step_deg)
-    with open_robot(args) as robot:
+    with robot_for(args) as robot:
         try:
             prepare_for_jogging(robot)
             jogger = Jogger(robot, step_deg=step_deg)

@@ -42,7 +42,7 @@ def resolved_config_path(args: argparse.Namespace) -> Path:
     return resolve_config(args.config)
 
 
-def open_robot(args: argparse.Namespace, *, diagnostic: bool = False) -> Any:
+def robot_for(args: argparse.Namespace, *, diagnostic: bool = False) -> Any:
     """The robot on ``--port`` with ``--config`` (:func:`hanoibot.ops.board.open_robot`), link open; with
     ``diagnostic`` also a board that does not fit the config (see ``Robot.mismatches``)."""
     from ..config import load_config
@@ -57,8 +57,10 @@ def run(args: argparse.Namespace) -> int:
     """Print the board's status, with a warning per way it differs from the config; returns 0."""
     import sys
 
-    with open_robot(args, diagnostic=True) as robot:
-        status = robot.session.status()
+    from ..ops.board import status as board_status
+
+    with robot_for(args, diagnostic=True) as robot:
+        status = board_status(robot)
         fields = dict(status._asdict())
         fields["faults"] = list(status.faults)
         fields["pulses_us"] = list(status.pulses_us)

@@ -27,6 +27,7 @@ from typing import Any
 from ..errors import ConfigError, RunFault
 from ..link.status import Grip
 from ..run.robot import Robot
+from .bus_hand import has_measured_pose
 from .moves import Moves
 
 #: The lowest held reading must exceed the highest empty one by this much (of 65535) to be told apart reliably.
@@ -106,7 +107,7 @@ def measure_grip_readings(robot: Robot, ask: Callable[[str], object]) -> tuple[l
             "board_config.py): wire one as hardware/README.md shows"
         )
     gripper = robot.config.gripper
-    bus = is_bus_gripper(status)
+    bus = has_measured_pose(status)  # a bus gripper: its reading is its load, not a shunt's current
     closed_us = calibration_grip_us(robot.config) if bus else gripper.closed_us
     moves = Moves(robot, status=status)
     pose = list(moves.pulses_us)
@@ -121,12 +122,6 @@ def measure_grip_readings(robot: Robot, ask: Callable[[str], object]) -> tuple[l
     _move_gripper(robot, moves, pose, gripper.open_us, hold_ms=0)
     empty, held = readings
     return empty, held
-
-
-def is_bus_gripper(status: Any) -> bool:
-    """True when the board's servos report where they are (STATUS carries measured positions): a bus gripper,
-    whose grip reading is its load, not a shunt's current."""
-    return bool(status.measured_us)
 
 
 def calibration_grip_us(config: Any) -> int:

@@ -32,7 +32,9 @@ from ..errors import ConfigError
 from ..link.codes import Kind
 from ..motion.drivers import output_us
 from ..motion.servo_model import ServoTraits
+from .board_bus import make_servo_bus
 from .board_loop import HARDWARE_WDT_MS, BoardLoop
+from .board_timers import GripTimer, clock_us, make_grip_timer
 from .bus import BusSpec, SimServoBus, SimUart
 from .chip import ChipTime
 from .ports import PortModel
@@ -66,42 +68,6 @@ class World(Protocol):
     grip_sensor: Any
 
     def on_tick(self, t_s: float, pulses_us: list[int | None]) -> None: ...
-
-
-class GripTimer:
-    """The board's grip-sampling ``machine.Timer`` as :func:`hanoifw.board.start_grip_timer` makes it: a hard
-    periodic timer, as on rp2. :meth:`SimBoard.run_until` fires it every :data:`GRIP_SAMPLE_S` of virtual time."""
-
-    def __init__(self, callback: Callable[[object], None]) -> None:
-        self.callback = callback
-        self.is_running = True
-
-    def fire(self) -> None:
-        """One expiry: the firmware's callback takes one grip sample."""
-        if self.is_running:
-            self.callback(self)
-
-    def deinit(self) -> None:
-        """Stop the timer."""
-        self.is_running = False
-
-
-def clock_us(clock: VirtualClock) -> Callable[[], int]:
-    """``clock``'s time in whole µs, as a port model's loop counts it (a function of the clock alone: the loop's
-    thread may hold it, and must not hold the board)."""
-
-    def now_us() -> int:
-        return round(clock.now_s() * 1e6)
-
-    return now_us
-
-
-def make_grip_timer(period_ms: int, callback: Callable[[object], None], hard: bool) -> GripTimer:
-    """``main.py``'s timer maker for :func:`hanoifw.board.start_grip_timer`: the simulated board samples every
-    :data:`GRIP_SAMPLE_S` whatever ``period_ms`` (a ValueError names a period the grid does not have)."""
-    if period_ms != GRIP_SAMPLE_MS:
-        raise ValueError(f"grip timer period {period_ms} ms: the simulated board samples every {GRIP_SAMPLE_MS} ms")
-    return GripTimer(callback)
 
 
 class SimBoard:
@@ -172,7 +138,7 @@ class SimBoard:
                 output_us=None if servo_driver is None else functools.partial(output_us, servo_driver),
             )
         else:  # bus servos keep their torque and goal through a reset of the board (their own power)
-            self.servo_bus = self._make_bus(bus, channels, max_speed_us_per_s, servo_traits, world)
+            self.servo_bus = make_servo_bus(bus, channels, max_speed_us_per_s, servo_traits, world, self.clock.now_s)
             self.servos = self.servo_bus
             self.outputs_survive_reset = True
         self.bus_driver: BusServos | None = None  # the firmware's own driver, made at each boot
@@ -370,41 +336,6 @@ class SimBoard:
         return [event["cmd_id"] for event in self.events if event["event"] == "executed"]
 
     # --- internals -----------------------------------------------------------------------------------
-    def _make_bus(
-        self,
-        bus: BusSpec,
-        channels: int,
-        speeds: list[float | None] | None,
-        traits: list[ServoTraits] | None,
-        world: World | None,
-    ) -> SimServoBus:
-        """The simulated bus servos of ``bus``, moving at the world's servo speeds, stopped where the world says."""
-        if len(bus.ids) != channels:
-            raise ConfigError(f"sim bus has {len(bus.ids)} servo ids: expected one per channel ({channels})")
-        if traits is None:
-            traits = [ServoTraits(speed) for speed in (speeds or [None] * channels)]
-        config = getattr(world, "config", None)
-        start_us = list(config.start_pulses_us()) if config is not None else None
-        rail = getattr(world, "rail", None)
-        servo_bus = SimServoBus(
-            bus.ids,
-            now_s=self.clock.now_s,
-            traits=traits,
-            start_us=start_us,
-            baud=bus.baud,
-            echo=bus.echo,
-            delay_us=bus.delay_us,
-            corrupt=bus.corrupt,
-            seed=bus.seed,
-            stop_us=getattr(world, "servo_stop_us", None),
-            powered=(lambda: bool(rail.is_powered)) if rail is not None else None,
-        )
-        for servo in servo_bus.servos:
-            servo.silent = servo.servo_id in bus.silent
-        grip_channel = getattr(config, "gripper_channel", channels - 1)
-        servo_bus.servos[grip_channel].torque_limit = bus.grip_torque
-        return servo_bus
-
     def _bus_driver(self) -> tuple[BusServos, list[int]]:
         """A boot's bus driver (the firmware's own, on a simulated UART) and what the servos hold since before."""
         assert self.servo_bus is not None and self.bus_spec is not None

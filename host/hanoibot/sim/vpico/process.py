@@ -35,14 +35,12 @@ from ...link.codes import Kind
 from ..servos import VirtualServos
 from . import sensors
 from .board_output import BoardTraceback, ChipClock, last_traceback
-from .flash import PCA9685_CHANNELS, PWM_PINS, pico_flash, wiring  # noqa: F401 (named here too)
-from .stsbus import BOARD_DRIVER, bus_tick, make_pico_bus
-from .tools import find_node, find_rp2040js
+from .flash import PCA9685_CHANNELS, PWM_PINS, wiring  # noqa: F401 (named here too)
+from .launch import VENDOR_DIR, harness_command
+from .stsbus import bus_tick, make_pico_bus
 
-VENDOR_DIR = Path(__file__).with_name("vendor")
+#: The stock MicroPython image for the Pico, vendored with its licence (vendor/PROVENANCE.md).
 UF2_PATH = VENDOR_DIR / "RPI_PICO-v1.27.0.uf2"
-BOOTROM_PATH = VENDOR_DIR / "rp2040-bootrom-B1.bin"
-HARNESS_PATH = Path(__file__).with_name("harness.mjs")
 #: The board's USB CDC receive FIFO (rp2040js's host model), in bytes.
 USB_FIFO_BYTES = 512
 #: Longest a boot may take until the firmware's first output, in s of wall time (a shared, loaded machine).
@@ -161,33 +159,8 @@ class VirtualPico:
 
     def start(self) -> None:
         """Build the flash image and power the chip up (returns at once; see :meth:`wait_for_output`)."""
-        try:
-            uf2 = self.uf2_path.read_bytes()
-        except OSError as err:
-            raise PortError(f"UF2 file {str(self.uf2_path)!r} cannot be read: {err.strerror}") from err
-        flash = pico_flash(uf2, self.files, uf2_name=str(self.uf2_path))
-        node = find_node()
-        esm_index = find_rp2040js()
         self._dir = tempfile.TemporaryDirectory(prefix="hanoibot-vpico-")
-        flash_path = Path(self._dir.name) / "flash.bin"
-        flash_path.write_bytes(flash)
-        options = {
-            "realtime": self.realtime,
-            "time_scale": 1.0 / self.slow,
-            "fast_boot": self.fast_boot,
-            "servo_driver": BOARD_DRIVER if self.bus is not None else self.servo_driver,
-            "bus": None if self.bus is None else self.bus.harness_options(),
-            "pwm_pins": list(self.pwm_pins),
-            "pca9685_channels": list(self.pca9685_channels),
-            "pca9685_address": 0x40,
-            "i2c_bus": 0,
-            "gpio_inputs": {str(sensors.RAIL_SENSE_PIN): 1},
-            "grip_model": sensors.grip_model(),
-            "lockstep": True,
-            "driven": self.driven,
-            "seed": self.seed,
-        }
-        command = [node, str(HARNESS_PATH), esm_index, str(BOOTROM_PATH), str(flash_path), json.dumps(options)]
+        command = harness_command(self, Path(self._dir.name))
         self._process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0
         )
