@@ -31,13 +31,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..ops.peg_calibration import PEG_STEP_MM
 from ..puzzle import peg_letter
 from .jog import Jogger, prepare_for_jogging, step_from, unknown_key
 from .status import add_port_arguments, resolved_config_path, robot_for
 
 SAVE_KEYS = ("s", "\n", "\r")
-#: The first step of the Cartesian jog at a peg, in mm.
-PEG_STEP_MM = 2.0
 #: The keys at a peg, as an unknown key is told them.
 PEG_KEYS = (
     "keys at a peg: x / y (z, t) pick what + / - move, ] / [ double / halve the step, s or Enter saves this peg, "
@@ -241,6 +240,8 @@ def calibrate_peg(jogger: Jogger, person: Any, peg: int, writer: Any, target: Pa
     there until a save key, and save it into ``target`` at once; the grip point (x, y) in mm then, None if input
     ends, ``q`` or a stop. A position the config would refuse (a peg on another) is said, not saved: the person
     jogs on."""
+    from ..ops.peg_calibration import save_peg
+
     letter = peg_letter(peg)
     note = jogger.go_to_peg(peg, at_foot=True)
     print(f"peg {letter}: at the foot where the config has it{f' (stopped: {note})' if note else ''}", flush=True)
@@ -254,34 +255,19 @@ def calibrate_peg(jogger: Jogger, person: Any, peg: int, writer: Any, target: Pa
         point = jog_until_saved(jogger, keys)
         if point is None:
             return None
-        writer.set_peg(peg, *point)
         try:
-            writer.save(target)
+            save_peg(writer, target, peg, point)
         except ConfigError as err:
-            writer.forget_peg(peg)
             print(f"peg {letter}: not saved: {err}; jog on and press s again", flush=True)
             continue
         return point
 
 
 def output_path(output: str | None, config: Path) -> Path:
-    """The file to write the calibrated config to: ``output``, else the ``config`` in use.
+    """The file to write the calibrated config to (:func:`hanoibot.ops.peg_calibration.calibration_target`)."""
+    from ..ops.peg_calibration import calibration_target
 
-    Checked before anything moves: a ConfigError when that would be the default robot config (the checkout's
-    ``hardware/robot.toml`` or the copy packaged with hanoibot) and ``--output`` was not given, and always for
-    the packaged copy (it lies in site-packages).
-    """
-    from ..config import default_config_path, is_packaged_config
-
-    target = Path(output) if output else config
-    is_default = target.resolve() == default_config_path().resolve()
-    if is_packaged_config(target) or (output is None and is_default):
-        raise ConfigError(
-            f"calibrate never writes the default robot config ({target}) unless told to: "
-            "pass --output FILE to save the calibrated config there (or --config FILE to calibrate your own copy; "
-            "hanoibot init makes one)"
-        )
-    return target
+    return calibration_target(output, config)
 
 
 def jog_until_saved(jogger: Jogger, keys: Any) -> tuple[float, float] | None:

@@ -23,17 +23,12 @@ import argparse
 import sys
 from typing import Any
 
+from ..ops.jog import STEP_LIMITS_DEG, jog_channels
+from ..ops.jog import Jogger as ArmJogger
 from .status import add_port_arguments, robot_for
 
 #: Keys that pick a Cartesian axis, and the axis (:data:`hanoibot.motion.jog_steps.CARTESIAN_AXES`).
 AXIS_KEYS = {"x": "x", "y": "y", "z": "z", "t": "pitch"}
-#: Time a jog step may take beyond its planned duration before the wait gives up, in seconds.
-WAIT_MARGIN_S = 5.0
-#: The same for the first step, which waits while a fresh CONFIG switches the outputs on one by one (200 ms apart
-#: on a real chip, several times that on the virtual Pico at a fraction of its speed), in seconds.
-FIRST_WAIT_MARGIN_S = 30.0
-#: Smallest and largest jog step, in degrees (joints, tilt) or mm (x, y, z).
-STEP_LIMITS_DEG = (0.25, 20.0)
 #: Why a command that waited for a key or an answer stopped when another process asked for an e-stop.
 ESTOPPED_WHILE_WAITING = "`hanoibot estop` from another process e-stopped the board"
 #: The legend's keys after the channels'.
@@ -41,12 +36,6 @@ LEGEND_TAIL = (
     "x / y / z the grip point (mm), t the tilt; + / - move one step; ] / [ double / halve the step; A, B, ... above "
     "that peg, v down to its foot; p pose; q quit"
 )
-
-
-def jog_channels(config: Any) -> tuple[int, ...]:
-    """The channels the number keys pick, in order: the arm's servos that move a joint, then the gripper."""
-    moving = tuple(c for c, servo in enumerate(config.servos) if servo.held_deg is None)
-    return (*moving, config.gripper_channel)
 
 
 def legend(config: Any) -> str:
@@ -58,129 +47,8 @@ def legend(config: Any) -> str:
     return f"keys: {', '.join(keys)}; {LEGEND_TAIL}"
 
 
-Pulses = tuple[int, ...]
-
-
-class Jogger:
-    """Moves ``robot`` by ``step_deg`` at a time (degrees, or mm along a Cartesian axis): one channel, or the grip
-    point along x, y, z or its tilt; always within the joint and pulse limits and clear of what it could touch."""
-
-    def __init__(self, robot: Any, *, step_deg: float = 2.0) -> None:
-        self.robot = robot
-        self.config = robot.config
-        self.step_deg = step_deg
-        #: The channels the number keys pick (:func:`jog_channels`) and every channel's name.
-        self.channels = jog_channels(self.config)
-        self.names = self.config.channel_names()
-        self.channel = self.channels[0]
-        #: The Cartesian axis being jogged ("x", "y", "z", "pitch"), or None while a channel is.
-        self.axis: str | None = None
-        #: The peg last gone to with a peg key (its index), for ``v``.
-        self.peg: int | None = None
-        status = robot.session.status()
-        self.pulses_us = list(status.pulses_us)
-        last_id = max(robot.session.last_sent_cmd, int(status.last_queued_cmd), int(status.last_done_cmd))
-        self._next_cmd_id = last_id + 1
-        self._wait_margin_s = FIRST_WAIT_MARGIN_S
-
-    def target_us(self, direction: int) -> tuple[int, str | None]:
-        """The selected channel's pulse in µs one step in ``direction`` (+1/-1) from now, shortened to the first
-        limit it meets, and a note naming that limit (None when the full step fits)."""
-        target, note = self.target_pose(direction)
-        return target[self.channel], note
-
-    def target_pose(self, direction: int) -> tuple[Pulses, str | None]:
-        """The pose (µs per channel) one step in ``direction`` (+1/-1) from now along the selected channel or
-        axis, shortened to the first limit it meets, and a note naming that limit (None when the full step fits)."""
-        from ..motion.jog_steps import cartesian_target
-
-        now = tuple(self.pulses_us)
-        if self.axis is not None:
-            wanted, note = cartesian_target(self.config, now, self.axis, direction * self.step_deg)
-        else:
-            wanted, note = self._joint_target(direction)
-        if self.axis is None and self.channel == self.config.gripper_channel:
-            return wanted, note  # the gripper alone: its width is checked at the peg, not along a path
-        clear, hit = self._clear_until(wanted)
-        if hit is not None:
-            return clear, f"the gripper would touch {hit}"
-        return wanted, note
-
-    def _joint_target(self, direction: int) -> tuple[Pulses, str | None]:
-        """One step of the selected channel, at its angle and pulse limits."""
-        from ..motion.jog_steps import servo_target
-
-        target = list(self.pulses_us)
-        now_us = target[self.channel]
-        name = self.names[self.channel]
-        if self.channel == self.config.gripper_channel:
-            gripper = self.config.gripper
-            wanted_us = round(now_us + direction * self.step_deg * gripper.us_per_deg)
-            target[self.channel] = min(max(wanted_us, gripper.min_us), gripper.max_us)
-            note = None if target[self.channel] == wanted_us else f"{name} at its pulse limit {target[self.channel]} us"
-            return tuple(target), note
-        return servo_target(self.config, tuple(self.pulses_us), self.channel, direction * self.step_deg)
-
-    def obstacle_at(self, pulses_us: Pulses) -> str | None:
-        """What the gripper could touch at ``pulses_us`` (see :mod:`hanoibot.motion.jog_space`)."""
-        from ..motion.jog_steps import obstacle_at
-
-        return obstacle_at(self.config, pulses_us)
-
-    def _clear_until(self, target: Pulses) -> tuple[Pulses, str | None]:
-        """The pose nearest ``target`` on the way from now that touches nothing, and what lies beyond."""
-        from ..motion.jog_steps import clear_until
-
-        return clear_until(self.config, tuple(self.pulses_us), target, self.obstacle_at)
-
-    def move_to(self, target: Pulses) -> None:
-        """Move to ``target`` (µs per channel) at the servos' speed and wait until the board reports it done."""
-        if list(target) == self.pulses_us:
-            return
-        duration_ms = max(1, self.robot.duration_between_ms(tuple(self.pulses_us), tuple(target)))
-        self.robot.session.send_move(self._next_cmd_id, list(target), duration_ms)
-        self.robot.session.wait_done(self._next_cmd_id, timeout_s=duration_ms / 1000 + self._wait_margin_s)
-        self._wait_margin_s = WAIT_MARGIN_S
-        self._next_cmd_id += 1
-        self.pulses_us = list(target)
-
-    def nudge(self, direction: int) -> str | None:
-        """Move one step (shortened at a limit) and wait until the board reports it done; returns the note naming
-        the limit met, if any."""
-        target, note = self.target_pose(direction)
-        if list(target) == self.pulses_us:
-            return note or "at the limit"
-        self.move_to(target)
-        return note
-
-    def go_to_peg(self, peg: int, *, at_foot: bool) -> str | None:
-        """Go above peg number ``peg`` (0 = A) where the config says it stands, or down to its foot: up to the
-        carry height, across, down, gripper open; every leg checked. Returns the note of a limit met, if any."""
-        from ..errors import UnreachableError
-        from ..motion.jog_steps import peg_waypoints
-
-        self.peg = peg
-        try:
-            poses = peg_waypoints(self.config, tuple(self.pulses_us), self.config.board.pegs[peg], at_foot=at_foot)
-        except UnreachableError as err:
-            return str(err)
-        for pose in poses:
-            clear, hit = self._clear_until(pose)
-            if hit is not None:
-                self.move_to(clear)
-                return f"the gripper would touch {hit}"
-            self.move_to(pose)
-        return None
-
-    def pose_text(self) -> str:
-        """The pose as channel pulses, the grip point in mm and the tool's tilt in degrees."""
-        from ..motion.jog_steps import tool_pose
-
-        point, pitch_deg = tool_pose(self.config, self.pulses_us)
-        pulses = " ".join(f"{n}={p}" for n, p in zip(self.names, self.pulses_us, strict=True))
-        return (
-            f"{pulses}  grip point x={point.x_mm:.1f} y={point.y_mm:.1f} z={point.z_mm:.1f} mm tilt {pitch_deg:.1f} deg"
-        )
+class Jogger(ArmJogger):
+    """:class:`hanoibot.ops.jog.Jogger` driven by the keys of ``hanoibot jog`` (:meth:`handle`)."""
 
     def _selected(self) -> str:
         """What ``+``/``-`` move now, and by how much."""
@@ -206,9 +74,8 @@ class Jogger:
             note = self.nudge(+1 if key in "+=" else -1)
             return f"{self.pose_text()}  (stopped: {note})" if note else self.pose_text()
         if key in "[]":
-            low, high = STEP_LIMITS_DEG
-            self.step_deg = min(max(self.step_deg * (2.0 if key == "]" else 0.5), low), high)
-            return f"step {self.step_deg:g} {'mm' if self.axis in ('x', 'y', 'z') else 'deg'}"
+            self.set_step(self.step_deg * (2.0 if key == "]" else 0.5))
+            return f"step {self.step_deg:g} {self.unit}"
         if key.isupper() and key.isalpha() and peg_index(key) < len(self.config.board.pegs):
             note = self.go_to_peg(peg_index(key), at_foot=False)
             where = f"above peg {key}: {self.pose_text()}"

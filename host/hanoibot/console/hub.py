@@ -28,6 +28,7 @@ COMMANDS: dict[str, dict[str, type]] = {
     "clear": {},
     "estop": {},
     "disconnect": {},
+    "calibrate": {"action": str, "peg": int, "axis": str, "direction": int, "step_mm": float, "restart": int},
 }
 #: Most characters one message from a page may have.
 MAX_MESSAGE_CHARS = 4096
@@ -59,7 +60,8 @@ def parse_command(text: str) -> tuple[str, dict[str, Any]]:
     for key, value in options.items():
         if key not in wanted:
             raise MessageError(f"{name} takes no option {key!r}: expected {', '.join(wanted) or 'none'}")
-        if isinstance(value, bool) or not isinstance(value, wanted[key]):
+        number = wanted[key] is float and isinstance(value, int)  # JSON writes 2.0 as 2
+        if isinstance(value, bool) or not (number or isinstance(value, wanted[key])):
             raise MessageError(f"{name} option {key} = {value!r}: expected {wanted[key].__name__}")
     return name, options
 

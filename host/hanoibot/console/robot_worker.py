@@ -1,8 +1,8 @@
 """The console's robot: one thread owns the link and calls the same operations (:mod:`hanoibot.ops`) as the CLI.
 
 The web side never touches the serial link. It calls :meth:`RobotWorker.submit` with a command name (connect,
-run, pause, continue, stop, resume, home, clear, play_move, answer, disconnect); the worker thread runs them one at a
-time and publishes a snapshot of what the host knows (the board as the robot believes it, the arm's pulses, progress,
+run, pause, continue, stop, resume, home, clear, play_move, answer, calibrate, disconnect); the worker runs them one at
+a time and publishes a snapshot of what the host knows (the board as the robot believes it, the arm's pulses, progress,
 faults) through ``publish`` after every change and at most every :data:`LIVE_PERIOD_S` while the arm moves.
 
 :meth:`RobotWorker.estop` follows :mod:`hanoibot.ops.gate`: it preempts (the run's link sends ESTOP within one
@@ -28,6 +28,7 @@ from ..ops.lost_disk import LostDisk
 from ..ops.stop import estop, stop_fast
 from ..planner.base import Plan
 from ..puzzle import Move, State
+from .calibration_desk import CalibrationDesk
 from .planning import arm_move_plan, arm_plan, refuse_coloured
 from .robot_view import (
     ESTOP_RECOVERY,
@@ -85,6 +86,7 @@ class RobotWorker:
         self._journal_path = ""
         #: After a reset that let a carried disk go: that disk, until the person says where it lies.
         self._question: LostDisk | None = None
+        self.desk = CalibrationDesk()  # the calibration page's, while one is open
         self._progress = (0, 0)  # moves done and planned of the last run, kept after it ends
         self._remote_estops_seen = 0  # e-stops `hanoibot estop` asked for through the port's control socket
         self._closing = False
@@ -132,6 +134,8 @@ class RobotWorker:
                 self._idle_poll()
                 continue
             self._error = ""
+            if ticket.name != "calibrate":
+                self.desk.stop()  # anything else (an e-stop too) ends a calibration; what it saved stays saved
             try:
                 if ticket.name == "estop" or self.gate.wanted.is_set():
                     self._latch_estop(options.pop("flushed", []) if ticket.name == "estop" else [])
@@ -253,6 +257,16 @@ class RobotWorker:
         self._believed = believed
         self._last_status = ops_board.status(robot)
         self._message = connect_words(self.port_url, known, believed, kept=False)
+
+    def _do_calibrate(self, action: str = "", **options: Any) -> None:
+        """One action of the calibration page (:mod:`.calibration_desk`); the board is polled between actions."""
+        self.desk.actions += 1
+        self._believed_or_fail()  # connected, no run paused
+        self._refuse_while_latched("Calibration")
+        self._busy = "calibrating"
+        self._send_snapshot(force=True)
+        self._message = self.desk.act(self._robot, action, options)
+        self._last_status = ops_board.status(self._robot)
 
     def _do_pause(self) -> None:
         raise HanoiError("nothing is running: Pause acts on a run")
@@ -423,6 +437,7 @@ class RobotWorker:
     def _end_job(self) -> None:
         """Forget the run the page followed (a paused one ends stopped, its journal closed)."""
         follow, self._follow = self._follow, None
+        self.desk.stop()
         if follow is not None:
             follow.end()
 
@@ -475,6 +490,8 @@ class RobotWorker:
             "retransmits": retransmits,
             "journal": self._journal_path,
             "question": self._question.to_json() if self._question is not None else None,
+            **self.desk.snapshot_json(len(self.config.board.pegs)),
+            "pulses_us": [int(p) for p in status.pulses_us] if status is not None else [],
             "t_report_ms": time.time() * 1000.0,
         }
 

@@ -4,6 +4,7 @@ import {
   LETTERS, RULES, applyMove, copyStacks, parseState, sameStacks, stateText, strongShuffle, tower, weakShuffle,
   whyIllegal,
 } from "./puzzle.js";
+import { CalibrationPanel } from "./calibrate.js";
 import { LockPanel } from "./lock.js";
 import { RobotPanel } from "./robot.js";
 
@@ -428,6 +429,8 @@ async function main() {
   $("solve-pause").addEventListener("click", () => game.togglePause());
   $("solve-step").addEventListener("click", () => game.step());
   const robot = new RobotPanel({ stats, game });
+  window.__robot = robot;
+  window.__calibration = new CalibrationPanel(robot);
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") {
       ev.preventDefault();

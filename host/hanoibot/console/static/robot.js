@@ -18,6 +18,7 @@ export class RobotPanel {
     this.controls = false;
     this.state = null;
     this.view = null;
+    this.listeners = []; // called with (state, controls) after every change: the calibration panel
   }
 
   async start() {
@@ -170,5 +171,6 @@ export class RobotPanel {
       "r-disconnect": connected && !running,
     };
     for (const [id, on] of Object.entries(enable)) $(id).disabled = !(this.controls && on);
+    for (const listen of this.listeners) listen(state, this.controls);
   }
 }
