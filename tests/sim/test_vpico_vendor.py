@@ -6,7 +6,8 @@ import hashlib
 import struct
 
 import pytest
-from hanoibot.sim.vpico.process import BOOTROM_PATH, UF2_PATH
+from hanoibot.sim.vpico.launch import BOOTROM_PATH
+from hanoibot.sim.vpico.process import UF2_PATH
 
 # From /work/shared/vpico/README.md (the builder's record), also in vendor/PROVENANCE.md.
 EXPECTED = {
