@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Time a jog step may take beyond its planned duration before the wait gives up, in seconds.
-WAIT_MARGIN_S = 5.0
-#: The same for the first step, which waits while a fresh CONFIG switches the outputs on one by one (200 ms apart
-#: on a real chip, several times that on the virtual Pico at a fraction of its speed), in seconds.
+from .moves import Moves
+
+#: The time the first jog step may take beyond its planned duration before the wait gives up, in seconds (the
+#: next ones: :data:`hanoibot.ops.moves.WAIT_MARGIN_S`): it waits while a fresh CONFIG switches the outputs on one
+#: by one (200 ms apart on a real chip, several times that on the virtual Pico at a fraction of its speed).
 FIRST_WAIT_MARGIN_S = 30.0
 #: Smallest and largest jog step, in degrees (joints, tilt) or mm (x, y, z).
 STEP_LIMITS_DEG = (0.25, 20.0)
@@ -46,11 +47,9 @@ class Jogger:
         self.axis: str | None = None
         #: The peg last gone to with a peg key (its index), for ``v``.
         self.peg: int | None = None
-        status = robot.session.status()
-        self.pulses_us = list(status.pulses_us)
-        last_id = max(robot.session.last_sent_cmd, int(status.last_queued_cmd), int(status.last_done_cmd))
-        self._next_cmd_id = last_id + 1
-        self._wait_margin_s = FIRST_WAIT_MARGIN_S
+        #: The poses sent, with the command ids the operations share (:class:`hanoibot.ops.moves.Moves`).
+        self.moves = Moves(robot, first_margin_s=FIRST_WAIT_MARGIN_S)
+        self.pulses_us = list(self.moves.pulses_us)
 
     def target_us(self, direction: int) -> tuple[int, str | None]:
         """The selected channel's pulse in µs one step in ``direction`` (+1/-1) from now, shortened to the first
@@ -107,10 +106,7 @@ class Jogger:
         if list(target) == self.pulses_us:
             return
         duration_ms = max(1, self.robot.duration_between_ms(tuple(self.pulses_us), tuple(target)))
-        self.robot.session.send_move(self._next_cmd_id, list(target), duration_ms)
-        self.robot.session.wait_done(self._next_cmd_id, timeout_s=duration_ms / 1000 + self._wait_margin_s)
-        self._wait_margin_s = WAIT_MARGIN_S
-        self._next_cmd_id += 1
+        self.moves.move(target, duration_ms)
         self.pulses_us = list(target)
 
     def nudge(self, direction: int) -> str | None:
