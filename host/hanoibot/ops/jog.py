@@ -14,9 +14,9 @@ from typing import Any
 
 from .moves import Moves
 
-#: Time the first jog step may take beyond its planned duration before the wait gives up, in seconds: it waits
-#: while a fresh CONFIG switches the outputs on one by one (200 ms apart on a real chip, several times that on the
-#: virtual Pico at a fraction of its speed). Every later step: :data:`hanoibot.ops.moves.WAIT_MARGIN_S`.
+#: The time the first jog step may take beyond its planned duration before the wait gives up, in seconds (the
+#: next ones: :data:`hanoibot.ops.moves.WAIT_MARGIN_S`): it waits while a fresh CONFIG switches the outputs on one
+#: by one (200 ms apart on a real chip, several times that on the virtual Pico at a fraction of its speed).
 FIRST_WAIT_MARGIN_S = 30.0
 #: Smallest and largest jog step, in degrees (joints, tilt) or mm (x, y, z).
 STEP_LIMITS_DEG = (0.25, 20.0)
@@ -47,7 +47,7 @@ class Jogger:
         self.axis: str | None = None
         #: The peg last gone to with a peg key (its index), for ``v``.
         self.peg: int | None = None
-        #: Each step sent and waited for, its command id numbered on from the board's and the link's.
+        #: The poses sent, with the command ids the operations share (:class:`hanoibot.ops.moves.Moves`).
         self.moves = Moves(robot, first_margin_s=FIRST_WAIT_MARGIN_S)
         self.pulses_us = list(self.moves.pulses_us)
 
