@@ -354,7 +354,7 @@ class BusCalibration:
 
     def _hold_and_show(self) -> None:
         """The servos hold where the hand left them; the arm, now calibrated, goes above each peg by itself."""
-        from ..commands.jog import Jogger
+        from ..ops.jog import Jogger
 
         robot, config = self.robot, self.config
         robot.config = config
