@@ -141,12 +141,16 @@ class Robot:
 
     def home_segment(self) -> Any:
         """The segment to the start pose from where the arm is now (timed by the servo speeds); a gripper that the
-        grip sensor reports holding a disk stays shut (any ``held`` of several reads: :func:`~.release.grip_status`;
-        an ``empty`` read once would open the fingers on a held disk)."""
+        grip sensor reports holding a disk stays shut (any ``held`` of several reads:
+        :func:`~.grip_check.read_grip`; an ``empty`` read once would open the fingers on a held disk)."""
         from ..motion.segment import home_segment
-        from .release import grip_status
+        from . import grip_check
 
-        status = grip_status(self)
+        config = self.config
+        if config.gripper.grip_sensor:
+            status = grip_check.read_grip(self.session, grip_channel=config.gripper_channel)
+        else:
+            status = self.session.status()
         pulses_us = tuple(int(p) for p in status.pulses_us)
         lowest_us = min(self.config.min_pulses_us())
         segment = home_segment(self.config, pulses_us if min(pulses_us) >= lowest_us else None)
