@@ -109,6 +109,7 @@ def test_estop_reaches_a_run_waiting_at_its_pause_prompt(emulator: EmulatorProce
         began_s = time.monotonic()
         stopped = hanoibot("estop", "--port", port, timeout_s=BOUND_S)
         took_s = time.monotonic() - began_s
+        latched_at = len(emulator.events())
         code, err = run.finish()
     finally:
         run.close()
@@ -119,6 +120,7 @@ def test_estop_reaches_a_run_waiting_at_its_pause_prompt(emulator: EmulatorProce
     assert "`hanoibot estop` from another process stopped the arm" in err
     assert json.loads(hanoibot("status", "--json", "--port", port, timeout_s=BOUND_S).stdout)["mode"] == "ESTOP"
     seen = len(emulator.events())
+    assert [e for e in emulator.events()[latched_at:seen] if e.get("event") in MOTION_EVENTS] == []  # until Clear
     home = hanoibot("home", "--clear", "--journal", str(journal), "--port", port, timeout_s=BOUND_S)
     assert home.returncode == 0, home.stderr
     assert any(e.get("event") == "executed" for e in emulator.events()[seen:]), "home moved nothing"
