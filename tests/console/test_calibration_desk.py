@@ -9,30 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import tomlkit
 from console_bench import BASE_URL, ORIGIN, Page
 from hanoibot.config import default_config_path
 from hanoibot.console.app import ConsoleSettings, make_app
 from hanoibot.console.hub import MessageError, parse_command
+from shifted_config import pegs_mm, shifted_config
 from starlette.testclient import TestClient
 
 #: Longest wait for one action, in s.
 ACTION_S = 30.0
-
-
-def shifted_config(folder: Path, dx_mm: float = 4.0) -> Path:
-    """The shipped robot with peg A said to stand ``dx_mm`` further out along x than it does."""
-    document: Any = tomlkit.parse(default_config_path().read_text())
-    document["board"]["pegs"][0]["x_mm"] = float(document["board"]["pegs"][0]["x_mm"]) + dx_mm
-    path = folder / "mine.toml"
-    path.write_text(tomlkit.dumps(document))
-    return path
-
-
-def pegs_mm(path: Path) -> list[tuple[float, float]]:
-    """Each peg's (x_mm, y_mm) as the file ``path`` holds them."""
-    pegs: Any = tomlkit.parse(path.read_text())["board"]["pegs"]
-    return [(float(peg["x_mm"]), float(peg["y_mm"])) for peg in pegs]
 
 
 @pytest.fixture

@@ -9,9 +9,8 @@ the arm moves again. (The same from a second terminal: tests/hil/test_estop_seco
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,40 +18,14 @@ import pytest
 from hanoibot.config import default_config_path
 from hanoibot.console.robot_worker import RobotWorker
 from hanoibot.sim.spawn import EmulatorProcess
+from worker_snapshots import WAIT_S, Snapshots
 from world_events import bad_events
 
 # A board in real time: in `make test-long` and CI, not in the fast loop.
 pytestmark = pytest.mark.slow
 
-#: Longest wait for a snapshot a test expects, in s.
-WAIT_S = 60.0
 #: What the emulator's log says when the arm finishes a command or the world sees a disk move.
 MOTION_EVENTS = ("executed", "pick", "place")
-
-
-class Snapshots:
-    """Every snapshot a worker published, with a bounded wait for one that satisfies a test."""
-
-    def __init__(self) -> None:
-        self.seen: list[dict[str, Any]] = []
-        self._changed = threading.Condition()
-
-    def __call__(self, snapshot: dict[str, Any]) -> None:
-        with self._changed:
-            self.seen.append(snapshot)
-            self._changed.notify_all()
-
-    def wait_for(self, test: Callable[[dict[str, Any]], bool], what: str, *, since: int = 0) -> dict[str, Any]:
-        """The latest snapshot from the ``since``-th on that passes ``test``, waited for (bounded)."""
-        deadline_s = time.monotonic() + WAIT_S
-        with self._changed:
-            while True:
-                for snapshot in reversed(self.seen[since:]):
-                    if test(snapshot):
-                        return snapshot
-                left_s = deadline_s - time.monotonic()
-                assert left_s > 0, f"no snapshot with {what} within {WAIT_S} s; last: {self.seen[-1:]}"
-                self._changed.wait(left_s)
 
 
 def motion(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

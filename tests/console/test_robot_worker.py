@@ -5,47 +5,17 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hanoibot.console.robot_worker import RobotWorker
 from hanoibot.puzzle import State
+from worker_snapshots import Snapshots
 
 # In a real browser (or a running arm) each: in `make test` and CI, not in the fast `make check` loop.
 pytestmark = pytest.mark.slow
-
-#: Longest wait for a snapshot that a test expects, in s.
-WAIT_S = 60.0
-
-
-class Snapshots:
-    """Every snapshot a worker published, with a bounded wait for one that satisfies a test."""
-
-    def __init__(self) -> None:
-        self.seen: list[dict[str, Any]] = []
-        self._changed = threading.Condition()
-
-    def __call__(self, snapshot: dict[str, Any]) -> None:
-        with self._changed:
-            self.seen.append(snapshot)
-            self._changed.notify_all()
-
-    def wait_for(self, test: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
-        deadline_s = time.monotonic() + WAIT_S
-        with self._changed:
-            while True:
-                for snapshot in reversed(self.seen):
-                    if test(snapshot):
-                        return snapshot
-                left_s = deadline_s - time.monotonic()
-                if left_s <= 0:
-                    last = self.seen[-1] if self.seen else {}
-                    raise AssertionError(f"no snapshot with {what} within {WAIT_S} s; last: {last}")
-                self._changed.wait(left_s)
 
 
 @pytest.fixture

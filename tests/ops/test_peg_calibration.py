@@ -6,29 +6,14 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
 
 import pytest
-import tomlkit
 from hanoibot.cli import main
 from hanoibot.config import default_config_path
 from hanoibot.errors import ConfigError, HanoiError
 from hanoibot.ops.board import open_robot
 from hanoibot.ops.peg_calibration import PegCalibration, calibration_target
-
-
-def my_config(folder: Path, dx_mm: float = 4.0) -> Path:
-    """The shipped robot with peg A said to stand ``dx_mm`` further out along x than it does."""
-    document: Any = tomlkit.parse(default_config_path().read_text())
-    document["board"]["pegs"][0]["x_mm"] = float(document["board"]["pegs"][0]["x_mm"]) + dx_mm
-    path = folder / "mine.toml"
-    path.write_text(tomlkit.dumps(document))
-    return path
-
-
-def pegs_mm(path: Path) -> list[tuple[float, float]]:
-    pegs: Any = tomlkit.parse(path.read_text())["board"]["pegs"]
-    return [(float(peg["x_mm"]), float(peg["y_mm"])) for peg in pegs]
+from shifted_config import pegs_mm, shifted_config
 
 
 def test_the_default_config_is_never_the_target_unless_named(tmp_path: Path) -> None:
@@ -41,7 +26,7 @@ def test_the_default_config_is_never_the_target_unless_named(tmp_path: Path) -> 
 def test_a_confirmed_peg_is_saved_at_once_and_the_command_line_goes_on_from_the_next(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = my_config(tmp_path)
+    config = shifted_config(tmp_path)
     true_x_mm = pegs_mm(default_config_path())[0][0]
     with open_robot("sim://", str(config)) as robot:
         calibration = PegCalibration(robot, config)
@@ -62,7 +47,7 @@ def test_a_confirmed_peg_is_saved_at_once_and_the_command_line_goes_on_from_the_
 
 
 def test_a_position_the_config_refuses_is_not_written(tmp_path: Path) -> None:
-    config = my_config(tmp_path, 0.0)
+    config = shifted_config(tmp_path, 0.0)
     before = config.read_text()
     with open_robot("sim://", str(config)) as robot:
         calibration = PegCalibration(robot, config)
